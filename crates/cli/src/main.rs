@@ -1,0 +1,94 @@
+//! `gsolve`: the command-line front end. It parses arguments, picks a game and a
+//! solver, and prints; everything else lives in the engine and games crates.
+
+mod input;
+mod progress;
+mod pursuit;
+mod report;
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exact solver for two-player games of perfect information.
+///
+/// Reads each contest's own input format and prints its output exactly; `--explain`
+/// and `--json` show the value, remoteness and optimal line of each case.
+#[derive(Parser)]
+#[command(name = "gsolve", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    /// Worker threads for parallel solves (default: all cores).
+    #[arg(long, short = 'j', global = true, value_name = "N")]
+    threads: Option<usize>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Queen's Case (HDU 3514): can the queen escape the army?
+    ///
+    /// Input: maps `W H` + H rows of `. # E Q A`, until end of input or `0 0`.
+    /// Output per map: `Queen can escape.`, `Army can catch Queen.` or
+    /// `Queen can not escape and Army can not catch Queen.`
+    /// Maps up to 1000x1000 with at most 20,000 open cells.
+    #[command(name = "queens-case")]
+    QueensCase(CaseArgs),
+    /// CQOI 2013 board game: white (1 step) against black (1 or 2 steps).
+    ///
+    /// Input per case: `n r1 c1 r2 c2`. Output: `WHITE x`, `BLACK x` or `DRAW`,
+    /// x = plies including the capture. Boards 2 ≤ n ≤ 100.
+    Chase(CaseArgs),
+}
+
+#[derive(Args)]
+struct CaseArgs {
+    /// Input file; standard input when absent or `-`.
+    file: Option<PathBuf>,
+    /// Per case: the value, remoteness and the optimal line of play, one ply a line.
+    #[arg(long, conflicts_with = "json")]
+    explain: bool,
+    /// Per case: one JSON object a line with the value, remoteness and optimal line.
+    #[arg(long)]
+    json: bool,
+}
+
+/// How a failed run ends: bad input exits with status 2, anything else with 1.
+#[derive(Debug)]
+pub enum Failure {
+    /// The input is malformed or cannot be read.
+    Input(String),
+    /// Something else went wrong.
+    Other(anyhow::Error),
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Self {
+        Failure::Other(e)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Some(n) = cli.threads {
+        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
+            eprintln!("gsolve: cannot start {n} threads: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    let result = match &cli.command {
+        Command::QueensCase(args) => pursuit::queens_case(args),
+        Command::Chase(args) => pursuit::chase(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(message)) => {
+            eprintln!("gsolve: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Other(e)) => {
+            eprintln!("gsolve: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! Self-checks a game author runs in tests: they catch broken trait implementations
+//! before a solver silently gives wrong values.
+
+use crate::game::Unmoves;
+use std::collections::HashMap;
+
+/// A difference between what [`Game`] moves and [`Unmoves`] parents say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnmoveMismatch {
+    /// The child position's index.
+    pub child: u64,
+    /// The parent position's index.
+    pub parent: u64,
+    /// How many moves of the parent lead to the child.
+    pub by_moves: usize,
+    /// How many times `for_each_parent(child)` yields the parent.
+    pub by_unmoves: usize,
+}
+
+/// Checks the [`Unmoves`] invariant over the whole index (for small games).
+/// Also checks that `index` and `position` are inverse on every position met.
+pub fn unmoves_match_moves<G: Unmoves>(game: &G) -> Result<(), UnmoveMismatch> {
+    // edges[(child, parent)] = (count by moves, count by unmoves)
+    let mut edges: HashMap<(u64, u64), (usize, usize)> = HashMap::new();
+    for i in 0..game.index_size() {
+        let Some(p) = game.position(i) else { continue };
+        assert_eq!(game.index(&p), i, "index(position({i})) != {i}");
+        if game.terminal(&p).is_none() {
+            game.for_each_child(&p, |c| {
+                let ci = game.index(&c);
+                assert_eq!(game.position(ci).as_ref(), Some(&c), "position(index(c)) != c");
+                edges.entry((ci, i)).or_default().0 += 1;
+            });
+        }
+        game.for_each_parent(&p, |q| edges.entry((i, game.index(&q))).or_default().1 += 1);
+    }
+    let mut bad: Vec<_> = edges.into_iter().filter(|(_, (a, b))| a != b).collect();
+    bad.sort();
+    match bad.first() {
+        None => Ok(()),
+        Some(&((child, parent), (by_moves, by_unmoves))) => Err(UnmoveMismatch { child, parent, by_moves, by_unmoves }),
+    }
+}

@@ -1,0 +1,94 @@
+//! The traits a game implements: a required core and optional capabilities.
+//!
+//! | trait      | required? | what it gives the game                                   |
+//! |------------|-----------|----------------------------------------------------------|
+//! | [`Game`]    | yes       | rules: moves, the position after a move, the end of play |
+//! | [`Indexed`] | no        | a dense index of all positions: whole-game retrograde    |
+//! | [`Unmoves`] | no        | parents of a position: retrograde without a reverse graph in memory |
+//!
+//! A game with only [`Game`] + [`Indexed`] is solved by
+//! [`crate::retrograde::solve_forward_only`], which builds the reverse graph itself.
+
+use crate::value::Outcome;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The rules of a two-player, perfect-information, deterministic game.
+///
+/// Play alternates: after every move the other side is to move. A position therefore
+/// must record whose turn it is.
+///
+/// # End of the game
+/// A position is over when [`Game::terminal`] says so. A position that is not
+/// terminal and has no legal move is a **loss for the side to move at remoteness 0**
+/// (normal play: the side that cannot move loses). Games where being stuck means
+/// something else say so through `terminal`.
+pub trait Game {
+    /// A position, including the side to move.
+    type Position: Clone + Eq + Hash + Debug + Send + Sync;
+    /// A move from a position.
+    type Move: Clone + Eq + Debug + Send + Sync;
+
+    /// `Some(outcome)` if the game is over at `position`, seen by the side to move.
+    fn terminal(&self, position: &Self::Position) -> Option<Outcome>;
+
+    /// Appends the legal moves of a non-terminal `position` to `moves`.
+    fn moves(&self, position: &Self::Position, moves: &mut Vec<Self::Move>);
+
+    /// The position after `mv` is played in `position`.
+    fn play(&self, position: &Self::Position, mv: &Self::Move) -> Self::Position;
+
+    /// Calls `f` with the position after each legal move, in the order of [`Game::moves`].
+    ///
+    /// The default goes through [`Game::moves`]; games override it to avoid the buffer.
+    fn for_each_child(&self, position: &Self::Position, mut f: impl FnMut(Self::Position)) {
+        let mut moves = Vec::new();
+        self.moves(position, &mut moves);
+        for mv in &moves {
+            f(self.play(position, mv));
+        }
+    }
+
+    /// The number of legal moves of a non-terminal position.
+    fn move_count(&self, position: &Self::Position) -> usize {
+        let mut n = 0;
+        self.for_each_child(position, |_| n += 1);
+        n
+    }
+}
+
+/// A finite game whose positions are numbered `0..index_size()`.
+///
+/// # Invariants
+/// - `position(index(p)) == Some(p)` for every position `p` the game can reach
+///   from any indexed position;
+/// - `index(p) < index_size()`;
+/// - `position(i)` may return `None` for indices that name no position (holes).
+pub trait Indexed: Game {
+    /// One more than the largest index.
+    fn index_size(&self) -> u64;
+    /// The index of a position.
+    fn index(&self, position: &Self::Position) -> u64;
+    /// The position with this index, or `None` for a hole.
+    fn position(&self, index: u64) -> Option<Self::Position>;
+}
+
+/// Parents of a position: the positions with a move that leads to it.
+///
+/// # Invariant
+/// For every non-terminal position `p` and every position `c`, `for_each_parent(c)`
+/// yields `p` exactly as many times as `p` has moves leading to `c`. Terminal
+/// positions are never parents (they have no moves). The retrograde solver counts
+/// children down with this, so a missing or extra parent gives wrong values;
+/// [`crate::check::unmoves_match_moves`] tests the invariant for a game.
+pub trait Unmoves: Indexed {
+    /// Calls `f` with each parent of `position`.
+    fn for_each_parent(&self, position: &Self::Position, f: impl FnMut(Self::Position));
+}
+
+/// Values of positions, by index: what a solved table offers to line and move
+/// analysis helpers.
+pub trait ValueLookup<G: Game + ?Sized> {
+    /// The value of `position`, `None` if unknown.
+    fn lookup(&self, game: &G, position: &G::Position) -> Option<crate::Value>;
+}

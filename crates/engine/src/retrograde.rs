@@ -1,0 +1,391 @@
+//! Retrograde analysis: the exact value of every position of an [`Indexed`] game.
+//!
+//! Works for games with cycles: a position that is never decided is a [`Value::Draw`].
+//!
+//! # The algorithm, in named steps
+//! 1. **initialize**: every index is a hole, a terminal position (decided, remoteness
+//!    0), a position without moves (a loss at remoteness 0), or undecided with a
+//!    counter holding its number of moves.
+//! 2. **propagate**: positions are processed level by level, level `r` holding the
+//!    positions decided with remoteness `r`. For each parent of a processed position:
+//!    - child lost → parent (if undecided) wins in `r + 1`: the first lost child met
+//!      is the fastest, because levels are processed in increasing order;
+//!    - child won or tied → the parent's counter goes down by one; when it reaches
+//!      zero every child is decided and none is lost, so the parent loses in `r + 1`
+//!      (this child was its slowest win) or, if some child tied, ties: its value is
+//!      then computed from all its children.
+//! 3. **ties**: (only if some position tied) an undecided position with a tied child
+//!    has no lost child (it would be decided) and prefers a tie to a draw, so it ties
+//!    in one more ply than its fastest tied child: a breadth-first pass from all tied
+//!    positions in order of remoteness.
+//! 4. what is still undecided is a draw (the value array starts as all draws).
+//!
+//! # Parallelism without atomics
+//! The index is cut into blocks dealt round-robin to the worker threads, each thread
+//! owning its blocks through disjoint `&mut` slices. In a level of propagate every
+//! thread walks the whole frontier and applies only the updates to parents it owns.
+//! No counter is shared between threads, so no locked instructions are needed
+//! (measured: they cost more than all the rest of a solve), and the result does not
+//! depend on scheduling. Small levels run on the calling thread.
+//!
+//! # Memory
+//! 1 byte of counter + 4 bytes of value per index (5 bytes of counter if a position
+//! has more than 127 moves), plus the current and next levels' frontier lists.
+
+use crate::game::{Indexed, Unmoves};
+
+use crate::progress::{report, Observer};
+use crate::reverse_graph::ReverseGraph;
+use crate::solution::Solution;
+use crate::value::{PackedValue, Value};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Options of a retrograde solve.
+#[derive(Clone, Copy)]
+pub struct Options<'a> {
+    /// Receives progress reports (steps `"reverse graph"`, `"initialize"`, `"propagate"`).
+    pub progress: Option<Observer<'a>>,
+    /// Levels with fewer positions than this run on the calling thread, larger ones
+    /// on rayon's pool (when it has more than one thread). Below about 10⁵ the
+    /// threads' handshake costs more than it saves.
+    pub parallel_from: usize,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options { progress: None, parallel_from: 1 << 17 }
+    }
+}
+
+/// Solves every position of a game that knows its parents.
+pub fn solve<G: Unmoves + Sync>(game: &G) -> Solution {
+    solve_with(game, &Options::default())
+}
+
+/// [`solve`] with options.
+pub fn solve_with<G: Unmoves + Sync>(game: &G, options: &Options<'_>) -> Solution {
+    match Solver::<G, u8>::run(game, options) {
+        Ok(solution) => solution,
+        // Some position has more moves than a byte counter holds.
+        Err(TooManyMoves) => {
+            Solver::<G, u32>::run(game, options).unwrap_or_else(|_| panic!("a position has more than 2^31 moves"))
+        }
+    }
+}
+
+/// Solves a game that has no [`Unmoves`]: builds the reverse graph in memory first
+/// (16 bytes per move plus 8 per index), then solves as [`solve`].
+pub fn solve_forward_only<G: Indexed + Sync>(game: &G) -> Solution {
+    solve_forward_only_with(game, &Options::default())
+}
+
+/// [`solve_forward_only`] with options.
+pub fn solve_forward_only_with<G: Indexed + Sync>(game: &G, options: &Options<'_>) -> Solution {
+    let graph = ReverseGraph::build(game, options.progress);
+    solve_with(&graph, options)
+}
+
+#[derive(Debug)]
+struct TooManyMoves;
+
+/// A counter of undecided children with a "some child tied" flag in its top bit.
+/// The whole word is 0 exactly when the position is decided (or is a hole).
+trait Counter: Copy + Default + Send + Sync {
+    const TIED: u32;
+    fn from_u32(v: u32) -> Self;
+    fn to_u32(self) -> u32;
+}
+
+macro_rules! counter_impl {
+    ($int:ty) => {
+        impl Counter for $int {
+            const TIED: u32 = 1 << (<$int>::BITS - 1);
+            #[inline]
+            fn from_u32(v: u32) -> Self {
+                v as $int
+            }
+            #[inline]
+            fn to_u32(self) -> u32 {
+                self as u32
+            }
+        }
+    };
+}
+counter_impl!(u8);
+counter_impl!(u32);
+
+// A frontier entry or parent update: `index << 2 | tag`, tag as in `PackedValue`
+// (1 loss, 2 tie, 3 win): the value kind of the decided child.
+const TAG_LOSS: u64 = 1;
+const TAG_TIE: u64 = 2;
+const TAG_WIN: u64 = 3;
+
+fn tag_of(value: Value) -> u64 {
+    match value {
+        Value::Loss(_) => TAG_LOSS,
+        Value::Tie(_) => TAG_TIE,
+        Value::Win(_) => TAG_WIN,
+        Value::Draw => unreachable!("draws are never in a frontier"),
+    }
+}
+
+/// Indices handled by one rayon task.
+const CHUNK: usize = 1 << 13;
+/// Blocks of `1 << BLOCK_SHIFT` indices are dealt to threads in parallel levels.
+const BLOCK_SHIFT: u32 = 12;
+
+/// What one update did to a parent.
+enum Update {
+    /// Nothing decided.
+    None,
+    /// The parent is decided; its frontier tag.
+    Decided(u64),
+    /// Every child is decided and some tied: its value needs a look at its children.
+    TiePending,
+}
+
+/// Applies "a child with `tag` was decided at `level`" to a parent's counter and value.
+///
+/// Invariant kept: `counter == 0` exactly when the parent is decided (or pending),
+/// otherwise it holds the number of children not yet processed, plus the tie flag.
+#[inline]
+fn apply<C: Counter>(counter: &mut C, value: &mut u32, tag: u64, level: u32) -> Update {
+    let current = counter.to_u32();
+    if current == 0 {
+        return Update::None;
+    }
+    if tag == TAG_LOSS {
+        // The first lost child met is the fastest: levels come in increasing order.
+        *counter = C::from_u32(0);
+        *value = PackedValue::pack(Value::Win(level + 1)).0;
+        return Update::Decided(TAG_WIN);
+    }
+    let flags = (current & C::TIED) | if tag == TAG_TIE { C::TIED } else { 0 };
+    let remaining = (current & !C::TIED) - 1;
+    if remaining > 0 {
+        *counter = C::from_u32(flags | remaining);
+        return Update::None;
+    }
+    *counter = C::from_u32(0);
+    if flags != 0 {
+        return Update::TiePending;
+    }
+    // Every child won, this one last: the slowest.
+    *value = PackedValue::pack(Value::Loss(level + 1)).0;
+    Update::Decided(TAG_LOSS)
+}
+
+struct Solver<'g, 'o, G, C> {
+    game: &'g G,
+    counters: Vec<C>,
+    values: Vec<u32>,
+    progress: Option<Observer<'o>>,
+    parallel_from: usize,
+}
+
+impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
+    fn run(game: &'g G, options: &Options<'o>) -> Result<Solution, TooManyMoves> {
+        let size = usize::try_from(game.index_size()).expect("index fits in memory");
+        let mut solver = Solver {
+            game,
+            counters: vec![C::default(); size],
+            values: vec![PackedValue::DRAW.0; size],
+            progress: options.progress,
+            parallel_from: options.parallel_from,
+        };
+        let level0 = solver.initialize()?;
+        let ties = solver.propagate(level0);
+        if !ties.is_empty() {
+            solver.spread_ties(ties);
+        }
+        // In-place collect: reuses the value array's allocation.
+        Ok(Solution::from_packed(solver.values.into_iter().map(PackedValue).collect()))
+    }
+
+    /// Step 1. Returns the positions decided at remoteness 0.
+    fn initialize(&mut self) -> Result<Vec<u64>, TooManyMoves> {
+        let game = self.game;
+        let progress = self.progress;
+        let total = self.counters.len() as u64;
+        let done = AtomicU64::new(0);
+        let max_count = C::TIED - 1;
+        let chunks = self.counters.par_chunks_mut(CHUNK).zip(self.values.par_chunks_mut(CHUNK)).enumerate();
+        chunks
+            .map(|(chunk_no, (counters, values))| {
+                let first = (chunk_no * CHUNK) as u64;
+                let mut decided = Vec::new();
+                for (offset, (counter, value)) in counters.iter_mut().zip(values.iter_mut()).enumerate() {
+                    let index = first + offset as u64;
+                    let Some(position) = game.position(index) else {
+                        *value = PackedValue::NONE.0;
+                        continue;
+                    };
+                    let settled = match game.terminal(&position) {
+                        Some(outcome) => outcome.value(),
+                        None => match game.move_count(&position) {
+                            0 => Value::Loss(0),
+                            n if n as u64 > max_count as u64 => return Err(TooManyMoves),
+                            n => {
+                                *counter = C::from_u32(n as u32);
+                                continue;
+                            }
+                        },
+                    };
+                    *value = PackedValue::pack(settled).0;
+                    decided.push(index << 2 | tag_of(settled));
+                }
+                let d = done.fetch_add(counters.len() as u64, Relaxed) + counters.len() as u64;
+                report(progress, "initialize", d, total);
+                Ok(decided)
+            })
+            .try_reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                Ok(a)
+            })
+    }
+
+    /// Step 2. Returns every position decided as a tie (for step 3).
+    fn propagate(&mut self, mut frontier: Vec<u64>) -> Vec<u64> {
+        let total = self.counters.len() as u64;
+        let mut decided = frontier.len() as u64;
+        let mut ties = Vec::new();
+        let mut level = 0u32;
+        while !frontier.is_empty() {
+            ties.extend(frontier.iter().filter(|e| *e & 3 == TAG_TIE).map(|e| e >> 2));
+            let parallel = frontier.len() >= self.parallel_from && rayon::current_num_threads() > 1;
+            let (mut next, pending) =
+                if parallel { self.level_parallel(&frontier, level) } else { self.level_sequential(&frontier, level) };
+            self.resolve_ties(pending, &mut next);
+            decided += next.len() as u64;
+            report(self.progress, "propagate", decided, total);
+            frontier = next;
+            level += 1;
+        }
+        ties
+    }
+
+    /// One level on the calling thread. Returns the decided parents and the parents
+    /// pending a tie value.
+    fn level_sequential(&mut self, frontier: &[u64], level: u32) -> (Vec<u64>, Vec<u64>) {
+        let (game, counters, values) = (self.game, &mut self.counters, &mut self.values);
+        let (mut next, mut pending) = (Vec::new(), Vec::new());
+        for &entry in frontier {
+            let tag = entry & 3;
+            let position = game.position(entry >> 2).expect("decided positions exist");
+            game.for_each_parent(&position, |parent| {
+                let p = game.index(&parent) as usize;
+                match apply(&mut counters[p], &mut values[p], tag, level) {
+                    Update::None => {}
+                    Update::Decided(t) => next.push((p as u64) << 2 | t),
+                    Update::TiePending => pending.push(p as u64),
+                }
+            });
+        }
+        (next, pending)
+    }
+
+    /// One level in parallel. The index is cut into blocks of `1 << BLOCK_SHIFT`
+    /// indices dealt round-robin to the worker threads (interleaving evens out the
+    /// load); each thread walks the whole frontier and applies only the updates whose
+    /// parent lies in its own blocks, through its own `&mut` slices.
+    ///
+    /// Walking the frontier is cheap next to updating counters (scattered memory
+    /// accesses), so on a few cores this beats buffering updates for their owners.
+    fn level_parallel(&mut self, frontier: &[u64], level: u32) -> (Vec<u64>, Vec<u64>) {
+        let game = self.game;
+        // A power of two, so that the owner of a block is a mask away.
+        let owners = 1usize << rayon::current_num_threads().ilog2();
+        let mut owned: Vec<Vec<(&mut [C], &mut [u32])>> = (0..owners).map(|_| Vec::new()).collect();
+        let blocks = self.counters.chunks_mut(1 << BLOCK_SHIFT).zip(self.values.chunks_mut(1 << BLOCK_SHIFT));
+        for (i, block) in blocks.enumerate() {
+            owned[i & (owners - 1)].push(block);
+        }
+        let results: Vec<(Vec<u64>, Vec<u64>)> = owned
+            .into_par_iter()
+            .enumerate()
+            .map(|(owner, mut blocks)| {
+                let (mut next, mut pending) = (Vec::new(), Vec::new());
+                for &entry in frontier {
+                    let tag = entry & 3;
+                    let position = game.position(entry >> 2).expect("decided positions exist");
+                    game.for_each_parent(&position, |parent| {
+                        let p = game.index(&parent);
+                        let block = (p >> BLOCK_SHIFT) as usize;
+                        if block & (owners - 1) != owner {
+                            return;
+                        }
+                        let (counters, values) = &mut blocks[block / owners];
+                        let offset = (p & ((1 << BLOCK_SHIFT) - 1)) as usize;
+                        match apply(&mut counters[offset], &mut values[offset], tag, level) {
+                            Update::None => {}
+                            Update::Decided(t) => next.push(p << 2 | t),
+                            Update::TiePending => pending.push(p),
+                        }
+                    });
+                }
+                (next, pending)
+            })
+            .collect();
+        let mut next = Vec::with_capacity(results.iter().map(|r| r.0.len()).sum());
+        let mut pending = Vec::new();
+        for (n, p) in results {
+            next.extend(n);
+            pending.extend(p);
+        }
+        (next, pending)
+    }
+
+    /// Gives positions whose children are all decided, some tied, their value: the
+    /// best of their children's, read after all of this level's updates.
+    fn resolve_ties(&mut self, pending: Vec<u64>, next: &mut Vec<u64>) {
+        let this = &*self;
+        let resolved: Vec<(u64, Value)> = pending.into_par_iter().map(|p| (p, this.best_child_value(p))).collect();
+        for (p, value) in resolved {
+            self.values[p as usize] = PackedValue::pack(value).0;
+            next.push(p << 2 | tag_of(value));
+        }
+    }
+
+    /// The value of a position whose children are all decided.
+    fn best_child_value(&self, index: u64) -> Value {
+        let position = self.game.position(index).expect("pending positions exist");
+        let mut best = None;
+        self.game.for_each_child(&position, |child| {
+            let packed = PackedValue(self.values[self.game.index(&child) as usize]);
+            best = best.max(Some(packed.unpack().expect("children exist").parent_view()));
+        });
+        best.expect("a position with a counter has children")
+    }
+
+    /// Step 3: breadth-first from tied positions, fastest first.
+    fn spread_ties(&mut self, mut seeds: Vec<u64>) {
+        let remoteness = |values: &[u32], i: u64| {
+            PackedValue(values[i as usize]).unpack().and_then(Value::remoteness).expect("ties have a remoteness")
+        };
+        seeds.sort_by_key(|&i| remoteness(&self.values, i));
+        let mut seeds = seeds.into_iter().peekable();
+        let mut found = std::collections::VecDeque::new();
+        let game = self.game;
+        loop {
+            // The next tie in order of remoteness from the two sorted sources.
+            let next = match (seeds.peek(), found.front()) {
+                (Some(&s), Some(&f)) if remoteness(&self.values, f) < remoteness(&self.values, s) => found.pop_front(),
+                (Some(_), _) => seeds.next(),
+                (None, _) => found.pop_front(),
+            };
+            let Some(index) = next else { break };
+            let r = remoteness(&self.values, index);
+            let position = game.position(index).expect("decided positions exist");
+            let (counters, values) = (&mut self.counters, &mut self.values);
+            game.for_each_parent(&position, |parent| {
+                let p = game.index(&parent);
+                if counters[p as usize].to_u32() != 0 {
+                    counters[p as usize] = C::from_u32(0);
+                    values[p as usize] = PackedValue::pack(Value::Tie(r + 1)).0;
+                    found.push_back(p);
+                }
+            });
+        }
+    }
+}

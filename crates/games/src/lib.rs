@@ -1,0 +1,20 @@
+//! # gsolve-games
+//!
+//! The games gsolve solves, each implementing the engine's traits, with its state
+//! index and its text formats. No game here knows about the command line.
+//!
+//! | module         | game                                          | engine traits              |
+//! |----------------|-----------------------------------------------|----------------------------|
+//! | [`queens_case`] | Queen's Case (JAG, HDU 3514)                  | `Game + Indexed + Unmoves` |
+//! | [`chase`]       | CQOI 2013 board game                          | `Game + Indexed + Unmoves` |
+#![warn(missing_docs)]
+
+pub mod chase;
+pub mod error;
+pub mod notation;
+pub mod pursuit;
+pub mod queens_case;
+pub mod rng;
+pub mod text;
+
+pub use error::FormatError;

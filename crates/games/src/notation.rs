@@ -1,0 +1,50 @@
+//! Plain, readable descriptions of moves, shared by the games' explanations.
+
+use gsolve_engine::Game;
+use std::fmt;
+
+/// A cell as (row, column), both 1-based, row 1 at the top as in the input files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Coord {
+    /// 1-based row, counted from the top.
+    pub row: u32,
+    /// 1-based column, counted from the left.
+    pub col: u32,
+}
+
+impl fmt::Display for Coord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({},{})", self.row, self.col)
+    }
+}
+
+/// One piece moving from one cell to another (or staying, where the rules allow).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceMove {
+    /// Who moves, e.g. `"queen"`.
+    pub side: &'static str,
+    /// Where the piece was.
+    pub from: Coord,
+    /// Where it goes.
+    pub to: Coord,
+}
+
+impl fmt::Display for PieceMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.from == self.to {
+            write!(f, "{} stays at {}", self.side, self.from)
+        } else {
+            write!(f, "{} {} -> {}", self.side, self.from, self.to)
+        }
+    }
+}
+
+/// What a game says about its positions and moves in words, for explanations.
+pub trait Explain: Game {
+    /// The name of the side to move, e.g. `"queen"`.
+    fn side_to_move(&self, position: &Self::Position) -> &'static str;
+    /// A move in readable form.
+    fn describe_move(&self, position: &Self::Position, mv: &Self::Move) -> PieceMove;
+    /// How the game ended, for a position where it is over; `None` otherwise.
+    fn describe_end(&self, position: &Self::Position) -> Option<String>;
+}
