@@ -60,6 +60,8 @@ pub enum Failure {
     Input(String),
     /// Something else went wrong.
     Other(anyhow::Error),
+    /// Stop without a message, successfully (the output's reader has gone).
+    Quiet,
 }
 
 impl From<anyhow::Error> for Failure {
@@ -81,7 +83,7 @@ fn main() -> ExitCode {
         Command::Chase(args) => pursuit::chase(args),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) | Err(Failure::Quiet) => ExitCode::SUCCESS,
         Err(Failure::Input(message)) => {
             eprintln!("gsolve: {message}");
             ExitCode::from(2)

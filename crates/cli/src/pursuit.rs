@@ -18,6 +18,10 @@ fn solve<G: Unmoves + Sync>(game: &G) -> Solution {
 }
 
 fn write_error(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        // The reader has gone (`gsolve ... | head`): stop quietly, like other filters.
+        return Failure::Quiet;
+    }
     Failure::Other(anyhow::Error::new(e).context("cannot write the output"))
 }
 
