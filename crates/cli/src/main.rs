@@ -2,6 +2,7 @@
 //! solver, and prints; everything else lives in the engine and games crates.
 
 mod input;
+mod pawns;
 mod progress;
 mod pursuit;
 mod report;
@@ -39,6 +40,39 @@ enum Command {
     /// Input per case: `n r1 c1 r2 c2`. Output: `WHITE x`, `BLACK x` or `DRAW`,
     /// x = plies including the capture. Boards 2 ≤ n ≤ 100.
     Chase(CaseArgs),
+    /// Pawn chess (UVa 10838) on any R×C board, 2 ≤ R, C ≤ 8.
+    ///
+    /// Input: the number of cases, then each board as a block of lines after a blank
+    /// line (first line: white's goal rank; `P` white, `p` black, `.` empty). White is
+    /// to move. Output per case: `white (x)` or `black (x)`, x = plies until decided.
+    /// With --summary: solve every position of an R×C board and count them.
+    Pawns(PawnsArgs),
+}
+
+#[derive(Args)]
+struct PawnsArgs {
+    /// Input file; standard input when absent or `-`.
+    #[arg(conflicts_with = "summary")]
+    file: Option<PathBuf>,
+    /// Solve the same boards with black to move.
+    #[arg(long, conflicts_with = "summary")]
+    black_to_move: bool,
+    /// Per case: the value, remoteness and the optimal line of play, one ply a line.
+    #[arg(long, conflicts_with_all = ["json", "summary"])]
+    explain: bool,
+    /// One JSON object per case (or for the summary).
+    #[arg(long)]
+    json: bool,
+    /// Solve every position of an R×C board (at most C pawns a side) and print
+    /// counts of wins and losses by remoteness, and the longest win.
+    #[arg(long)]
+    summary: bool,
+    /// Rows of the board for --summary.
+    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(2..=8))]
+    rows: Option<u32>,
+    /// Columns of the board for --summary.
+    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(2..=8))]
+    cols: Option<u32>,
 }
 
 #[derive(Args)]
@@ -81,6 +115,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::QueensCase(args) => pursuit::queens_case(args),
         Command::Chase(args) => pursuit::chase(args),
+        Command::Pawns(args) => pawns::run(args),
     };
     match result {
         Ok(()) | Err(Failure::Quiet) => ExitCode::SUCCESS,

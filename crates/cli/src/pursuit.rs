@@ -1,7 +1,7 @@
 //! `gsolve queens-case` and `gsolve chase`.
 
 use crate::progress::Bar;
-use crate::report::{CaseReport, Style};
+use crate::report::{write_error, CaseReport, Style};
 use crate::{input, CaseArgs, Failure};
 use gsolve_engine::retrograde::{self, Options};
 use gsolve_engine::{Solution, Unmoves};
@@ -15,14 +15,6 @@ fn solve<G: Unmoves + Sync>(game: &G) -> Solution {
     let bar = Bar::new(game.index_size());
     let observe = |p| bar.observe(p);
     retrograde::solve_with(game, &Options { progress: Some(&observe), ..Options::default() })
-}
-
-fn write_error(e: std::io::Error) -> Failure {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        // The reader has gone (`gsolve ... | head`): stop quietly, like other filters.
-        return Failure::Quiet;
-    }
-    Failure::Other(anyhow::Error::new(e).context("cannot write the output"))
 }
 
 pub fn queens_case(args: &CaseArgs) -> Result<(), Failure> {

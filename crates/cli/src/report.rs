@@ -1,5 +1,6 @@
 //! Printing a solved case: the contest line, an explanation, or JSON.
 
+use crate::Failure;
 use gsolve_engine::line::{principal_line, LineEnd};
 use gsolve_engine::{Value, ValueLookup};
 use gsolve_games::notation::{Explain, PieceMove};
@@ -121,4 +122,13 @@ impl CaseReport {
             }
         }
     }
+}
+
+/// A failed write to standard output as a [`Failure`].
+pub fn write_error(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        // The reader has gone (`gsolve ... | head`): stop quietly, like other filters.
+        return Failure::Quiet;
+    }
+    Failure::Other(anyhow::Error::new(e).context("cannot write the output"))
 }

@@ -5,6 +5,7 @@
 //! | [`Game`]    | yes       | rules: moves, the position after a move, the end of play |
 //! | [`Indexed`] | no        | a dense index of all positions: whole-game retrograde    |
 //! | [`Unmoves`] | no        | parents of a position: retrograde without a reverse graph in memory |
+//! | [`Layered`] | no        | an order of index ranges for acyclic games: a one-sweep solve, no counters |
 //!
 //! A game with only [`Game`] + [`Indexed`] is solved by
 //! [`crate::retrograde::solve_forward_only`], which builds the reverse graph itself.
@@ -84,6 +85,18 @@ pub trait Indexed: Game {
 pub trait Unmoves: Indexed {
     /// Calls `f` with each parent of `position`.
     fn for_each_parent(&self, position: &Self::Position, f: impl FnMut(Self::Position));
+}
+
+/// An acyclic game whose index splits into *layers*: contiguous index ranges that can
+/// be solved one after another, each in one parallel sweep.
+///
+/// # Invariant
+/// Every index is in exactly one layer, and every child of a non-terminal position
+/// lies in a layer listed earlier. [`crate::layered::solve`] panics, naming the
+/// position, if a child is not solved yet when its parent is.
+pub trait Layered: Indexed {
+    /// Calls `f` with each layer, in solving order.
+    fn for_each_layer(&self, f: impl FnMut(std::ops::Range<u64>));
 }
 
 /// Values of positions, by index: what a solved table offers to line and move

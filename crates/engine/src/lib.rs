@@ -9,6 +9,8 @@
 //! | [`value`]       | `Value` (win/loss/tie with remoteness, draw), its order, packing |
 //! | [`game`]        | the traits a game implements                                   |
 //! | [`retrograde`]  | exact values of every position of an indexed game, cycles included |
+//! | [`layered`]     | one-sweep solve of an acyclic game indexed in layers           |
+//! | [`memo`]        | forward search with a memo table, for acyclic games too big to index |
 //! | [`line`]        | each move's value and the line of optimal play                 |
 //! | [`check`]       | self-checks for game authors                                   |
 //! | [`reachable`]   | the positions reachable from a start                           |
@@ -38,7 +40,9 @@
 
 pub mod check;
 pub mod game;
+pub mod layered;
 pub mod line;
+pub mod memo;
 pub mod progress;
 pub mod reachable;
 pub mod retrograde;
@@ -46,7 +50,7 @@ pub mod reverse_graph;
 pub mod solution;
 pub mod value;
 
-pub use game::{Game, Indexed, Unmoves, ValueLookup};
+pub use game::{Game, Indexed, Layered, Unmoves, ValueLookup};
 pub use progress::{Observer, Progress};
 pub use solution::{Counts, Solution};
 pub use value::{Outcome, PackedValue, Value};

@@ -142,7 +142,8 @@ impl fmt::Display for Value {
 /// +----------------------------------+---+
 /// |          remoteness (30 bits)    |tag|
 /// +----------------------------------+---+
-/// tag 0: special (remoteness 0 = Draw, 1 = no position at this index)
+/// tag 0: special (remoteness 0 = Draw, 1 = no position at this index,
+///        2 = not solved yet: only inside solvers)
 /// tag 1: Loss    tag 2: Tie    tag 3: Win
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -7,11 +7,13 @@
 //! |----------------|-----------------------------------------------|----------------------------|
 //! | [`queens_case`] | Queen's Case (JAG, HDU 3514)                  | `Game + Indexed + Unmoves` |
 //! | [`chase`]       | CQOI 2013 board game                          | `Game + Indexed + Unmoves` |
+//! | [`pawns`]       | pawn chess (UVa 10838), any R×C board         | `Game + Indexed + Layered` |
 #![warn(missing_docs)]
 
 pub mod chase;
 pub mod error;
 pub mod notation;
+pub mod pawns;
 pub mod pursuit;
 pub mod queens_case;
 pub mod rng;

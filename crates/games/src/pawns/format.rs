@@ -1,0 +1,153 @@
+//! Pawn chess text formats.
+//!
+//! **UVa 10838 input**, generalized: a line with the number of cases, then each board
+//! as a block of non-blank lines (a blank line before each block): the first line is
+//! the rank white wants to reach; `P` white pawn, `p` black pawn, `.` empty. Any R×C
+//! board with MIN_SIDE ≤ R, C ≤ MAX_SIDE. Blank lines, CR line ends and spaces
+//! around rows are accepted.
+//!
+//! **Plain notation** of one position: rows top to bottom joined by `/`, a space,
+//! then `w` or `b` for the side to move: `pppp/..../..../PPPP w`.
+
+use super::PawnsPosition;
+use crate::error::FormatError;
+
+/// The smallest number of rows or columns.
+pub const MIN_SIDE: u32 = 2;
+/// The largest number of rows or columns (a board is a 64-bit bitboard).
+pub const MAX_SIDE: u32 = 8;
+
+/// One board of the input (white to move, as in the contest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PawnsCase {
+    /// Rows.
+    pub rows: u32,
+    /// Columns.
+    pub cols: u32,
+    /// The pawns; `white_to_move` is true.
+    pub position: PawnsPosition,
+}
+
+/// Reads the rows of one board: (input line, column of the row's first character,
+/// the row's text) each, for messages that point at the cell.
+fn parse_rows(
+    case: Option<usize>,
+    rows: &[(usize, usize, &str)],
+    white_to_move: bool,
+) -> Result<PawnsCase, FormatError> {
+    let err =
+        |line: usize, column: Option<usize>, message: String| FormatError { case, line: Some(line), column, message };
+    let (first_line, _, first) = rows[0];
+    let cols = first.chars().count() as u32;
+    let height = rows.len() as u32;
+    if !(MIN_SIDE..=MAX_SIDE).contains(&height) || !(MIN_SIDE..=MAX_SIDE).contains(&cols) {
+        return Err(err(
+            first_line,
+            None,
+            format!("the board is {height}x{cols}; rows and columns must be {MIN_SIDE} to {MAX_SIDE}"),
+        ));
+    }
+    let (mut white, mut black) = (0u64, 0u64);
+    for (r, &(line, column_base, text)) in rows.iter().enumerate() {
+        let width = text.chars().count() as u32;
+        if width != cols {
+            return Err(err(line, None, format!("row {} has {width} cells, the board's first row has {cols}", r + 1)));
+        }
+        for (c, ch) in text.chars().enumerate() {
+            let bit = 1u64 << (r as u32 * cols + c as u32);
+            let at = Some(column_base + c);
+            match ch {
+                '.' => {}
+                'P' if r == 0 => {
+                    return Err(err(line, at, "a white pawn is already on its goal rank (the first row)".into()))
+                }
+                'p' if r as u32 == height - 1 => {
+                    return Err(err(line, at, "a black pawn is already on its goal rank (the last row)".into()))
+                }
+                'P' => white |= bit,
+                'p' => black |= bit,
+                other => return Err(err(line, at, format!("unknown character {other:?} (expected P, p or .)"))),
+            }
+        }
+    }
+    Ok(PawnsCase { rows: height, cols, position: PawnsPosition { white, black, white_to_move } })
+}
+
+/// Parses a whole input: the case count, then that many boards.
+pub fn parse_boards(text: &str) -> Result<Vec<PawnsCase>, FormatError> {
+    let lines: Vec<(usize, &str)> = text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect();
+    let mut rest = lines.iter().skip_while(|(_, l)| l.trim().is_empty());
+    let Some(&(count_line, count_text)) = rest.next() else {
+        return Err(FormatError {
+            case: None,
+            line: None,
+            column: None,
+            message: "empty input: expected the number of cases".into(),
+        });
+    };
+    let count: usize = count_text.trim().parse().map_err(|_| FormatError {
+        case: None,
+        line: Some(count_line),
+        column: None,
+        message: format!("expected the number of cases, found {:?}", count_text.trim()),
+    })?;
+    // Blocks of non-blank lines.
+    let mut blocks: Vec<Vec<(usize, usize, &str)>> = Vec::new();
+    let mut in_block = false;
+    for &(line, text) in rest {
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            in_block = false;
+            continue;
+        }
+        if !in_block {
+            blocks.push(Vec::new());
+            in_block = true;
+        }
+        let column_base = text.chars().take_while(|c| c.is_whitespace()).count() + 1;
+        blocks.last_mut().expect("a block was started").push((line, column_base, trimmed));
+    }
+    if blocks.len() < count {
+        let last = lines.last().map_or(count_line, |(l, _)| *l);
+        return Err(FormatError::at(
+            blocks.len() + 1,
+            last,
+            None,
+            format!("the input announces {count} boards but has {} (truncated?)", blocks.len()),
+        ));
+    }
+    if blocks.len() > count {
+        return Err(FormatError::at(
+            count + 1,
+            blocks[count][0].0,
+            None,
+            format!("the input announces {count} boards (line {count_line}) but has more"),
+        ));
+    }
+    blocks.iter().enumerate().map(|(i, rows)| parse_rows(Some(i + 1), rows, true)).collect()
+}
+
+/// Parses a position in plain notation (`pppp/..../..../PPPP w`).
+pub fn parse_position(text: &str) -> Result<PawnsCase, FormatError> {
+    let err = |message: String| FormatError { case: None, line: None, column: None, message };
+    let trimmed = text.trim();
+    let (board, side) = trimmed
+        .rsplit_once(char::is_whitespace)
+        .ok_or_else(|| err(format!("{trimmed:?}: expected rows joined by '/', a space, then w or b")))?;
+    let white_to_move = match side {
+        "w" => true,
+        "b" => false,
+        other => return Err(err(format!("side to move {other:?}: expected w or b"))),
+    };
+    let mut column = 1;
+    let rows: Vec<(usize, usize, &str)> = board
+        .trim()
+        .split('/')
+        .map(|row| {
+            let entry = (1, column, row);
+            column += row.chars().count() + 1;
+            entry
+        })
+        .collect();
+    parse_rows(None, &rows, white_to_move)
+}

@@ -1,0 +1,279 @@
+//! Pawn chess (UVa 10838), on any R×C board: "pawns".
+//!
+//! Rules (GAMES.md §3): white pawns move up (towards row 0), black pawns down. A pawn
+//! steps one cell straight forward into an empty cell, or one cell diagonally forward
+//! onto an enemy pawn, capturing it. No double steps, no en passant. A side wins when
+//! one of its pawns reaches the far rank, or when the opponent has no legal move on
+//! its turn (no pawns included).
+//!
+//! As an engine game: a position is two bitboards and the side to move; bit
+//! `row * cols + col`, row 0 at the top:
+//!
+//! ```text
+//!   4×4:  bit  0  1  2  3    ← white's goal rank (row 0)
+//!              4  5  6  7
+//!              8  9 10 11
+//!             12 13 14 15    ← black's goal rank (row R-1)
+//! ```
+//! Terminal: the side that just moved has a pawn on its goal rank (the side to move
+//! has lost), or, in positions play never reaches, the side to move has one (won).
+//! A side with no move loses at remoteness 0 (the engine's rule), which is exactly the
+//! contest's count: the stuck side's missing move is not a ply.
+//!
+//! Every move advances a pawn, and a capture removes one: the game is acyclic, and
+//! [`PawnIndex`] orders all positions of a board size in layers for a one-sweep solve.
+
+mod format;
+mod index;
+
+pub use format::{parse_boards, parse_position, PawnsCase, MAX_SIDE, MIN_SIDE};
+pub use index::PawnIndex;
+
+use crate::notation::{Coord, Explain, PieceMove};
+use gsolve_engine::{Game, Indexed, Layered, Outcome, Value};
+use index::bits;
+use std::fmt;
+
+/// Pawn chess on an R×C board.
+#[derive(Clone, Debug)]
+pub struct Pawns {
+    rows: u32,
+    cols: u32,
+    /// Row 0: where white pawns win.
+    white_goal: u64,
+    /// Row R-1: where black pawns win.
+    black_goal: u64,
+    index: Option<PawnIndex>,
+}
+
+/// A position: the pawns of each side as bitboards, and the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PawnsPosition {
+    /// White pawns.
+    pub white: u64,
+    /// Black pawns.
+    pub black: u64,
+    /// True when white is to move.
+    pub white_to_move: bool,
+}
+
+/// A pawn's step: from one cell to another (bits as in [`PawnsPosition`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PawnMove {
+    /// The cell the pawn leaves.
+    pub from: u8,
+    /// The cell it goes to (capturing an enemy pawn there, if any).
+    pub to: u8,
+}
+
+impl Pawns {
+    /// The game on an R×C board, [`MIN_SIDE`] ≤ R, C ≤ [`MAX_SIDE`]. The index of
+    /// all positions (at most C pawns a side) exists when it fits in 64 bits.
+    pub fn new(rows: u32, cols: u32) -> Self {
+        assert!((MIN_SIDE..=MAX_SIDE).contains(&rows) && (MIN_SIDE..=MAX_SIDE).contains(&cols));
+        let row_mask = (1u64 << cols) - 1;
+        Pawns {
+            rows,
+            cols,
+            white_goal: row_mask,
+            black_goal: row_mask << ((rows - 1) * cols),
+            index: PawnIndex::new(rows, cols, cols),
+        }
+    }
+
+    /// Rows.
+    pub fn rows(&self) -> u32 {
+        self.rows
+    }
+
+    /// Columns.
+    pub fn cols(&self) -> u32 {
+        self.cols
+    }
+
+    /// The index of all positions with at most C pawns a side, if it fits in 64 bits.
+    pub fn pawn_index(&self) -> Option<&PawnIndex> {
+        self.index.as_ref()
+    }
+
+    /// True if the whole-board index covers this position.
+    pub fn is_indexed(&self, p: &PawnsPosition) -> bool {
+        self.index.as_ref().is_some_and(|ix| p.white.count_ones().max(p.black.count_ones()) <= ix.max_pawns())
+    }
+
+    /// The start: home ranks full (black on row 0, white on row R-1), white to move.
+    pub fn start(&self) -> PawnsPosition {
+        PawnsPosition { white: self.black_goal, black: self.white_goal, white_to_move: true }
+    }
+
+    /// The 1-based coordinates of a cell.
+    pub fn coord(&self, cell: u32) -> Coord {
+        Coord { row: cell / self.cols + 1, col: cell % self.cols + 1 }
+    }
+
+    /// The contest's answer for a value of `position`: `white (x)` or `black (x)`.
+    pub fn verdict(position: &PawnsPosition, value: Value) -> String {
+        let white_wins = matches!(value, Value::Win(_)) == position.white_to_move;
+        match value {
+            Value::Win(r) | Value::Loss(r) => format!("{} ({r})", if white_wins { "white" } else { "black" }),
+            // Pawn chess always ends: a solver bug, never a position.
+            Value::Tie(_) | Value::Draw => unreachable!("pawn chess has no ties or draws"),
+        }
+    }
+
+    /// The position in plain notation: rows top to bottom joined by `/`, then `w` or
+    /// `b` for the side to move (`pppp/..../..../PPPP w`).
+    pub fn notation(&self, p: &PawnsPosition) -> String {
+        let rows: Vec<String> = (0..self.rows)
+            .map(|r| {
+                (0..self.cols)
+                    .map(|c| {
+                        let bit = 1u64 << (r * self.cols + c);
+                        if p.white & bit != 0 {
+                            'P'
+                        } else if p.black & bit != 0 {
+                            'p'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        format!("{} {}", rows.join("/"), if p.white_to_move { 'w' } else { 'b' })
+    }
+
+    /// Calls `f` with each legal move (non-terminal position assumed): straight
+    /// ahead into an empty cell, diagonally ahead onto an enemy pawn.
+    #[inline]
+    fn for_each_move(&self, p: &PawnsPosition, mut f: impl FnMut(PawnMove)) {
+        let c = self.cols;
+        let empty = !(p.white | p.black);
+        // A pawn on its goal rank means a terminal position: it never moves.
+        let (movers, enemies) =
+            if p.white_to_move { (p.white & !self.white_goal, p.black) } else { (p.black & !self.black_goal, p.white) };
+        for from in bits(movers) {
+            let ahead = if p.white_to_move { from - c } else { from + c };
+            let col = from % c;
+            let mut step = |to: u32, allowed: u64| {
+                if allowed >> to & 1 == 1 {
+                    f(PawnMove { from: from as u8, to: to as u8 });
+                }
+            };
+            step(ahead, empty);
+            if col > 0 {
+                step(ahead - 1, enemies);
+            }
+            if col + 1 < c {
+                step(ahead + 1, enemies);
+            }
+        }
+    }
+}
+
+impl Game for Pawns {
+    type Position = PawnsPosition;
+    type Move = PawnMove;
+
+    #[inline]
+    fn terminal(&self, p: &PawnsPosition) -> Option<Outcome> {
+        let (mover_home_goal, last_mover_goal) = if p.white_to_move {
+            (p.white & self.white_goal, p.black & self.black_goal)
+        } else {
+            (p.black & self.black_goal, p.white & self.white_goal)
+        };
+        if last_mover_goal != 0 {
+            Some(Outcome::Loss)
+        } else if mover_home_goal != 0 {
+            Some(Outcome::Win)
+        } else {
+            None
+        }
+    }
+
+    fn moves(&self, p: &PawnsPosition, moves: &mut Vec<PawnMove>) {
+        self.for_each_move(p, |m| moves.push(m));
+    }
+
+    #[inline]
+    fn play(&self, p: &PawnsPosition, m: &PawnMove) -> PawnsPosition {
+        let (from, to) = (1u64 << m.from, 1u64 << m.to);
+        if p.white_to_move {
+            PawnsPosition { white: p.white & !from | to, black: p.black & !to, white_to_move: false }
+        } else {
+            PawnsPosition { white: p.white & !to, black: p.black & !from | to, white_to_move: true }
+        }
+    }
+
+    #[inline]
+    fn for_each_child(&self, p: &PawnsPosition, mut f: impl FnMut(PawnsPosition)) {
+        self.for_each_move(p, |m| f(self.play(p, &m)));
+    }
+
+    #[inline]
+    fn move_count(&self, p: &PawnsPosition) -> usize {
+        let mut n = 0;
+        self.for_each_move(p, |_| n += 1);
+        n
+    }
+}
+
+impl Indexed for Pawns {
+    /// 0 when the board's index does not fit in 64 bits.
+    fn index_size(&self) -> u64 {
+        self.index.as_ref().map_or(0, PawnIndex::size)
+    }
+
+    fn index(&self, p: &PawnsPosition) -> u64 {
+        self.index.as_ref().expect("the board has an index").index(p)
+    }
+
+    fn position(&self, index: u64) -> Option<PawnsPosition> {
+        Some(self.index.as_ref()?.position(index))
+    }
+}
+
+impl Layered for Pawns {
+    fn for_each_layer(&self, f: impl FnMut(std::ops::Range<u64>)) {
+        if let Some(ix) = &self.index {
+            ix.for_each_layer(f)
+        }
+    }
+}
+
+impl Explain for Pawns {
+    fn side_to_move(&self, p: &PawnsPosition) -> &'static str {
+        if p.white_to_move {
+            "white"
+        } else {
+            "black"
+        }
+    }
+
+    fn describe_move(&self, p: &PawnsPosition, m: &PawnMove) -> PieceMove {
+        PieceMove { side: self.side_to_move(p), from: self.coord(m.from as u32), to: self.coord(m.to as u32) }
+    }
+
+    fn describe_end(&self, p: &PawnsPosition) -> Option<String> {
+        match self.terminal(p) {
+            Some(_) => {
+                let winner_white = !p.white_to_move;
+                let (side, goal) = if winner_white {
+                    ("white", p.white & self.white_goal)
+                } else {
+                    ("black", p.black & self.black_goal)
+                };
+                let cell = bits(goal).next().unwrap_or(0);
+                Some(format!("{side} reaches the far rank at {}", self.coord(cell)))
+            }
+            None => Some(format!("{} cannot move and loses", self.side_to_move(p))),
+        }
+    }
+}
+
+impl fmt::Display for PawnsPosition {
+    /// The bitboards in hex (a board needs its size to be drawn: see [`Pawns::notation`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "white {:#x} black {:#x} {}", self.white, self.black, if self.white_to_move { "w" } else { "b" })
+    }
+}
