@@ -3,7 +3,7 @@
 use crate::progress::Bar;
 use crate::report::{write_error, CaseReport, Style};
 use crate::{input, Failure, PawnsArgs};
-use gsolve_engine::{layered, memo::MemoSolution, Indexed, Value};
+use gsolve_engine::{layered, memo::MemoSolution, Indexed, Layered, Value};
 use gsolve_games::pawns::{self, Pawns};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
@@ -65,23 +65,26 @@ fn summary(rows: u32, cols: u32, as_json: bool) -> Result<(), Failure> {
     let solution = layered::solve_with(&game, Some(&observe));
     drop(bar);
 
-    // [white to move, black to move]
+    // [white to move, black to move]. A layer holds one side to move throughout.
     let mut counts = [SideCounts::default(), SideCounts::default()];
     let mut longest: Option<(u32, u64)> = None;
-    for (index, packed) in solution.packed().iter().enumerate() {
-        let Some(value) = packed.unpack() else { continue };
-        let side = index_side(&game, index as u64);
-        match value {
-            Value::Win(r) => {
-                *counts[side].wins.entry(r).or_default() += 1;
-                if longest.is_none_or(|(best, _)| r > best) {
-                    longest = Some((r, index as u64));
+    let packed = solution.packed();
+    game.for_each_layer(|layer| {
+        let side = usize::from(!game.position(layer.start).expect("indexed").white_to_move);
+        for index in layer {
+            match packed[index as usize].unpack() {
+                Some(Value::Win(r)) => {
+                    *counts[side].wins.entry(r).or_default() += 1;
+                    if longest.is_none_or(|(best, _)| r > best) {
+                        longest = Some((r, index));
+                    }
                 }
+                Some(Value::Loss(r)) => *counts[side].losses.entry(r).or_default() += 1,
+                Some(Value::Tie(_) | Value::Draw) => unreachable!("pawn chess always ends"),
+                None => {}
             }
-            Value::Loss(r) => *counts[side].losses.entry(r).or_default() += 1,
-            Value::Tie(_) | Value::Draw => unreachable!("pawn chess always ends"),
         }
-    }
+    });
     let example = longest.map(|(r, i)| (r, game.notation(&game.position(i).expect("indexed"))));
     let mut out = BufWriter::new(std::io::stdout().lock());
     if as_json {
@@ -134,10 +137,4 @@ fn summary(rows: u32, cols: u32, as_json: bool) -> Result<(), Failure> {
         w(&mut out, format!("longest win: {r} plies, e.g. {position}"))?;
     }
     out.flush().map_err(write_error)
-}
-
-/// 0 for white to move, 1 for black.
-fn index_side(game: &Pawns, index: u64) -> usize {
-    let p = game.position(index).expect("indexed");
-    usize::from(!p.white_to_move)
 }

@@ -97,6 +97,17 @@ pub trait Unmoves: Indexed {
 pub trait Layered: Indexed {
     /// Calls `f` with each layer, in solving order.
     fn for_each_layer(&self, f: impl FnMut(std::ops::Range<u64>));
+
+    /// Calls `f(index, position)` for each index of `range` (part of one layer), in
+    /// order; holes are skipped. The default decodes each index; games override it
+    /// to step from one position to the next.
+    fn for_each_position_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, Self::Position)) {
+        for index in range {
+            if let Some(p) = self.position(index) {
+                f(index, p);
+            }
+        }
+    }
 }
 
 /// Values of positions, by index: what a solved table offers to line and move

@@ -43,9 +43,12 @@ pub fn solve_with<G: Layered + Sync>(game: &G, progress: Option<Observer<'_>>) -
             }
         };
         let sweep = |(k, chunk): (usize, &mut [PackedValue])| {
-            for (j, slot) in chunk.iter_mut().enumerate() {
-                *slot = evaluate(game, (start + k * CHUNK + j) as u64, &solved);
-            }
+            // Holes stay NONE; `for_each_position_in` skips them.
+            chunk.fill(PackedValue::NONE);
+            let first = (start + k * CHUNK) as u64;
+            game.for_each_position_in(first..first + chunk.len() as u64, |index, position| {
+                chunk[(index - first) as usize] = evaluate(game, index, position, &solved);
+            });
         };
         if current.len() > CHUNK {
             current.par_chunks_mut(CHUNK).enumerate().for_each(sweep);
@@ -62,8 +65,12 @@ pub fn solve_with<G: Layered + Sync>(game: &G, progress: Option<Observer<'_>>) -
 }
 
 /// The value of one position from its children's solved values.
-fn evaluate<G: Layered>(game: &G, index: u64, solved: &impl Fn(u64) -> PackedValue) -> PackedValue {
-    let Some(position) = game.position(index) else { return PackedValue::NONE };
+fn evaluate<G: Layered>(
+    game: &G,
+    index: u64,
+    position: G::Position,
+    solved: &impl Fn(u64) -> PackedValue,
+) -> PackedValue {
     if let Some(outcome) = game.terminal(&position) {
         return PackedValue::pack(outcome.value());
     }

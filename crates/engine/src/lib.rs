@@ -11,6 +11,7 @@
 //! | [`retrograde`]  | exact values of every position of an indexed game, cycles included |
 //! | [`layered`]     | one-sweep solve of an acyclic game indexed in layers           |
 //! | [`memo`]        | forward search with a memo table, for acyclic games too big to index |
+//! | [`search`]      | alpha-beta with a transposition table, exact remoteness        |
 //! | [`line`]        | each move's value and the line of optimal play                 |
 //! | [`check`]       | self-checks for game authors                                   |
 //! | [`reachable`]   | the positions reachable from a start                           |
@@ -47,6 +48,7 @@ pub mod progress;
 pub mod reachable;
 pub mod retrograde;
 pub mod reverse_graph;
+pub mod search;
 pub mod solution;
 pub mod value;
 

@@ -73,6 +73,14 @@ fn parse_rows(
     Ok(PawnsCase { rows: height, cols, position: PawnsPosition { white, black, white_to_move } })
 }
 
+fn boards(n: usize) -> String {
+    if n == 1 {
+        "1 board".into()
+    } else {
+        format!("{n} boards")
+    }
+}
+
 /// Parses a whole input: the case count, then that many boards.
 pub fn parse_boards(text: &str) -> Result<Vec<PawnsCase>, FormatError> {
     let lines: Vec<(usize, &str)> = text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect();
@@ -113,7 +121,7 @@ pub fn parse_boards(text: &str) -> Result<Vec<PawnsCase>, FormatError> {
             blocks.len() + 1,
             last,
             None,
-            format!("the input announces {count} boards but has {} (truncated?)", blocks.len()),
+            format!("the input announces {} but has {} (truncated?)", boards(count), blocks.len()),
         ));
     }
     if blocks.len() > count {
@@ -121,7 +129,7 @@ pub fn parse_boards(text: &str) -> Result<Vec<PawnsCase>, FormatError> {
             count + 1,
             blocks[count][0].0,
             None,
-            format!("the input announces {count} boards (line {count_line}) but has more"),
+            format!("the input announces {} (line {count_line}) but has more", boards(count)),
         ));
     }
     blocks.iter().enumerate().map(|(i, rows)| parse_rows(Some(i + 1), rows, true)).collect()
@@ -139,7 +147,8 @@ pub fn parse_position(text: &str) -> Result<PawnsCase, FormatError> {
         "b" => false,
         other => return Err(err(format!("side to move {other:?}: expected w or b"))),
     };
-    let mut column = 1;
+    // Columns count in `text` as given: skip its leading whitespace.
+    let mut column = text.chars().take_while(|c| c.is_whitespace()).count() + 1;
     let rows: Vec<(usize, usize, &str)> = board
         .trim()
         .split('/')

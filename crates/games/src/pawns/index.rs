@@ -41,6 +41,8 @@ pub struct PawnIndex {
     binom: Vec<Vec<u64>>,
     /// Tiers in index order (total pawns ascending): (white, black, offset).
     tiers: Vec<(u32, u32, u64)>,
+    /// tier_of[white * (max_pawns + 1) + black]: position in `tiers`.
+    tier_of: Vec<usize>,
     size: u64,
 }
 
@@ -66,7 +68,11 @@ impl PawnIndex {
                 size = size.checked_add(rows_in_tier.checked_mul(binom[free][black as usize])?)?;
             }
         }
-        Some(PawnIndex { rows, cols, cells, max_pawns, binom, tiers, size })
+        let mut tier_of = vec![0; ((max_pawns + 1) * (max_pawns + 1)) as usize];
+        for (t, &(w, b, _)) in tiers.iter().enumerate() {
+            tier_of[(w * (max_pawns + 1) + b) as usize] = t;
+        }
+        Some(PawnIndex { rows, cols, cells, max_pawns, binom, tiers, tier_of, size })
     }
 
     /// Number of indices.
@@ -83,12 +89,16 @@ impl PawnIndex {
         self.binom[n as usize][k as usize]
     }
 
+    #[inline]
     fn tier(&self, white: u32, black: u32) -> usize {
-        let total = white + black;
-        // Tiers of smaller totals, then those of this total with fewer white pawns.
-        let m = self.max_pawns;
-        let before: u32 = (0..total).map(|t| t.min(m) - t.saturating_sub(m) + 1).sum();
-        (before + white - total.saturating_sub(m)) as usize
+        self.tier_of[(white * (self.max_pawns + 1) + black) as usize]
+    }
+
+    /// The white pawns as a mask in white's numbering: the rows flipped.
+    #[inline]
+    fn in_white_order(&self, white: u64) -> u64 {
+        let row_mask = (1u64 << self.cols) - 1;
+        (0..self.rows).fold(0, |m, r| m | ((white >> (r * self.cols)) & row_mask) << ((self.rows - 1 - r) * self.cols))
     }
 
     /// White's number of a cell: forward for white is upward.
@@ -118,12 +128,7 @@ impl PawnIndex {
     pub fn index(&self, p: &PawnsPosition) -> u64 {
         let (w, b) = (p.white.count_ones(), p.black.count_ones());
         debug_assert!(w <= self.max_pawns && b <= self.max_pawns);
-        let mut white_numbers = [0u32; 64];
-        for (slot, cell) in white_numbers.iter_mut().zip(bits(p.white)) {
-            *slot = self.white_number(cell);
-        }
-        white_numbers[..w as usize].sort_unstable();
-        let white_rank = self.rank(white_numbers[..w as usize].iter().copied());
+        let white_rank = self.rank(bits(self.in_white_order(p.white)));
         let black_rank = self.rank(bits(p.black).map(|cell| cell - (p.white & ((1u64 << cell) - 1)).count_ones()));
         let (_, _, offset) = self.tiers[self.tier(w, b)];
         let row_len = self.c(self.cells - w, b);
@@ -152,6 +157,44 @@ impl PawnIndex {
             black |= free & free.wrapping_neg();
         }
         PawnsPosition { white, black, white_to_move: side == 0 }
+    }
+
+    /// Calls `f(index, position)` for each index of `range`, stepping black's cells
+    /// from one combination to the next in colex order instead of decoding each index.
+    pub fn for_each_position_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, PawnsPosition)) {
+        let mut index = range.start;
+        while index < range.end {
+            // Decode `index` in full, then step along its row.
+            let first = self.position(index);
+            let t = self.tiers.partition_point(|&(_, _, offset)| offset <= index) - 1;
+            let (w, b, offset) = self.tiers[t];
+            let row_len = self.c(self.cells - w, b);
+            let black_rank = (index - offset) % row_len;
+            let mut free = [0u32; 64];
+            let mut n_free = 0;
+            for cell in bits(!first.white & (u64::MAX >> (64 - self.cells))) {
+                free[n_free] = cell;
+                n_free += 1;
+            }
+            let mut numbers = [0u32; 65];
+            self.unrank(black_rank, b, &mut numbers);
+            let k = b as usize;
+            numbers[k] = n_free as u32; // sentinel
+            let steps = (row_len - black_rank).min(range.end - index);
+            for step in 0..steps {
+                if step > 0 {
+                    // Colex successor: raise the first number that can rise, reset the ones below.
+                    let j = (0..k).find(|&j| numbers[j] + 1 < numbers[j + 1]).expect("not the last combination");
+                    numbers[j] += 1;
+                    for (i, slot) in numbers[..j].iter_mut().enumerate() {
+                        *slot = i as u32;
+                    }
+                }
+                let black = numbers[..k].iter().fold(0u64, |m, &a| m | 1 << free[a as usize]);
+                f(index, PawnsPosition { white: first.white, black, white_to_move: first.white_to_move });
+                index += 1;
+            }
+        }
     }
 
     /// Calls `f` with every layer in solving order (see the module comment).

@@ -30,6 +30,7 @@ pub use format::{parse_boards, parse_position, PawnsCase, MAX_SIDE, MIN_SIDE};
 pub use index::PawnIndex;
 
 use crate::notation::{Coord, Explain, PieceMove};
+use gsolve_engine::search::SearchHooks;
 use gsolve_engine::{Game, Indexed, Layered, Outcome, Value};
 use index::bits;
 use std::fmt;
@@ -239,7 +240,16 @@ impl Layered for Pawns {
             ix.for_each_layer(f)
         }
     }
+
+    fn for_each_position_in(&self, range: std::ops::Range<u64>, f: impl FnMut(u64, PawnsPosition)) {
+        if let Some(ix) = &self.index {
+            ix.for_each_position_in(range, f)
+        }
+    }
 }
+
+/// No shortcut: the search plays every line to its end.
+impl SearchHooks for Pawns {}
 
 impl Explain for Pawns {
     fn side_to_move(&self, p: &PawnsPosition) -> &'static str {
