@@ -3,7 +3,8 @@
 use crate::progress::Bar;
 use crate::report::{write_error, CaseReport, Style};
 use crate::{input, Failure, PawnsArgs};
-use gsolve_engine::{layered, memo::MemoSolution, Indexed, Layered, Value};
+use gsolve_engine::search::Searcher;
+use gsolve_engine::{layered, Indexed, Layered, Value};
 use gsolve_games::pawns::{self, Pawns};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
@@ -22,22 +23,25 @@ pub fn run(args: &PawnsArgs) -> Result<(), Failure> {
     }
 }
 
-/// Each case by forward search with one memo table per board size: a 4×4 case
-/// reaches a few thousand positions, far fewer than the 4.5 million of the board.
+/// Each case by alpha-beta search, with one transposition table per board size shared
+/// by its cases: a 4×4 case reaches a few thousand positions, far fewer than the 4.5
+/// million of the board, and the search also reaches boards too large to index.
 fn cases(args: &PawnsArgs) -> Result<(), Failure> {
     let (text, name) = input::read(args.file.as_ref())?;
     let boards = pawns::parse_boards(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
     let style = Style::new(args.explain, args.json);
     let mut out = BufWriter::new(std::io::stdout().lock());
-    let mut solved: HashMap<(u32, u32), (Pawns, MemoSolution<Pawns>)> = HashMap::new();
+    let games: HashMap<(u32, u32), Pawns> =
+        boards.iter().map(|b| ((b.rows, b.cols), Pawns::new(b.rows, b.cols))).collect();
+    let mut searchers: HashMap<(u32, u32), Searcher<'_, Pawns>> = HashMap::new();
     for (i, case) in boards.iter().enumerate() {
-        let (game, memo) = solved
-            .entry((case.rows, case.cols))
-            .or_insert_with(|| (Pawns::new(case.rows, case.cols), MemoSolution::new()));
+        let size = (case.rows, case.cols);
+        let game = &games[&size];
+        let searcher = searchers.entry(size).or_insert_with(|| Searcher::new(game));
         let mut start = case.position;
         start.white_to_move = !args.black_to_move;
-        memo.search(game, &start).map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
-        let report = CaseReport::new(i + 1, |v| Pawns::verdict(&start, v), &*game, &*memo, &start);
+        searcher.value(&start).map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
+        let report = CaseReport::new(i + 1, |v| Pawns::verdict(&start, v), game, &*searcher, &start);
         report.print(style, &mut out).map_err(write_error)?;
     }
     out.flush().map_err(write_error)

@@ -91,7 +91,11 @@ impl CaseReport {
                 writeln!(out, "case {}: {}", self.case, self.answer)?;
                 let value = match self.value {
                     Value::Draw => format!("  {} to move: draw (neither side can force an end)", self.to_move),
-                    v => format!("  {} to move: {v} plies", self.to_move),
+                    v => format!(
+                        "  {} to move: {v} {}",
+                        self.to_move,
+                        if v.remoteness() == Some(1) { "ply" } else { "plies" }
+                    ),
                 };
                 writeln!(out, "{value}")?;
                 for (i, m) in self.line.iter().enumerate() {

@@ -17,16 +17,27 @@
 //! # The search
 //! 1. a null-window search around 0 finds who wins (cheap: pruning is strongest
 //!    there, and it fills the table with good moves);
-//! 2. a full-window search finds the exact remoteness, ordering moves by the table.
+//! 2. null-window probes "is the score at least t?" bisect the remaining range of
+//!    scores until it holds one: the exact remoteness (MTD with bisection). Each
+//!    fail-soft probe returns a bound that usually narrows the range far more than
+//!    half, and every probe reuses the table.
 //!
-//! Table entries hold a score with its bound (exact, lower, upper) and the best move;
-//! a game may end the search early at a position with [`SearchHooks::exact_value`].
+//! # The transposition table
+//! A fixed number of two-entry buckets chosen by a hash of the position. An entry
+//! holds the position itself (so a hash collision can never give a wrong value),
+//! a score with its bound (exact, lower, upper), the best move and the work spent
+//! on it. The first entry of a bucket keeps the most expensive result, the second
+//! takes whatever comes: a full table forgets cheap results first, and forgetting
+//! costs time, never exactness.
+//!
+//! # Hooks
+//! A game may end the search early at a position ([`SearchHooks::exact_value`]) and
+//! fold symmetric positions together ([`SearchHooks::canonical`]).
 
 use crate::game::{Game, ValueLookup};
 use crate::memo::FxHasher;
 use crate::value::Value;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
 /// Scores of wins: `MATE - remoteness`.
@@ -39,6 +50,12 @@ pub trait SearchHooks: Game {
     /// searching (e.g. the two snakes can no longer meet). Default: none.
     fn exact_value(&self, _position: &Self::Position) -> Option<Value> {
         None
+    }
+
+    /// A representative of the position's symmetry class: positions with the same
+    /// representative must have the same value. Default: the position itself.
+    fn canonical(&self, position: &Self::Position) -> Self::Position {
+        position.clone()
     }
 }
 
@@ -96,15 +113,80 @@ enum Bound {
     Upper,
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Entry {
+#[derive(Clone, Debug)]
+struct Entry<P> {
+    position: P,
     score: i32,
     bound: Bound,
     /// Index of the best child in the game's move order (`u16::MAX`: none).
     best: u16,
+    /// Nodes searched to get this result, saturated: what forgetting it would cost.
+    work: u32,
 }
 
-type Table<P> = HashMap<P, Entry, BuildHasherDefault<FxHasher>>;
+/// Two-entry buckets: `[kept, recent]`. Starts small and doubles while more than
+/// 3/4 full, up to `max_buckets`; then it replaces.
+struct Table<P> {
+    buckets: Vec<[Option<Entry<P>>; 2]>,
+    mask: usize,
+    len: usize,
+    max_buckets: usize,
+}
+
+impl<P: Eq + std::hash::Hash> Table<P> {
+    fn new(max_entries: usize) -> Self {
+        let max_buckets = (max_entries / 2).next_power_of_two().max(1);
+        let buckets = max_buckets.min(1 << 12);
+        Table { buckets: Self::empty(buckets), mask: buckets - 1, len: 0, max_buckets }
+    }
+
+    fn empty(buckets: usize) -> Vec<[Option<Entry<P>>; 2]> {
+        (0..buckets).map(|_| [None, None]).collect()
+    }
+
+    fn bucket(&self, position: &P) -> usize {
+        use std::hash::BuildHasher;
+        let x = BuildHasherDefault::<FxHasher>::default().hash_one(position);
+        // Fx leaves the low bits weak: fold the high half in.
+        ((x ^ (x >> 29) ^ (x >> 47)) as usize) & self.mask
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::replace(&mut self.buckets, Self::empty(2 * (self.mask + 1)));
+        self.mask = 2 * self.mask + 1;
+        self.len = 0;
+        for entry in old.into_iter().flatten().flatten() {
+            self.insert(entry);
+        }
+    }
+
+    fn get(&self, position: &P) -> Option<&Entry<P>> {
+        self.buckets[self.bucket(position)].iter().flatten().find(|e| &e.position == position)
+    }
+
+    fn insert(&mut self, entry: Entry<P>) {
+        if self.len * 4 > self.buckets.len() * 2 * 3 && self.buckets.len() < self.max_buckets {
+            self.grow();
+        }
+        let b = self.bucket(&entry.position);
+        let bucket = &mut self.buckets[b];
+        let before = bucket.iter().flatten().count();
+        if let Some(slot) = bucket.iter_mut().find(|s| s.as_ref().is_some_and(|e| e.position == entry.position)) {
+            *slot = Some(entry);
+        } else {
+            match &bucket[0] {
+                None => bucket[0] = Some(entry),
+                // The most expensive result stays first; the one it displaces goes second.
+                Some(kept) if entry.work >= kept.work => bucket[1] = bucket[0].replace(entry),
+                Some(_) => bucket[1] = Some(entry),
+            }
+        }
+        self.len = self.len + bucket.iter().flatten().count() - before;
+    }
+}
+
+/// Default largest table: 2^24 entries (about 0.5 to 1 GB, by position size).
+pub const DEFAULT_TABLE_ENTRIES: usize = 1 << 24;
 
 struct Inner<'g, G: Game> {
     game: &'g G,
@@ -123,9 +205,15 @@ pub struct Searcher<'g, G: Game> {
 }
 
 impl<'g, G: SearchHooks> Searcher<'g, G> {
-    /// A searcher with an empty table.
+    /// A searcher with an empty table of [`DEFAULT_TABLE_ENTRIES`] entries.
     pub fn new(game: &'g G) -> Self {
-        Searcher { inner: RefCell::new(Inner { game, table: HashMap::default(), nodes: 0, error: None }) }
+        Self::with_table_entries(game, DEFAULT_TABLE_ENTRIES)
+    }
+
+    /// A searcher whose table grows to hold about `entries` results (rounded to a
+    /// power of two), then replaces.
+    pub fn with_table_entries(game: &'g G, entries: usize) -> Self {
+        Searcher { inner: RefCell::new(Inner { game, table: Table::new(entries), nodes: 0, error: None }) }
     }
 
     /// The exact value of `position`.
@@ -140,7 +228,7 @@ impl<'g, G: SearchHooks> Searcher<'g, G> {
 
     /// Entries in the transposition table.
     pub fn table_len(&self) -> usize {
-        self.inner.borrow().table.len()
+        self.inner.borrow().table.len
     }
 }
 
@@ -159,13 +247,26 @@ pub fn solve<'g, G: SearchHooks>(game: &'g G, start: &G::Position) -> Result<(Va
 }
 
 impl<G: SearchHooks> Inner<'_, G> {
-    /// Step 1, who wins (null window); step 2, how fast (full window).
+    /// Step 1, who wins (null window at 0); step 2, how fast (bisecting null windows).
     fn exact(&mut self, position: &G::Position) -> Result<Value, SearchError> {
-        self.negamax(position, -1, 1);
-        let s = self.negamax(position, -INFINITY, INFINITY);
-        match self.error.take() {
-            Some(e) => Err(e),
-            None => Ok(value_of_score(s)),
+        // The score lies in [low, high]; each probe "score ≥ t?" moves one end.
+        let (mut low, mut high) = (-MATE, MATE);
+        let mut t = 0;
+        loop {
+            let s = self.negamax(position, t - 1, t);
+            if let Some(e) = self.error.take() {
+                return Err(e);
+            }
+            if s >= t {
+                low = s;
+            } else {
+                high = s;
+            }
+            if low >= high {
+                return Ok(value_of_score(low));
+            }
+            // Scores are never 0 (no ties): bisect within the winner's half.
+            t = low + (high - low + 1) / 2;
         }
     }
 
@@ -186,34 +287,45 @@ impl<G: SearchHooks> Inner<'_, G> {
                 0
             });
         }
+        let key = self.game.canonical(position);
+        // The stored best move is in the move order of the stored orientation.
+        let same_orientation = &key == position;
         let mut tt_best = u16::MAX;
-        if let Some(e) = self.table.get(position) {
+        if let Some(e) = self.table.get(&key) {
             match e.bound {
                 Bound::Exact => return e.score,
                 Bound::Lower if e.score >= beta => return e.score,
                 Bound::Upper if e.score <= alpha => return e.score,
                 _ => {}
             }
-            tt_best = e.best;
+            if same_orientation {
+                tt_best = e.best;
+            }
         }
         let mut children = Vec::new();
         self.game.for_each_child(position, |c| children.push(c));
         if children.is_empty() {
             return -MATE; // no move: lost now (the engine's rule)
         }
-        // The table's best move first, then the game's order.
+        // A move that ends the game in our favour is the fastest possible win.
+        if let Some(i) = children.iter().position(|c| self.game.terminal(c) == Some(crate::Outcome::Loss)) {
+            let win = MATE - 1;
+            self.store(key, win, Bound::Exact, i, 1);
+            return win;
+        }
+        let nodes_before = self.nodes;
         let order = (tt_best as usize)
             .lt(&children.len())
             .then_some(tt_best as usize)
             .into_iter()
             .chain((0..children.len()).filter(|&i| i != tt_best as usize));
         let alpha0 = alpha;
-        let (mut best, mut best_index) = (-INFINITY, u16::MAX);
+        let (mut best, mut best_index) = (-INFINITY, 0);
         for i in order {
             let s = parent_score(self.negamax(&children[i], -beta - 1, -alpha + 1));
             if s > best {
                 best = s;
-                best_index = i as u16;
+                best_index = i;
             }
             alpha = alpha.max(best);
             if alpha >= beta {
@@ -227,7 +339,14 @@ impl<G: SearchHooks> Inner<'_, G> {
         } else {
             Bound::Exact
         };
-        self.table.insert(position.clone(), Entry { score: best, bound, best: best_index });
+        let work = self.nodes - nodes_before;
+        self.store(key, best, bound, if same_orientation { best_index } else { usize::from(u16::MAX) }, work);
         best
+    }
+
+    fn store(&mut self, position: G::Position, score: i32, bound: Bound, best: usize, work: u64) {
+        let best = u16::try_from(best).unwrap_or(u16::MAX);
+        let work = u32::try_from(work).unwrap_or(u32::MAX);
+        self.table.insert(Entry { position, score, bound, best, work });
     }
 }

@@ -49,6 +49,14 @@ fn pawns(c: &mut Criterion) {
             }
         })
     });
+    group.bench_function("50 random UVa cases (alpha-beta, one table)", |b| {
+        b.iter(|| {
+            let searcher = search::Searcher::new(&g44);
+            for p in &cases {
+                black_box(searcher.value(p).unwrap());
+            }
+        })
+    });
     let g55 = Pawns::new(5, 5);
     group.throughput(Throughput::Elements(1));
     group.bench_function("5x5 start (alpha-beta)", |b| b.iter(|| search::solve(&g55, &g55.start()).unwrap().0));

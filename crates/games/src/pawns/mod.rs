@@ -144,6 +144,16 @@ impl Pawns {
         format!("{} {}", rows.join("/"), if p.white_to_move { 'w' } else { 'b' })
     }
 
+    /// A bitboard reflected left to right.
+    fn mirror(&self, mask: u64) -> u64 {
+        let row_mask = (1u64 << self.cols) - 1;
+        (0..self.rows).fold(0, |m, r| {
+            let row = (mask >> (r * self.cols)) & row_mask;
+            let reflected = row.reverse_bits() >> (64 - self.cols);
+            m | reflected << (r * self.cols)
+        })
+    }
+
     /// Calls `f` with each legal move (non-terminal position assumed): straight
     /// ahead into an empty cell, diagonally ahead onto an enemy pawn.
     #[inline]
@@ -248,8 +258,17 @@ impl Layered for Pawns {
     }
 }
 
-/// No shortcut: the search plays every line to its end.
-impl SearchHooks for Pawns {}
+/// The board's left-right mirror has the same value: the search keeps one of each pair.
+impl SearchHooks for Pawns {
+    fn canonical(&self, p: &PawnsPosition) -> PawnsPosition {
+        let mirrored = PawnsPosition { white: self.mirror(p.white), black: self.mirror(p.black), ..*p };
+        if (mirrored.white, mirrored.black) < (p.white, p.black) {
+            mirrored
+        } else {
+            *p
+        }
+    }
+}
 
 impl Explain for Pawns {
     fn side_to_move(&self, p: &PawnsPosition) -> &'static str {
