@@ -6,6 +6,7 @@ mod pawns;
 mod progress;
 mod pursuit;
 mod report;
+mod snakes;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -47,6 +48,13 @@ enum Command {
     /// to move. Output per case: `white (x)` or `black (x)`, x = plies until decided.
     /// With --summary: solve every position of an R×C board and count them.
     Pawns(PawnsArgs),
+    /// Two snakes (alternating Tron): who wins, and on which ply the loser is stuck.
+    ///
+    /// Input: `n m`, then n·m integers row by row (0 empty, 1 and 2 the snakes' heads,
+    /// anything else an obstacle); several cases may follow one another. Output per
+    /// case: `w k`, the winner and the 1-based ply on which the loser is stuck.
+    /// Boards up to 64x64 with at most 128 empty cells.
+    Snakes(CaseArgs),
 }
 
 #[derive(Args)]
@@ -116,6 +124,7 @@ fn main() -> ExitCode {
         Command::QueensCase(args) => pursuit::queens_case(args),
         Command::Chase(args) => pursuit::chase(args),
         Command::Pawns(args) => pawns::run(args),
+        Command::Snakes(args) => snakes::run(args),
     };
     match result {
         Ok(()) | Err(Failure::Quiet) => ExitCode::SUCCESS,

@@ -17,10 +17,12 @@
 //! # The search
 //! 1. a null-window search around 0 finds who wins (cheap: pruning is strongest
 //!    there, and it fills the table with good moves);
-//! 2. null-window probes "is the score at least t?" bisect the remaining range of
-//!    scores until it holds one: the exact remoteness (MTD with bisection). Each
-//!    fail-soft probe returns a bound that usually narrows the range far more than
-//!    half, and every probe reuses the table.
+//! 2. null-window probes "is the score at least t?" step from the bound just found
+//!    until the range holds one score: the exact remoteness (MTD(f) stepping). Each
+//!    fail-soft probe returns a bound that usually jumps several plies, every probe
+//!    reuses the table, and probes next to the true score are the cheapest (a
+//!    bisection's probes far from it must refute many fast lines: measured 25×
+//!    more nodes on the 7×7 snakes board).
 //!
 //! # The transposition table
 //! A fixed number of two-entry buckets chosen by a hash of the position. An entry
@@ -193,6 +195,9 @@ struct Inner<'g, G: Game> {
     table: Table<G::Position>,
     nodes: u64,
     error: Option<SearchError>,
+    /// Child lists by depth, reused: no allocation per node.
+    buffers: Vec<Vec<G::Position>>,
+    depth: usize,
 }
 
 /// A searcher over one game, keeping its transposition table between searches.
@@ -213,7 +218,8 @@ impl<'g, G: SearchHooks> Searcher<'g, G> {
     /// A searcher whose table grows to hold about `entries` results (rounded to a
     /// power of two), then replaces.
     pub fn with_table_entries(game: &'g G, entries: usize) -> Self {
-        Searcher { inner: RefCell::new(Inner { game, table: Table::new(entries), nodes: 0, error: None }) }
+        let inner = Inner { game, table: Table::new(entries), nodes: 0, error: None, buffers: Vec::new(), depth: 0 };
+        Searcher { inner: RefCell::new(inner) }
     }
 
     /// The exact value of `position`.
@@ -247,7 +253,8 @@ pub fn solve<'g, G: SearchHooks>(game: &'g G, start: &G::Position) -> Result<(Va
 }
 
 impl<G: SearchHooks> Inner<'_, G> {
-    /// Step 1, who wins (null window at 0); step 2, how fast (bisecting null windows).
+    /// Step 1, who wins (null window at 0); step 2, how fast (null windows stepping
+    /// from the bound that moved).
     fn exact(&mut self, position: &G::Position) -> Result<Value, SearchError> {
         // The score lies in [low, high]; each probe "score ≥ t?" moves one end.
         let (mut low, mut high) = (-MATE, MATE);
@@ -265,14 +272,15 @@ impl<G: SearchHooks> Inner<'_, G> {
             if low >= high {
                 return Ok(value_of_score(low));
             }
-            // Scores are never 0 (no ties): bisect within the winner's half.
-            t = low + (high - low + 1) / 2;
+            // Probe just past the bound that moved: next to the truth, where
+            // pruning is strongest (probes far away must refute many fast lines).
+            t = if s >= t { low + 1 } else { high };
         }
     }
 
     /// Fail-soft alpha-beta: the result is exact if strictly inside (alpha, beta),
     /// an upper bound if ≤ alpha, a lower bound if ≥ beta.
-    fn negamax(&mut self, position: &G::Position, mut alpha: i32, beta: i32) -> i32 {
+    fn negamax(&mut self, position: &G::Position, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.error.is_some() {
             return 0;
@@ -302,8 +310,30 @@ impl<G: SearchHooks> Inner<'_, G> {
                 tt_best = e.best;
             }
         }
-        let mut children = Vec::new();
+        if self.buffers.len() <= self.depth {
+            self.buffers.push(Vec::new());
+        }
+        let mut children = std::mem::take(&mut self.buffers[self.depth]);
+        children.clear();
         self.game.for_each_child(position, |c| children.push(c));
+        self.depth += 1;
+        let best = self.search_children(key, same_orientation, tt_best, &children, alpha, beta);
+        self.depth -= 1;
+        self.buffers[self.depth] = children;
+        best
+    }
+
+    /// The rest of [`Self::negamax`], over the position's children; `key` is the
+    /// position's table key.
+    fn search_children(
+        &mut self,
+        key: G::Position,
+        same_orientation: bool,
+        tt_best: u16,
+        children: &[G::Position],
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         if children.is_empty() {
             return -MATE; // no move: lost now (the engine's rule)
         }

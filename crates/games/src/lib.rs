@@ -8,6 +8,7 @@
 //! | [`queens_case`] | Queen's Case (JAG, HDU 3514)                  | `Game + Indexed + Unmoves` |
 //! | [`chase`]       | CQOI 2013 board game                          | `Game + Indexed + Unmoves` |
 //! | [`pawns`]       | pawn chess (UVa 10838), any R×C board         | `Game + Indexed + Layered` |
+//! | [`snakes`]      | two snakes (alternating Tron)                 | `Game + SearchHooks`       |
 #![warn(missing_docs)]
 
 pub mod chase;
@@ -17,6 +18,7 @@ pub mod pawns;
 pub mod pursuit;
 pub mod queens_case;
 pub mod rng;
+pub mod snakes;
 pub mod text;
 
 pub use error::FormatError;

@@ -1,0 +1,23 @@
+//! `gsolve snakes`: each board by alpha-beta search, cut short where the snakes part.
+
+use crate::report::{write_error, CaseReport, Style};
+use crate::{input, CaseArgs, Failure};
+use gsolve_engine::search::Searcher;
+use gsolve_games::snakes::{self, Snakes};
+use std::io::{BufWriter, Write};
+
+pub fn run(args: &CaseArgs) -> Result<(), Failure> {
+    let (text, name) = input::read(args.file.as_ref())?;
+    let boards = snakes::parse_boards(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+    let style = Style::new(args.explain, args.json);
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    for (i, board) in boards.iter().enumerate() {
+        let game = Snakes::new(board);
+        let searcher = Searcher::new(&game);
+        let start = game.start();
+        searcher.value(&start).map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
+        let report = CaseReport::new(i + 1, |v| Snakes::verdict(&start, v), &game, &searcher, &start);
+        report.print(style, &mut out).map_err(write_error)?;
+    }
+    out.flush().map_err(write_error)
+}
