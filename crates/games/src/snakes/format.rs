@@ -84,18 +84,18 @@ pub fn parse_boards(text: &str) -> Result<Vec<SnakesBoard>, FormatError> {
         }
         let mut cells = Vec::with_capacity(count);
         let mut heads: [Option<(usize, usize, &str)>; 2] = [None, None];
-        for i in first..first + count {
+        for (i, &token) in tokens.iter().enumerate().skip(first).take(count) {
             let cell = match number(i)? {
                 0 => Cell::Empty,
                 v @ (1 | 2) => {
                     let slot = &mut heads[v as usize - 1];
                     if let Some((line, col, _)) = *slot {
                         return Err(err(
-                            tokens[i],
+                            token,
                             format!("a second head of snake {v} (the first is at line {line}, column {col})"),
                         ));
                     }
-                    *slot = Some(tokens[i]);
+                    *slot = Some(token);
                     if v == 1 {
                         Cell::Snake1
                     } else {
