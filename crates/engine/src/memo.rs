@@ -98,7 +98,15 @@ fn search<G: Game>(
         game.for_each_child(position, |c| children.push(c));
         let mut best: Option<Value> = None;
         for child in &children {
-            best = best.max(Some(search(game, child, table)?.parent_view()));
+            match search(game, child, table) {
+                Ok(v) => best = best.max(Some(v.parent_view())),
+                Err(e) => {
+                    // Unmark on the way out: a later search must not take this
+                    // position for one on its own stack.
+                    table.remove(position);
+                    return Err(e);
+                }
+            }
         }
         best.unwrap_or(Value::Loss(0))
     };
