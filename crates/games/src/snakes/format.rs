@@ -54,9 +54,18 @@ pub fn parse_boards(text: &str) -> Result<Vec<SnakesBoard>, FormatError> {
         let case = boards.len() + 1;
         let err =
             |(line, col, _): (usize, usize, &str), message: String| FormatError::at(case, line, Some(col), message);
+        // An integer too large for i64 is still an integer: out of range as a size,
+        // an obstacle as a cell (saturated, so it is neither 0, 1 nor 2).
         let number = |i: usize| -> Result<i64, FormatError> {
             let t = tokens[i];
-            t.2.parse::<i64>().map_err(|_| err(t, format!("{:?} is not an integer", t.2)))
+            t.2.parse::<i64>().or_else(|_| {
+                let digits = t.2.strip_prefix(['+', '-']).unwrap_or(t.2);
+                if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                    Ok(if t.2.starts_with('-') { i64::MIN } else { i64::MAX })
+                } else {
+                    Err(err(t, format!("{:?} is not an integer", t.2)))
+                }
+            })
         };
         // After a first case, leftovers usually mean that case had too many cells.
         let hint = if case > 1 { format!(" (or case {} has more than n·m cells)", case - 1) } else { String::new() };
@@ -66,7 +75,8 @@ pub fn parse_boards(text: &str) -> Result<Vec<SnakesBoard>, FormatError> {
         let (n, m) = (number(at)?, number(at + 1)?);
         for (i, v, what) in [(at, n, "n (rows)"), (at + 1, m, "m (columns)")] {
             if !(1..=MAX_SIDE as i64).contains(&v) {
-                return Err(err(tokens[i], format!("{what} = {v} is out of range 1..={MAX_SIDE}")));
+                let shown = tokens[i].2;
+                return Err(err(tokens[i], format!("{what} = {shown} is out of range 1..={MAX_SIDE}{hint}")));
             }
         }
         let (rows, cols) = (n as u32, m as u32);
