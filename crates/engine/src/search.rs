@@ -66,7 +66,7 @@ pub trait SearchHooks: Game {
 pub enum SearchError {
     /// A terminal position ended level: scores here have no room for ties.
     Tie,
-    /// A remoteness reached [`MATE`]: the game is too long for the score range.
+    /// A remoteness reached half of [`MATE`]: the game is too long for the score range.
     TooDeep,
 }
 
@@ -74,7 +74,7 @@ impl std::fmt::Display for SearchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SearchError::Tie => f.write_str("the game can end in a tie, which alpha-beta search here does not support"),
-            SearchError::TooDeep => write!(f, "a line is longer than {MATE} plies"),
+            SearchError::TooDeep => write!(f, "a line is longer than {} plies", MATE / 2),
         }
     }
 }
@@ -82,10 +82,13 @@ impl std::fmt::Display for SearchError {
 impl std::error::Error for SearchError {}
 
 /// The score of a win/loss value.
+/// Remoteness must stay below half of [`MATE`]: scores then stay far from 0 after
+/// any number of plies of adjustment, and 0 never stands for a value.
 pub fn score(value: Value) -> Result<i32, SearchError> {
+    const LIMIT: u32 = MATE as u32 / 2;
     match value {
-        Value::Win(r) if r < MATE as u32 => Ok(MATE - r as i32),
-        Value::Loss(r) if r < MATE as u32 => Ok(-(MATE - r as i32)),
+        Value::Win(r) if r < LIMIT => Ok(MATE - r as i32),
+        Value::Loss(r) if r < LIMIT => Ok(-(MATE - r as i32)),
         Value::Win(_) | Value::Loss(_) => Err(SearchError::TooDeep),
         Value::Tie(_) | Value::Draw => Err(SearchError::Tie),
     }
@@ -264,6 +267,9 @@ impl<G: SearchHooks> Inner<'_, G> {
             if let Some(e) = self.error.take() {
                 return Err(e);
             }
+            if s.abs() <= MATE / 2 {
+                return Err(SearchError::TooDeep);
+            }
             if s >= t {
                 low = s;
             } else {
@@ -374,7 +380,12 @@ impl<G: SearchHooks> Inner<'_, G> {
         best
     }
 
+    /// Records a result, unless the search has failed: a failed search returns
+    /// placeholder scores that must never reach the table.
     fn store(&mut self, position: G::Position, score: i32, bound: Bound, best: usize, work: u64) {
+        if self.error.is_some() {
+            return;
+        }
         let best = u16::try_from(best).unwrap_or(u16::MAX);
         let work = u32::try_from(work).unwrap_or(u32::MAX);
         self.table.insert(Entry { position, score, bound, best, work });

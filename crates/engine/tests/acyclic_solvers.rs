@@ -23,8 +23,7 @@
 //! layered solver must panic), a big DAG with layers wider than the layered solver's
 //! parallel chunk, and deep chains for the recursion depth of memo and search.
 //!
-//! Tests marked `#[ignore]` reproduce engine bugs found here (see their comments); run
-//! them with `cargo test -p gsolve-engine --test acyclic_solvers -- --ignored`.
+//! Tests labelled "Regression" reproduce engine bugs found here, since fixed.
 
 use gsolve_engine::line::{self, LineEnd};
 use gsolve_engine::memo::{self, MemoSolution};
@@ -1000,9 +999,10 @@ fn search_hook_ends_the_search_early() {
     assert_eq!(search::solve(&deep, &3).err(), Some(SearchError::TooDeep));
 }
 
-/// BUG (engine `search.rs`): after a search ends in `Err(SearchError::Tie)`, the
-/// searcher's table keeps the entries stored on the way back up, scored with the
-/// placeholder 0 that `negamax` returns once `error` is set. The child window is 3
+/// Regression (engine `search.rs`, fixed: a failed search stores nothing): after a
+/// search ended in `Err(SearchError::Tie)`, the searcher's table kept the entries
+/// stored on the way back up, scored with the placeholder 0 that `negamax` returns
+/// once `error` is set. The child window is 3
 /// scores wide, so a 0 can even be stored as `Exact`. Asking the same searcher again
 /// (the same position or one on the path) gives `Ok(Loss(16777216))` (score 0), and
 /// `Searcher`'s `ValueLookup` reports that value.
@@ -1010,7 +1010,6 @@ fn search_hook_ends_the_search_early() {
 /// Minimal: 0 is a tie, 1 -> 0, 2 -> 1. `value(2)` is `Err(Tie)`, then `value(1)`
 /// and `value(2)` are `Ok(Loss(16777216))`; the true values are `Tie(1)`, `Tie(2)`.
 #[test]
-#[ignore = "engine bug: a Searcher answers Ok(Loss(16777216)) after an Err(Tie)"]
 fn searcher_keeps_refusing_after_a_tie_error() {
     let dag = Dag::new(vec![Node::Terminal(Outcome::Tie), Node::Inner(vec![0]), Node::Inner(vec![1])]);
     let searcher = Searcher::new(&dag);
@@ -1023,7 +1022,6 @@ fn searcher_keeps_refusing_after_a_tie_error() {
 /// The same bug on random DAGs with ties: one searcher for all starts (each twice, in
 /// random order) must answer `Err(Tie)` or the exact value, never a wrong value.
 #[test]
-#[ignore = "engine bug: a Searcher answers Ok(Loss(16777216)) after an Err(Tie)"]
 fn shared_searcher_on_dags_with_ties_never_gives_a_wrong_value() {
     for seed in 0..SEEDED_CASES / 2 {
         let dag = random_dag(0x7135 ^ seed, true);
@@ -1034,11 +1032,11 @@ fn shared_searcher_on_dags_with_ties_never_gives_a_wrong_value() {
     }
 }
 
-/// BUG (engine `search.rs`): a remoteness that reaches `MATE` one ply above a hook
-/// value is not reported as `TooDeep`: `Loss(MATE - 1)` has score -1, which
+/// Regression (engine `search.rs`, fixed: remoteness is limited to MATE / 2): a
+/// remoteness that reached `MATE` one ply above a hook value was not reported as
+/// `TooDeep`: `Loss(MATE - 1)` has score -1, which
 /// `parent_score` maps to 0, read back as `Loss(MATE)` although the parent wins.
 #[test]
-#[ignore = "engine bug: score 0 (remoteness MATE) is not detected as TooDeep"]
 fn search_reports_too_deep_one_ply_above_a_hook_value() {
     // 0: Loss; 1 -> 0 (the hook says Loss(MATE - 1)); 2 -> 1: truly Win(MATE).
     let dag = Dag::new(vec![Node::Terminal(Outcome::Loss), Node::Inner(vec![0]), Node::Inner(vec![1])]);
