@@ -41,7 +41,7 @@ fn cases(args: &PawnsArgs) -> Result<(), Failure> {
         let mut start = case.position;
         start.white_to_move = !args.black_to_move;
         searcher.value(&start).map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
-        let report = CaseReport::new(i + 1, |v| Pawns::verdict(&start, v), game, &*searcher, &start);
+        let report = CaseReport::new(i + 1, |v| Pawns::verdict(&start, v), game, &*searcher, &start, style);
         report.print(style, &mut out).map_err(write_error)?;
     }
     out.flush().map_err(write_error)

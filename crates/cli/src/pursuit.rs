@@ -26,7 +26,7 @@ pub fn queens_case(args: &CaseArgs) -> Result<(), Failure> {
         let game = QueensCase::new(map);
         let solution = solve(&game);
         let verdict = |value| QueensCase::verdict(value).to_string();
-        let report = CaseReport::new(i + 1, verdict, &game, &solution, &game.start());
+        let report = CaseReport::new(i + 1, verdict, &game, &solution, &game.start(), style);
         report.print(style, &mut out).map_err(write_error)?;
     }
     out.flush().map_err(write_error)
@@ -45,7 +45,7 @@ pub fn chase(args: &CaseArgs) -> Result<(), Failure> {
             let solution = solve(&game);
             (game, solution)
         });
-        let report = CaseReport::new(i + 1, Chase::verdict, &*game, &*solution, &game.start(case));
+        let report = CaseReport::new(i + 1, Chase::verdict, &*game, &*solution, &game.start(case), style);
         report.print(style, &mut out).map_err(write_error)?;
     }
     out.flush().map_err(write_error)

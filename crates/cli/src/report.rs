@@ -48,16 +48,19 @@ pub struct CaseReport {
 const MAX_PLIES: usize = 1 << 20;
 
 impl CaseReport {
-    /// Solves nothing: reads the value and the line of optimal play from solved values.
+    /// Solves nothing: reads the value, and for the styles that show it the line of
+    /// optimal play, from solved values (a line can cost a search per move).
     pub fn new<G: Explain, L: ValueLookup<G>>(
         case: usize,
         answer: impl Fn(Value) -> String,
         game: &G,
         values: &L,
         start: &G::Position,
+        style: Style,
     ) -> Self {
         let value = values.lookup(game, start).expect("the start is solved");
-        let line = principal_line(game, values, start, MAX_PLIES);
+        let max_plies = if style == Style::Contest { 0 } else { MAX_PLIES };
+        let line = principal_line(game, values, start, max_plies);
         let moves = line.plies.iter().map(|p| game.describe_move(&p.before, &p.mv)).collect();
         let (end, repeats_after) = match line.end {
             LineEnd::Repeats { ply } => (

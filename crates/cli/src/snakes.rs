@@ -16,7 +16,7 @@ pub fn run(args: &CaseArgs) -> Result<(), Failure> {
         let searcher = Searcher::new(&game);
         let start = game.start();
         searcher.value(&start).map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
-        let report = CaseReport::new(i + 1, |v| Snakes::verdict(&start, v), &game, &searcher, &start);
+        let report = CaseReport::new(i + 1, |v| Snakes::verdict(&start, v), &game, &searcher, &start, style);
         report.print(style, &mut out).map_err(write_error)?;
     }
     out.flush().map_err(write_error)

@@ -11,8 +11,8 @@
 //!
 //! One ply up, a child's score `s` becomes `-s + sign(s)` for the parent (the
 //! opponent's win in r is our loss in r + 1). That map is strictly decreasing, so
-//! alpha-beta applies; a parent window (α, β) asks the child for (-β - 1, -α + 1),
-//! which is wide enough that a child failing low or high proves the parent's bound.
+//! alpha-beta applies, each parent window (α, β) mapped to the child's exactly
+//! (`child_window`: a null window stays one all the way down).
 //!
 //! # The search
 //! 1. a null-window search around 0 finds who wins (cheap: pruning is strongest
@@ -34,7 +34,8 @@
 //!
 //! # Hooks
 //! A game may end the search early at a position ([`SearchHooks::exact_value`]) and
-//! fold symmetric positions together ([`SearchHooks::canonical`]).
+//! fold positions of the same value together ([`SearchHooks::canonical`],
+//! [`SearchHooks::table_key`]).
 
 use crate::game::{Game, ValueLookup};
 use crate::memo::FxHasher;
@@ -58,6 +59,25 @@ pub trait SearchHooks: Game {
     /// representative must have the same value. Default: the position itself.
     fn canonical(&self, position: &Self::Position) -> Self::Position {
         position.clone()
+    }
+
+    /// The transposition table's key for a position, and whether the position's
+    /// moves come in the same order as the key's (only then does the table's best
+    /// move, an index into the move order, apply to it). Positions with the same key
+    /// must have the same value. Games override this to fold more than symmetries
+    /// together (e.g. parts of the board no piece can reach any more). Default:
+    /// [`Self::canonical`], in the same order exactly when the key is the position.
+    fn table_key(&self, position: &Self::Position) -> (Self::Position, bool) {
+        let key = self.canonical(position);
+        let same_order = &key == position;
+        (key, same_order)
+    }
+
+    /// How promising `child` looks for the side to move at `parent`: children are
+    /// tried in descending key (after the table's best move, ties in the game's
+    /// order). Only the order of the search changes, never a value. Default: 0.
+    fn order_key(&self, _parent: &Self::Position, _child: &Self::Position) -> i32 {
+        0
     }
 }
 
@@ -109,6 +129,19 @@ fn parent_score(child: i32) -> i32 {
     -child + child.signum()
 }
 
+/// The window to ask a child about for a parent window (α, β): exactly the child
+/// scores c ≤ the first end give the parent `parent_score(c) ≥ β`, and exactly those
+/// ≥ the second give `parent_score(c) ≤ α` (scores are never 0). A null window stays
+/// a null window, at every depth.
+#[inline]
+fn child_window(alpha: i32, beta: i32) -> (i32, i32) {
+    // parent_score(c) ≥ β: for β > 0 the child must lose, -c - 1 ≥ β; for β ≤ 0 any
+    // child loss does, and a child win with 1 - c ≥ β. Mirrored for α.
+    let low = if beta > 0 { -beta - 1 } else { 1 - beta };
+    let high = if alpha >= 0 { -alpha - 1 } else { 1 - alpha };
+    (low, high)
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Bound {
     Exact,
@@ -141,7 +174,7 @@ struct Table<P> {
 impl<P: Eq + std::hash::Hash> Table<P> {
     fn new(max_entries: usize) -> Self {
         let max_buckets = (max_entries / 2).next_power_of_two().max(1);
-        let buckets = max_buckets.min(1 << 12);
+        let buckets = max_buckets.min(1 << 8);
         Table { buckets: Self::empty(buckets), mask: buckets - 1, len: 0, max_buckets }
     }
 
@@ -193,13 +226,26 @@ impl<P: Eq + std::hash::Hash> Table<P> {
 /// Default largest table: 2^24 entries (about 0.5 to 1 GB, by position size).
 pub const DEFAULT_TABLE_ENTRIES: usize = 1 << 24;
 
+/// One node's children and their search order, kept per depth for reuse.
+struct Frame<P> {
+    children: Vec<P>,
+    /// (reversed order key, child index): sorted, the order to try the children in.
+    order: Vec<(std::cmp::Reverse<i32>, u32)>,
+}
+
+impl<P> Default for Frame<P> {
+    fn default() -> Self {
+        Frame { children: Vec::new(), order: Vec::new() }
+    }
+}
+
 struct Inner<'g, G: Game> {
     game: &'g G,
     table: Table<G::Position>,
     nodes: u64,
     error: Option<SearchError>,
     /// Child lists by depth, reused: no allocation per node.
-    buffers: Vec<Vec<G::Position>>,
+    frames: Vec<Frame<G::Position>>,
     depth: usize,
 }
 
@@ -221,7 +267,7 @@ impl<'g, G: SearchHooks> Searcher<'g, G> {
     /// A searcher whose table grows to hold about `entries` results (rounded to a
     /// power of two), then replaces.
     pub fn with_table_entries(game: &'g G, entries: usize) -> Self {
-        let inner = Inner { game, table: Table::new(entries), nodes: 0, error: None, buffers: Vec::new(), depth: 0 };
+        let inner = Inner { game, table: Table::new(entries), nodes: 0, error: None, frames: Vec::new(), depth: 0 };
         Searcher { inner: RefCell::new(inner) }
     }
 
@@ -301,9 +347,16 @@ impl<G: SearchHooks> Inner<'_, G> {
                 0
             });
         }
-        let key = self.game.canonical(position);
+        // A game that is not over yet needs at least one more ply to end: no window
+        // beyond that needs a search (deep in a probe, windows drift out of range).
+        if alpha >= MATE - 1 {
+            return MATE - 1;
+        }
+        if beta <= -MATE {
+            return -MATE;
+        }
         // The stored best move is in the move order of the stored orientation.
-        let same_orientation = &key == position;
+        let (key, same_orientation) = self.game.table_key(position);
         let mut tt_best = u16::MAX;
         if let Some(e) = self.table.get(&key) {
             match e.bound {
@@ -316,30 +369,33 @@ impl<G: SearchHooks> Inner<'_, G> {
                 tt_best = e.best;
             }
         }
-        if self.buffers.len() <= self.depth {
-            self.buffers.push(Vec::new());
+        if self.frames.len() <= self.depth {
+            self.frames.push(Frame::default());
         }
-        let mut children = std::mem::take(&mut self.buffers[self.depth]);
-        children.clear();
-        self.game.for_each_child(position, |c| children.push(c));
+        let mut frame = std::mem::take(&mut self.frames[self.depth]);
+        frame.children.clear();
+        self.game.for_each_child(position, |c| frame.children.push(c));
         self.depth += 1;
-        let best = self.search_children(key, same_orientation, tt_best, &children, alpha, beta);
+        let best = self.search_children(position, key, same_orientation, tt_best, &mut frame, alpha, beta);
         self.depth -= 1;
-        self.buffers[self.depth] = children;
+        self.frames[self.depth] = frame;
         best
     }
 
-    /// The rest of [`Self::negamax`], over the position's children; `key` is the
-    /// position's table key.
+    /// The rest of [`Self::negamax`], over the position's children (in `frame`);
+    /// `key` is the position's table key.
+    #[allow(clippy::too_many_arguments)]
     fn search_children(
         &mut self,
+        position: &G::Position,
         key: G::Position,
         same_orientation: bool,
         tt_best: u16,
-        children: &[G::Position],
+        frame: &mut Frame<G::Position>,
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
+        let children = &frame.children;
         if children.is_empty() {
             return -MATE; // no move: lost now (the engine's rule)
         }
@@ -350,22 +406,37 @@ impl<G: SearchHooks> Inner<'_, G> {
             return win;
         }
         let nodes_before = self.nodes;
-        let order = (tt_best as usize)
-            .lt(&children.len())
-            .then_some(tt_best as usize)
-            .into_iter()
-            .chain((0..children.len()).filter(|&i| i != tt_best as usize));
         let alpha0 = alpha;
         let (mut best, mut best_index) = (-INFINITY, 0);
-        for i in order {
-            let s = parent_score(self.negamax(&children[i], -beta - 1, -alpha + 1));
-            if s > best {
-                best = s;
-                best_index = i;
-            }
+        // The table's move first; the others are only ordered if it does not cut off.
+        let tt_best = usize::from(tt_best);
+        let first = (tt_best < children.len()).then_some(tt_best);
+        if let Some(i) = first {
+            best = self.child_score(&children[i], alpha, beta);
+            best_index = i;
             alpha = alpha.max(best);
-            if alpha >= beta {
-                break;
+        }
+        if alpha < beta {
+            frame.order.clear();
+            frame.order.extend((0..children.len()).filter(|&i| i != tt_best).map(|i| (std::cmp::Reverse(0), i as u32)));
+            // Keys only matter between two or more children.
+            if frame.order.len() > 1 {
+                for entry in &mut frame.order {
+                    entry.0 = std::cmp::Reverse(self.game.order_key(position, &children[entry.1 as usize]));
+                }
+                frame.order.sort_unstable();
+            }
+            for &(_, i) in &frame.order {
+                let i = i as usize;
+                let s = self.child_score(&children[i], alpha, beta);
+                if s > best {
+                    best = s;
+                    best_index = i;
+                }
+                alpha = alpha.max(best);
+                if alpha >= beta {
+                    break;
+                }
             }
         }
         let bound = if best <= alpha0 {
@@ -378,6 +449,13 @@ impl<G: SearchHooks> Inner<'_, G> {
         let work = self.nodes - nodes_before;
         self.store(key, best, bound, if same_orientation { best_index } else { usize::from(u16::MAX) }, work);
         best
+    }
+
+    /// A child's score (or bound) for a parent searched with window (α, β), seen from
+    /// the parent.
+    fn child_score(&mut self, child: &G::Position, alpha: i32, beta: i32) -> i32 {
+        let (low, high) = child_window(alpha, beta);
+        parent_score(self.negamax(child, low, high))
     }
 
     /// Records a result, unless the search has failed: a failed search returns

@@ -12,15 +12,28 @@
 //! count, the ply on which the loser is stuck, is remoteness + 1.
 //!
 //! Every move uses up a free cell, so the game is acyclic and the engine's alpha-beta
-//! search solves it. Once the snakes can no longer reach each other the game is two
-//! solitaires: [`SearchHooks::exact_value`] then gives the value from each snake's
-//! longest path in its own region ([`longest_path`]).
+//! search solves it, with the game's help ([`SearchHooks`]):
+//! - once the snakes can no longer reach each other the game is two solitaires:
+//!   [`SearchHooks::exact_value`] gives the value from each snake's longest path in
+//!   its own region (module `longest_path`);
+//! - moves are tried in order of the territory they leave the mover (the cells it
+//!   reaches before the other snake: [`SearchHooks::order_key`]);
+//! - the table key drops the free cells neither snake can reach any more, which
+//!   play no part, and folds the board's symmetries ([`SearchHooks::table_key`]):
+//!   positions that differ only there share one entry.
+//!
+//! Masks are walked cell by cell through a table of neighbour masks, whatever the
+//! board's shape (shifts of a 128-bit mask, tried too, were slower: the node numbers
+//! of vertical neighbours differ by as many amounts as rows have obstacles, and the
+//! sets spread in a search are small).
 
 mod format;
 mod longest_path;
 
 pub use format::{parse_boards, Cell, SnakesBoard, MAX_EMPTY, MAX_SIDE};
 pub use longest_path::LongestPaths;
+
+use longest_path::Graph;
 
 use crate::notation::{Coord, Explain, PieceMove};
 use gsolve_engine::search::SearchHooks;
@@ -32,12 +45,155 @@ use std::cell::RefCell;
 pub struct Snakes {
     /// Grid coordinates of each node: empty cells 0..E, then the two start cells.
     coords: Vec<Coord>,
-    /// Empty-cell neighbours of each node, as a mask.
-    neighbours: Vec<u128>,
-    /// Colour of each empty cell on the chessboard pattern (for path-length bounds).
-    dark: u128,
+    /// Neighbours and colours of the cells.
+    graph: Graph,
     start: SnakesPosition,
     longest: RefCell<LongestPaths>,
+    /// The board's symmetries other than the identity.
+    symmetries: Vec<Symmetry>,
+    /// How the cells of recently ordered positions split between the heads.
+    splits: RefCell<SplitCache>,
+    /// The last position [`SearchHooks::exact_value`] found the snakes together in,
+    /// with the free cells either can reach: the search asks for its
+    /// [`SearchHooks::table_key`] next.
+    live: std::cell::Cell<(SnakesPosition, u128)>,
+}
+
+/// Slots of the [`SplitCache`] (a power of two).
+const SPLIT_SLOTS: usize = 1 << 10;
+
+/// A small direct-mapped cache of [`Snakes::voronoi`] splits by position. The search
+/// orders a node's children by their splits shortly before it visits them, and a
+/// split tells whether the snakes are together and what each can reach: the child's
+/// [`SearchHooks::exact_value`] needs no flood of its own. A slot taken over by
+/// another position in between only costs that flood.
+#[derive(Debug)]
+struct SplitCache {
+    slots: Vec<Option<(SnakesPosition, Voronoi)>>,
+}
+
+impl SplitCache {
+    fn new() -> Self {
+        SplitCache { slots: vec![None; SPLIT_SLOTS] }
+    }
+
+    fn slot(p: &SnakesPosition) -> usize {
+        let x = (p.free as u64)
+            ^ ((p.free >> 64) as u64).rotate_left(17)
+            ^ u64::from(p.heads[0]) << 7
+            ^ u64::from(p.heads[1]) << 19
+            ^ u64::from(p.to_move) << 31;
+        // Fibonacci hashing: the top bits of the product.
+        (x.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SPLIT_SLOTS.trailing_zeros())) as usize
+    }
+
+    fn insert(&mut self, p: &SnakesPosition, split: Voronoi) {
+        self.slots[Self::slot(p)] = Some((*p, split));
+    }
+
+    fn get(&self, p: &SnakesPosition) -> Option<Voronoi> {
+        match self.slots[Self::slot(p)] {
+            Some((q, split)) if q == *p => Some(split),
+            _ => None,
+        }
+    }
+}
+
+/// The free cells split between two heads ([`Snakes::voronoi`]).
+#[derive(Clone, Copy, Debug)]
+struct Voronoi {
+    /// The cells the first head reaches strictly first.
+    a: u128,
+    /// The cells the second head reaches first or at the same time.
+    b: u128,
+    /// Whether the heads are connected through free cells. If not, `a` and `b` are
+    /// the heads' regions.
+    together: bool,
+}
+
+/// A map of an n×m grid, (row, col, n, m) -> (row, col).
+type GridMap = fn(u32, u32, u32, u32) -> (u32, u32);
+
+/// A symmetry of the board (a reflection or rotation of the grid that maps its empty
+/// cells onto themselves, hence the heads' start cells onto themselves), as a
+/// permutation of the nodes.
+#[derive(Debug)]
+struct Symmetry {
+    /// The image of each node.
+    node: Vec<u8>,
+    /// `byte[j][v]`: the image of the mask `v << 8j`, for the bytes that hold empty
+    /// cells (free masks map a byte at a time).
+    byte: Vec<[u128; 256]>,
+}
+
+impl Symmetry {
+    /// The symmetries of a board, but the identity; `node` numbers its cells (row-major,
+    /// `u32::MAX` for obstacles), the first `empty` numbers being the empty cells.
+    fn of_board(board: &SnakesBoard, node: &[u32], empty: usize) -> Vec<Symmetry> {
+        let (rows, cols) = (board.rows, board.cols);
+        // The seven other maps of the square (r, c) -> (r', c'); those that turn the
+        // grid need it square.
+        let maps: [(bool, GridMap); 7] = [
+            (false, |r, c, n, _| (n - 1 - r, c)),
+            (false, |r, c, _, m| (r, m - 1 - c)),
+            (false, |r, c, n, m| (n - 1 - r, m - 1 - c)),
+            (true, |r, c, _, _| (c, r)),
+            (true, |r, c, n, _| (n - 1 - c, n - 1 - r)),
+            (true, |r, c, n, _| (c, n - 1 - r)),
+            (true, |r, c, n, _| (n - 1 - c, r)),
+        ];
+        let mut out = Vec::new();
+        for (square_only, map) in maps {
+            if square_only && rows != cols {
+                continue;
+            }
+            let image = |r: u32, c: u32| {
+                let (r2, c2) = map(r, c, rows, cols);
+                node[(r2 * cols + c2) as usize]
+            };
+            // Nodes to nodes, empty cells to empty cells (then the start cells, the
+            // only other nodes, go to start cells).
+            let mut perm = vec![0u8; empty + 2];
+            let mut fits = true;
+            for r in 0..rows {
+                for c in 0..cols {
+                    let from = node[(r * cols + c) as usize];
+                    if from == u32::MAX {
+                        continue;
+                    }
+                    let to = image(r, c);
+                    if to == u32::MAX || (from as usize) < empty && (to as usize) >= empty {
+                        fits = false;
+                    } else {
+                        perm[from as usize] = to as u8;
+                    }
+                }
+            }
+            if !fits {
+                continue;
+            }
+            let mut byte = vec![[0u128; 256]; empty.div_ceil(8)];
+            for (j, table) in byte.iter_mut().enumerate() {
+                // Each byte's image: that of the byte without its lowest bit, and the
+                // lowest bit's.
+                for v in 1..256 {
+                    let low = 8 * j + (v as u32).trailing_zeros() as usize;
+                    table[v] = table[v & (v - 1)] | if low < empty { 1u128 << perm[low] } else { 0 };
+                }
+            }
+            out.push(Symmetry { node: perm, byte });
+        }
+        out
+    }
+
+    /// The image of a position.
+    fn apply(&self, p: &SnakesPosition) -> SnakesPosition {
+        let mut free = 0;
+        for (j, table) in self.byte.iter().enumerate() {
+            free |= table[(p.free >> (8 * j)) as usize & 0xff];
+        }
+        SnakesPosition { free, heads: p.heads.map(|h| self.node[h as usize]), to_move: p.to_move }
+    }
 }
 
 /// A position: the free cells, both heads (node numbers) and the side to move.
@@ -69,7 +225,7 @@ impl Snakes {
         }
         let empty = coords.len() - 2;
         assert!(empty <= MAX_EMPTY, "at most {MAX_EMPTY} empty cells");
-        let neighbours = coords
+        let neighbours: Vec<u128> = coords
             .iter()
             .map(|c| {
                 let (r, col) = (c.row - 1, c.col - 1);
@@ -85,7 +241,16 @@ impl Snakes {
         let dark = (0..empty).filter(|&i| (coords[i].row + coords[i].col) % 2 == 0).fold(0u128, |m, i| m | 1 << i);
         let all = if empty == 128 { u128::MAX } else { (1u128 << empty) - 1 };
         let start = SnakesPosition { free: all, heads: [empty as u8, empty as u8 + 1], to_move: 0 };
-        Snakes { coords, neighbours, dark, start, longest: RefCell::new(LongestPaths::default()) }
+        let symmetries = Symmetry::of_board(board, &node, empty);
+        Snakes {
+            coords,
+            graph: Graph::new(neighbours, dark),
+            start,
+            longest: RefCell::new(LongestPaths::default()),
+            symmetries,
+            splits: RefCell::new(SplitCache::new()),
+            live: std::cell::Cell::new((SnakesPosition { free: 0, heads: [0, 0], to_move: 0 }, 0)),
+        }
     }
 
     /// The board's start: snake 1 to move.
@@ -117,7 +282,7 @@ impl Snakes {
 
     /// Free cells reachable from `node` through free cells (not counting `node`).
     pub fn region(&self, node: u8, free: u128) -> u128 {
-        longest_path::region(&self.neighbours, node, free)
+        self.graph.region(node, free)
     }
 
     /// The value for the side to move when the snakes' regions are apart: each can
@@ -131,10 +296,57 @@ impl Snakes {
         }
     }
 
+    /// The free cells split between heads `a` and `b` by a simultaneous
+    /// breadth-first search, `b` moving first: each cell goes to the head that gets
+    /// there first, `b` on a tie.
+    fn voronoi(&self, a: u8, b: u8, free: u128) -> Voronoi {
+        let g = &self.graph;
+        // Frontiers as reached, before the cells the other already holds are taken
+        // out: a frontier meeting the other's cells means the heads are connected.
+        let (mut fa, mut fb) = (g.neighbours[a as usize] & free, g.neighbours[b as usize] & free);
+        let (mut owned_a, mut owned_b) = (0u128, 0u128);
+        let mut together = false;
+        while fa | fb != 0 {
+            together |= fb & owned_a != 0;
+            fb &= !(owned_a | owned_b);
+            owned_b |= fb;
+            together |= fa & owned_b != 0;
+            fa &= !(owned_a | owned_b);
+            owned_a |= fa;
+            fa = g.spread(fa) & free & !owned_a;
+            fb = g.spread(fb) & free & !owned_b;
+        }
+        Voronoi { a: owned_a, b: owned_b, together }
+    }
+
     /// The longest path from `node` through the free cells of its region.
     pub fn longest_path(&self, node: u8, free: u128) -> u32 {
         let region = self.region(node, free);
-        self.longest.borrow_mut().longest(&self.neighbours, self.dark, node, region)
+        self.longest.borrow_mut().longest(&self.graph, node, region)
+    }
+
+    /// The value for the side to move at `mover` against `other` when their regions
+    /// `mine` and `theirs` are apart ([`Self::separated_value`]), computing only what
+    /// it needs: the loser's exact longest path, and whether the winner's is longer.
+    fn separated(&self, mover: u8, other: u8, mine: u128, theirs: u128) -> Value {
+        let g = &self.graph;
+        let mut longest = self.longest.borrow_mut();
+        // The snake with the smaller region is the likely loser: its length first.
+        if mine.count_ones() <= theirs.count_ones() {
+            let a = longest.longest(g, mover, mine);
+            if longest.at_least(g, other, theirs, a) {
+                Value::Loss(2 * a)
+            } else {
+                Value::Win(2 * longest.longest(g, other, theirs) + 1)
+            }
+        } else {
+            let b = longest.longest(g, other, theirs);
+            if longest.at_least(g, mover, mine, b + 1) {
+                Value::Win(2 * b + 1)
+            } else {
+                Value::Loss(2 * longest.longest(g, mover, mine))
+            }
+        }
     }
 }
 
@@ -148,7 +360,7 @@ impl Game for Snakes {
     }
 
     fn moves(&self, p: &SnakesPosition, moves: &mut Vec<u8>) {
-        let mut options = self.neighbours[p.heads[p.to_move as usize] as usize] & p.free;
+        let mut options = self.graph.neighbours[p.heads[p.to_move as usize] as usize] & p.free;
         while options != 0 {
             moves.push(options.trailing_zeros() as u8);
             options &= options - 1;
@@ -164,7 +376,7 @@ impl Game for Snakes {
 
     #[inline]
     fn for_each_child(&self, p: &SnakesPosition, mut f: impl FnMut(SnakesPosition)) {
-        let mut options = self.neighbours[p.heads[p.to_move as usize] as usize] & p.free;
+        let mut options = self.graph.neighbours[p.heads[p.to_move as usize] as usize] & p.free;
         while options != 0 {
             let to = options.trailing_zeros() as u8;
             options &= options - 1;
@@ -173,7 +385,7 @@ impl Game for Snakes {
     }
 
     fn move_count(&self, p: &SnakesPosition) -> usize {
-        (self.neighbours[p.heads[p.to_move as usize] as usize] & p.free).count_ones() as usize
+        (self.graph.neighbours[p.heads[p.to_move as usize] as usize] & p.free).count_ones() as usize
     }
 }
 
@@ -182,13 +394,63 @@ impl SearchHooks for Snakes {
     fn exact_value(&self, p: &SnakesPosition) -> Option<Value> {
         let mover = p.heads[p.to_move as usize];
         let other = p.heads[1 - p.to_move as usize];
+        // The split made when the parent ordered its moves tells all, if still known
+        // (its `b` is the head to move).
+        let known = self.splits.borrow().get(p);
+        if let Some(split) = known {
+            if split.together {
+                self.live.set((*p, split.a | split.b));
+                return None;
+            }
+            // Apart, each head's cells are its region.
+            return Some(self.separated(mover, other, split.b, split.a));
+        }
         // A region is closed under free neighbours: the snakes are apart exactly when
         // none of the other head's free neighbours is in the mover's region.
-        let mine = self.region(mover, p.free);
-        if mine & self.neighbours[other as usize] != 0 {
-            return None;
+        let g = &self.graph;
+        let mine = g.region(mover, p.free);
+        let theirs = g.neighbours[other as usize] & p.free;
+        if mine & theirs == 0 {
+            return Some(self.separated(mover, other, mine, g.region(other, p.free)));
         }
-        Some(Self::separated_value(self.longest_path(mover, p.free), self.longest_path(other, p.free)))
+        // Together: what either can still reach, for the table key that comes next.
+        let live = mine | g.flood(theirs & !mine, p.free);
+        self.live.set((*p, live));
+        None
+    }
+
+    /// Free cells neither snake can reach play no part: the key keeps only the others
+    /// (the moves, onto reachable cells, keep their order); and of a position's
+    /// images under the board's symmetries, the key is the smallest.
+    fn table_key(&self, p: &SnakesPosition) -> (SnakesPosition, bool) {
+        let live = match self.live.get() {
+            (q, live) if q == *p => live,
+            _ => {
+                let g = &self.graph;
+                g.flood((g.neighbours[p.heads[0] as usize] | g.neighbours[p.heads[1] as usize]) & p.free, p.free)
+            }
+        };
+        let mut key = SnakesPosition { free: live, ..*p };
+        let mut same_order = true;
+        for symmetry in &self.symmetries {
+            let image = symmetry.apply(&key);
+            if image < key {
+                key = image;
+                same_order = false;
+            }
+        }
+        (key, same_order)
+    }
+
+    /// Territory after the move: the cells the mover reaches strictly before the
+    /// other snake (to move next), minus the other's. The split also tells whether the
+    /// snakes are together and what each can reach: kept for
+    /// [`SearchHooks::exact_value`] when the search gets to the child.
+    fn order_key(&self, _parent: &SnakesPosition, child: &SnakesPosition) -> i32 {
+        let split =
+            self.voronoi(child.heads[1 - child.to_move as usize], child.heads[child.to_move as usize], child.free);
+        self.splits.borrow_mut().insert(child, split);
+        split.a.count_ones() as i32 - split.b.count_ones() as i32
     }
 }
 
