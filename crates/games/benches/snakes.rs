@@ -16,22 +16,15 @@ fn corners(rows: u32, cols: u32) -> SnakesBoard {
     parse_boards(&format!("{rows} {cols}\n{}\n", cells.join(" "))).unwrap().remove(0)
 }
 
-/// A 9×9 board with random obstacles until exactly `empty` cells are empty, and the
-/// heads on random cells.
-fn random_board(empty: usize, seed: u64) -> SnakesBoard {
+/// An open rows×cols board (no obstacles) with the heads on random cells: open
+/// regions are the hard ones (obstacles tend to part the snakes at once).
+fn random_heads(rows: u32, cols: u32, seed: u64) -> SnakesBoard {
     let mut rng = SplitMix64::new(seed);
-    let mut cells = vec![0u32; 81];
-    let mut open = 81;
-    while open > empty + 2 {
-        let i = rng.below(81) as usize;
-        if cells[i] == 0 {
-            cells[i] = 3;
-            open -= 1;
-        }
-    }
+    let n = (rows * cols) as u64;
+    let mut cells = vec![0u32; n as usize];
     for head in [1, 2] {
         loop {
-            let i = rng.below(81) as usize;
+            let i = rng.below(n) as usize;
             if cells[i] == 0 {
                 cells[i] = head;
                 break;
@@ -39,7 +32,7 @@ fn random_board(empty: usize, seed: u64) -> SnakesBoard {
         }
     }
     let text: Vec<String> = cells.iter().map(u32::to_string).collect();
-    parse_boards(&format!("9 9\n{}\n", text.join(" "))).unwrap().remove(0)
+    parse_boards(&format!("{rows} {cols}\n{}\n", text.join(" "))).unwrap().remove(0)
 }
 
 fn solve(board: &SnakesBoard) -> gsolve_engine::Value {
@@ -53,10 +46,18 @@ fn snakes(c: &mut Criterion) {
     group.sample_size(10);
     let b6 = corners(6, 6);
     group.bench_function("6x6 corners", |b| b.iter(|| solve(black_box(&b6))));
-    let random = random_board(50, 4);
-    group.bench_function("9x9, 50 empty cells, random obstacles", |b| b.iter(|| solve(black_box(&random))));
+    // 50 empty cells; five head placements (seeds 0..4) solved per iteration.
+    let open: Vec<SnakesBoard> = (0..5).map(|seed| random_heads(4, 13, seed)).collect();
+    group.bench_function("4x13 open, 50 empty cells, 5 random head placements", |b| {
+        b.iter(|| open.iter().map(|board| solve(black_box(board))).count())
+    });
     let b7 = corners(7, 7);
     group.bench_function("7x7 corners", |b| b.iter(|| solve(black_box(&b7))));
+    let b8 = corners(8, 8);
+    group.bench_function("8x8 corners", |b| b.iter(|| solve(black_box(&b8))));
+    // The largest square board the 128-cell mask allows (119 empty cells).
+    let b11 = corners(11, 11);
+    group.bench_function("11x11 corners", |b| b.iter(|| solve(black_box(&b11))));
     group.finish();
 }
 
