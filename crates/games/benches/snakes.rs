@@ -49,7 +49,7 @@ fn snakes(c: &mut Criterion) {
     // 50 empty cells; five head placements (seeds 0..4) solved per iteration.
     let open: Vec<SnakesBoard> = (0..5).map(|seed| random_heads(4, 13, seed)).collect();
     group.bench_function("4x13 open, 50 empty cells, 5 random head placements", |b| {
-        b.iter(|| open.iter().map(|board| solve(black_box(board))).count())
+        b.iter(|| open.iter().map(|board| solve(black_box(board))).collect::<Vec<_>>())
     });
     let b7 = corners(7, 7);
     group.bench_function("7x7 corners", |b| b.iter(|| solve(black_box(&b7))));
