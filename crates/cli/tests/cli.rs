@@ -1,9 +1,10 @@
 //! End-to-end tests of `gsolve queens-case` and `gsolve chase`: the contest formats,
 //! `--explain` and `--json`, and the handling of bad input (GAMES.md §1–2).
 
-use assert_cmd::Command;
+mod common;
+
+use common::{data, example, ok, read, run};
 use serde_json::Value;
-use std::path::PathBuf;
 
 /// The answers to `examples/queens-case.txt` (GAMES.md §1).
 const QUEENS_SAMPLE_ANSWERS: [&str; 6] = [
@@ -29,54 +30,12 @@ const CHASE_SIZES: [(&str, &str); 8] = [
     ("20 1 2 1 20", "BLACK 58"),
 ];
 
-fn gsolve() -> Command {
-    Command::cargo_bin("gsolve").expect("the gsolve binary is built")
-}
-
-fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name)
-}
-
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
-}
-
-fn read(path: &PathBuf) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
 fn queens_sample() -> String {
     read(&example("queens-case.txt"))
 }
 
 fn queens_sample_output() -> String {
     QUEENS_SAMPLE_ANSWERS.iter().map(|a| format!("{a}\n")).collect()
-}
-
-/// What one run of gsolve did.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs gsolve with these arguments and standard input.
-fn run(args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
-    let output = gsolve().args(args).write_stdin(stdin).output().expect("gsolve runs");
-    let run = Run {
-        code: output.status.code(),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    };
-    assert!(!run.stderr.contains("panicked"), "gsolve {args:?} panicked:\n{}", run.stderr);
-    run
-}
-
-/// Runs gsolve, expects success and returns standard output.
-fn ok(args: &[&str], stdin: impl Into<Vec<u8>>) -> String {
-    let r = run(args, stdin);
-    assert_eq!(r.code, Some(0), "gsolve {args:?} failed:\n{}", r.stderr);
-    r.stdout
 }
 
 /// Runs `gsolve <game>` on bad input from standard input and checks the failure:

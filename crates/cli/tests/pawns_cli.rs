@@ -5,58 +5,17 @@
 //! (plain recursion with a memo, sharing no code with gsolve): it checks the answers,
 //! that every line of play is legal and optimal, and the summary counts.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{data, example, ok, read, run};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-fn gsolve() -> Command {
-    Command::cargo_bin("gsolve").expect("the gsolve binary is built")
-}
-
-fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name)
-}
-
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
-}
-
-fn read(path: &PathBuf) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
 
 const SAMPLE_OUTPUT: &str = "white (7)\nblack (2)\n";
 
 fn sample() -> String {
     read(&example("pawns.txt"))
-}
-
-/// What one run of gsolve did.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs gsolve with these arguments and standard input.
-fn run(args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
-    let output = gsolve().args(args).write_stdin(stdin).output().expect("gsolve runs");
-    let run = Run {
-        code: output.status.code(),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    };
-    assert!(!run.stderr.contains("panicked"), "gsolve {args:?} panicked:\n{}", run.stderr);
-    run
-}
-
-/// Runs gsolve, expects success and returns standard output.
-fn ok(args: &[&str], stdin: impl Into<Vec<u8>>) -> String {
-    let r = run(args, stdin);
-    assert_eq!(r.code, Some(0), "gsolve {args:?} failed:\n{}", r.stderr);
-    r.stdout
 }
 
 /// Runs gsolve and expects a usage or input error: exit status 2, nothing on

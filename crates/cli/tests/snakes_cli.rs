@@ -5,57 +5,16 @@
 //! gsolve) to check that every line of play printed is legal, ends with the loser
 //! stuck, and, on small boards, is optimal by a plain minimax.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{data, example, ok, read, run};
 use serde_json::Value;
-use std::path::PathBuf;
-
-fn gsolve() -> Command {
-    Command::cargo_bin("gsolve").expect("the gsolve binary is built")
-}
-
-fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name)
-}
-
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
-}
-
-fn read(path: &PathBuf) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
 
 /// The answers to `tests/data/snakes-sizes.txt`: the empty square boards of GAMES.md
 /// §4 (snake 1 top-left, snake 2 bottom-right), the example, snake 1 stuck at once,
 /// snake 2 stuck at once, two snakes apart from the start, and a board with obstacles
 /// laid out across lines. The last five were checked with [`Grid::answer`] below.
 const SIZES_ANSWERS: [&str; 10] = ["2 3", "1 6", "2 15", "1 22", "2 35", "1 2", "2 1", "1 2", "2 11", "1 8"];
-
-/// What one run of gsolve did.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs gsolve with these arguments and standard input.
-fn run(args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
-    let output = gsolve().args(args).write_stdin(stdin).output().expect("gsolve runs");
-    let run = Run {
-        code: output.status.code(),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    };
-    assert!(!run.stderr.contains("panicked"), "gsolve {args:?} panicked:\n{}", run.stderr);
-    run
-}
-
-/// Runs gsolve, expects success and returns standard output.
-fn ok(args: &[&str], stdin: impl Into<Vec<u8>>) -> String {
-    let r = run(args, stdin);
-    assert_eq!(r.code, Some(0), "gsolve {args:?} failed:\n{}", r.stderr);
-    r.stdout
-}
 
 /// Runs `gsolve snakes` on bad input from standard input and checks the failure:
 /// exit status 2, no panic, no output, and a one-line message with exactly this place

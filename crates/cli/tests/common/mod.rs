@@ -1,0 +1,47 @@
+//! Helpers shared by the CLI test files: run the built `gsolve` and read bundled files.
+#![allow(dead_code)] // each test file uses a different subset
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+pub fn gsolve() -> Command {
+    Command::cargo_bin("gsolve").expect("the gsolve binary is built")
+}
+
+pub fn example(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name)
+}
+
+pub fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+}
+
+pub fn read(path: &PathBuf) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// What one run of gsolve did.
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs gsolve with these arguments and standard input.
+pub fn run(args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
+    let output = gsolve().args(args).write_stdin(stdin).output().expect("gsolve runs");
+    let run = Run {
+        code: output.status.code(),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    };
+    assert!(!run.stderr.contains("panicked"), "gsolve {args:?} panicked:\n{}", run.stderr);
+    run
+}
+
+/// Runs gsolve, expects success and returns standard output.
+pub fn ok(args: &[&str], stdin: impl Into<Vec<u8>>) -> String {
+    let r = run(args, stdin);
+    assert_eq!(r.code, Some(0), "gsolve {args:?} failed:\n{}", r.stderr);
+    r.stdout
+}
