@@ -7,6 +7,7 @@ mod progress;
 mod pursuit;
 mod report;
 mod snakes;
+mod tablebase;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -55,6 +56,100 @@ enum Command {
     /// case: `w k`, the winner and the 1-based ply on which the loser is stuck.
     /// Boards up to 64x64 with at most 128 empty cells.
     Snakes(CaseArgs),
+    /// Solve every position of a game and write a tablebase file.
+    ///
+    /// The file stores each position's value and remoteness, compressed in blocks
+    /// with checksums (docs/tablebase-format.md); probe, verify and info read it.
+    Build(BuildArgs),
+    /// Value of positions in a tablebase, and every move's value, best first.
+    ///
+    /// Positions in the game's plain notation, e.g. `pppp/..../..../PPPP w` for pawns,
+    /// `1,1 4,4 w` for chase (white's cell, black's cell, side to move), `2,3 4,5 q`
+    /// for queens-case (queen's cell, army's cell, side to move).
+    Probe(ProbeArgs),
+    /// Prove a tablebase right: every block's checksum, and every position's value
+    /// re-derived from the rules and its children's stored values. Exit 1 on failure.
+    Verify(VerifyArgs),
+    /// A tablebase's header, counts by side to move and remoteness, longest win.
+    Info(InfoArgs),
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    #[command(subcommand)]
+    game: BuildGame,
+}
+
+/// Where and how `build` writes.
+#[derive(Args)]
+struct OutputArgs {
+    /// The tablebase file to write.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: PathBuf,
+    /// Overwrite the output file if it exists.
+    #[arg(long)]
+    force: bool,
+    /// zstd compression level, 1 (fastest) to 22 (smallest).
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(i32).range(1..=22))]
+    level: i32,
+}
+
+#[derive(Subcommand)]
+enum BuildGame {
+    /// Pawn chess on an R×C board: every placement of at most C pawns a side.
+    Pawns {
+        /// Rows.
+        #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(2..=8))]
+        rows: u32,
+        /// Columns.
+        #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(2..=8))]
+        cols: u32,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// The CQOI 2013 board game on an n×n board: every pair of cells, either side to move.
+    Chase {
+        /// Board size n.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=100))]
+        size: u32,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Queen's Case on one map: every pair of open cells, either side to move.
+    #[command(name = "queens-case")]
+    QueensCase {
+        /// A file with one map in the contest format (`W H` and H rows).
+        map: PathBuf,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+#[derive(Args)]
+struct ProbeArgs {
+    /// The tablebase file.
+    file: PathBuf,
+    /// Positions in the game's plain notation (quote them: they contain spaces).
+    #[arg(required = true, value_name = "POSITION")]
+    positions: Vec<String>,
+    /// One JSON object a position.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// The tablebase file.
+    file: PathBuf,
+}
+
+#[derive(Args)]
+struct InfoArgs {
+    /// The tablebase file.
+    file: PathBuf,
+    /// One JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -102,6 +197,8 @@ pub enum Failure {
     Input(String),
     /// Something else went wrong.
     Other(anyhow::Error),
+    /// A verification found the file wrong (exit status 1).
+    Verification(String),
     /// Stop without a message, successfully (the output's reader has gone).
     Quiet,
 }
@@ -125,12 +222,20 @@ fn main() -> ExitCode {
         Command::Chase(args) => pursuit::chase(args),
         Command::Pawns(args) => pawns::run(args),
         Command::Snakes(args) => snakes::run(args),
+        Command::Build(args) => tablebase::build(args),
+        Command::Probe(args) => tablebase::probe(args),
+        Command::Verify(args) => tablebase::verify(args),
+        Command::Info(args) => tablebase::info(args),
     };
     match result {
         Ok(()) | Err(Failure::Quiet) => ExitCode::SUCCESS,
         Err(Failure::Input(message)) => {
             eprintln!("gsolve: {message}");
             ExitCode::from(2)
+        }
+        Err(Failure::Verification(message)) => {
+            eprintln!("gsolve: verification failed: {message}");
+            ExitCode::from(1)
         }
         Err(Failure::Other(e)) => {
             eprintln!("gsolve: {e:#}");

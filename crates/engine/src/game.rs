@@ -110,6 +110,24 @@ pub trait Layered: Indexed {
     }
 }
 
+/// Optional capability: the game names itself and its variant (board size, map, ...),
+/// so a stored solution (a tablebase) can say which game it solves and a reader can
+/// rebuild the rules from the file alone.
+///
+/// # Invariant
+/// `from_parameters(&g.parameters())` builds a game with the same rules and the same
+/// index as `g`.
+pub trait Variant: Game + Sized {
+    /// A short, stable name, e.g. `"pawns"`. Files store it: never change it.
+    const NAME: &'static str;
+    /// The parameters that, with [`Variant::NAME`], fix the rules, e.g.
+    /// `[("rows", "4"), ("cols", "4")]`. Keys are lowercase ASCII words; values are
+    /// UTF-8 text without line breaks.
+    fn parameters(&self) -> Vec<(String, String)>;
+    /// Rebuilds the game; the error says which parameter is missing or wrong.
+    fn from_parameters(parameters: &[(String, String)]) -> Result<Self, String>;
+}
+
 /// Values of positions, by index: what a solved table offers to line and move
 /// analysis helpers.
 pub trait ValueLookup<G: Game + ?Sized> {

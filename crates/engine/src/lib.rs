@@ -52,7 +52,7 @@ pub mod search;
 pub mod solution;
 pub mod value;
 
-pub use game::{Game, Indexed, Layered, Unmoves, ValueLookup};
+pub use game::{Game, Indexed, Layered, Unmoves, ValueLookup, Variant};
 pub use progress::{Observer, Progress};
 pub use solution::{Counts, Solution};
 pub use value::{Outcome, PackedValue, Value};

@@ -15,6 +15,7 @@ pub mod chase;
 pub mod error;
 pub mod notation;
 pub mod pawns;
+pub(crate) mod plain;
 pub mod pursuit;
 pub mod queens_case;
 pub mod rng;

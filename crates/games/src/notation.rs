@@ -1,5 +1,6 @@
 //! Plain, readable descriptions of moves, shared by the games' explanations.
 
+use crate::error::FormatError;
 use gsolve_engine::Game;
 use std::fmt;
 
@@ -47,4 +48,16 @@ pub trait Explain: Game {
     fn describe_move(&self, position: &Self::Position, mv: &Self::Move) -> PieceMove;
     /// How the game ended, for a position where it is over; `None` otherwise.
     fn describe_end(&self, position: &Self::Position) -> Option<String>;
+}
+
+/// A game's plain position notation: one line of text a user can type, documented in
+/// docs/games.md for each game (pawns: `pppp/..../..../PPPP w`).
+///
+/// # Invariant
+/// `parse_position(&format_position(p)) == Ok(p)` for every position `p` of the game.
+pub trait PlainNotation: Game {
+    /// Parses one position; errors give the 1-based column in `text` where they can.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, FormatError>;
+    /// Writes a position in plain notation.
+    fn format_position(&self, position: &Self::Position) -> String;
 }

@@ -15,9 +15,11 @@ mod format;
 
 pub use format::{parse_cases, ChaseCase, MAX_SIZE, MIN_SIZE};
 
-use crate::notation::{Coord, Explain, PieceMove};
+use crate::error::FormatError;
+use crate::notation::{Coord, Explain, PieceMove, PlainNotation};
+use crate::plain::{format_two_cells, parse_two_cells, Parameters};
 use crate::pursuit::{Adjacency, Pair, PairIndex};
-use gsolve_engine::{Game, Indexed, Outcome, Unmoves, Value};
+use gsolve_engine::{Game, Indexed, Outcome, Unmoves, Value, Variant};
 
 /// The game on an n×n board.
 #[derive(Clone, Debug)]
@@ -197,5 +199,40 @@ impl Explain for Chase {
         self.terminal(position)?;
         let winner = if position.white_to_move { "black" } else { "white" };
         Some(format!("{winner} captures at {}", self.coord(position.white)))
+    }
+}
+
+/// `size`: the board side n, [`MIN_SIZE`] to [`MAX_SIZE`].
+impl Variant for Chase {
+    const NAME: &'static str = "chase";
+
+    fn parameters(&self) -> Vec<(String, String)> {
+        vec![("size".to_string(), self.size.to_string())]
+    }
+
+    fn from_parameters(parameters: &[(String, String)]) -> Result<Self, String> {
+        let parameters = Parameters::new(parameters, &["size"])?;
+        Ok(Chase::new(parameters.number("size", MIN_SIZE..=MAX_SIZE)?))
+    }
+}
+
+/// `R,C R,C S`: white's cell, black's cell (1-based, as in the contest input), then
+/// `w` or `b`: `1,1 4,4 w`. Both pieces on one cell (a capture) is a position too.
+impl PlainNotation for Chase {
+    fn parse_position(&self, text: &str) -> Result<ChasePosition, FormatError> {
+        let n = self.size;
+        let cell = |c: Coord| {
+            if (1..=n).contains(&c.row) && (1..=n).contains(&c.col) {
+                Ok(self.cell(c))
+            } else {
+                Err(format!("is off the {n}x{n} board (rows and columns 1..={n})"))
+            }
+        };
+        let (white, black, white_to_move) = parse_two_cells(text, ["white", "black"], ["w", "b"], cell)?;
+        Ok(ChasePosition { white, black, white_to_move })
+    }
+
+    fn format_position(&self, p: &ChasePosition) -> String {
+        format_two_cells(self.coord(p.white), self.coord(p.black), if p.white_to_move { "w" } else { "b" })
     }
 }

@@ -11,6 +11,7 @@
 
 use super::PawnsPosition;
 use crate::error::FormatError;
+use crate::plain::{exact_tokens, notation_error, parse_side};
 
 /// The smallest number of rows or columns.
 pub const MIN_SIDE: u32 = 2;
@@ -29,11 +30,14 @@ pub struct PawnsCase {
 }
 
 /// Reads the rows of one board: (input line, column of the row's first character,
-/// the row's text) each, for messages that point at the cell.
+/// the row's text) each, for messages that point at the cell. `goal_pawns`: accept
+/// pawns on their goal rank (decided positions, which an index holds but a contest
+/// input never gives).
 fn parse_rows(
     case: Option<usize>,
     rows: &[(usize, usize, &str)],
     white_to_move: bool,
+    goal_pawns: bool,
 ) -> Result<PawnsCase, FormatError> {
     let err =
         |line: usize, column: Option<usize>, message: String| FormatError { case, line: Some(line), column, message };
@@ -58,10 +62,10 @@ fn parse_rows(
             let at = Some(column_base + c);
             match ch {
                 '.' => {}
-                'P' if r == 0 => {
+                'P' if r == 0 && !goal_pawns => {
                     return Err(err(line, at, "a white pawn is already on its goal rank (the first row)".into()))
                 }
-                'p' if r as u32 == height - 1 => {
+                'p' if r as u32 == height - 1 && !goal_pawns => {
                     return Err(err(line, at, "a black pawn is already on its goal rank (the last row)".into()))
                 }
                 'P' => white |= bit,
@@ -132,25 +136,24 @@ pub fn parse_boards(text: &str) -> Result<Vec<PawnsCase>, FormatError> {
             format!("the input announces {} (line {count_line}) but has more", boards(count)),
         ));
     }
-    blocks.iter().enumerate().map(|(i, rows)| parse_rows(Some(i + 1), rows, true)).collect()
+    blocks.iter().enumerate().map(|(i, rows)| parse_rows(Some(i + 1), rows, true, false)).collect()
 }
 
-/// Parses a position in plain notation (`pppp/..../..../PPPP w`).
+/// Parses a position in plain notation (`pppp/..../..../PPPP w`), of any board size,
+/// as a contest input would give it: a pawn on its goal rank is an error. Errors have
+/// the column of the offending token or cell.
 pub fn parse_position(text: &str) -> Result<PawnsCase, FormatError> {
-    let err = |message: String| FormatError { case: None, line: None, column: None, message };
-    let trimmed = text.trim();
-    let (board, side) = trimmed
-        .rsplit_once(char::is_whitespace)
-        .ok_or_else(|| err(format!("{trimmed:?}: expected rows joined by '/', a space, then w or b")))?;
-    let white_to_move = match side {
-        "w" => true,
-        "b" => false,
-        other => return Err(err(format!("side to move {other:?}: expected w or b"))),
-    };
-    // Columns count in `text` as given: skip its leading whitespace.
-    let mut column = text.chars().take_while(|c| c.is_whitespace()).count() + 1;
+    parse_plain(text, None, false)
+}
+
+/// Plain notation for a board of `size` (rows, columns) if given, any size otherwise;
+/// `goal_pawns` as in [`parse_rows`].
+pub(super) fn parse_plain(text: &str, size: Option<(u32, u32)>, goal_pawns: bool) -> Result<PawnsCase, FormatError> {
+    let example = "rows joined by '/', then w or b (`pppp/..../..../PPPP w`)";
+    let tokens = exact_tokens(text, &["the board", "the side to move"], example)?;
+    let (board_column, board) = tokens[0];
+    let mut column = board_column;
     let rows: Vec<(usize, usize, &str)> = board
-        .trim()
         .split('/')
         .map(|row| {
             let entry = (1, column, row);
@@ -158,5 +161,35 @@ pub fn parse_position(text: &str) -> Result<PawnsCase, FormatError> {
             entry
         })
         .collect();
-    parse_rows(None, &rows, white_to_move)
+    let height = rows.len() as u32;
+    let cols = rows[0].2.chars().count() as u32;
+    for (r, &(_, column, row)) in rows.iter().enumerate() {
+        let width = row.chars().count() as u32;
+        if width != cols {
+            return Err(notation_error(
+                column,
+                format!("row {} has {width} cells, the board's first row has {cols}", r + 1),
+            ));
+        }
+    }
+    match size {
+        Some((rows, columns)) if (rows, columns) != (height, cols) => {
+            return Err(notation_error(
+                board_column,
+                format!("the board is {height}x{cols} but this game is {rows}x{columns}"),
+            ));
+        }
+        None if !(MIN_SIDE..=MAX_SIDE).contains(&height) || !(MIN_SIDE..=MAX_SIDE).contains(&cols) => {
+            return Err(notation_error(
+                board_column,
+                format!("the board is {height}x{cols}; rows and columns must be {MIN_SIDE} to {MAX_SIDE}"),
+            ));
+        }
+        _ => {}
+    }
+    // Sizes and widths are checked: what is left (characters, goal ranks) has a column.
+    let mut case = parse_rows(None, &rows, true, goal_pawns).map_err(|e| FormatError { line: None, ..e })?;
+    // The side last: errors name the first offending token, left to right.
+    case.position.white_to_move = parse_side(tokens[1], ["w", "b"])?;
+    Ok(case)
 }

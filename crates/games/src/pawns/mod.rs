@@ -29,9 +29,11 @@ mod index;
 pub use format::{parse_boards, parse_position, PawnsCase, MAX_SIDE, MIN_SIDE};
 pub use index::PawnIndex;
 
-use crate::notation::{Coord, Explain, PieceMove};
+use crate::error::FormatError;
+use crate::notation::{Coord, Explain, PieceMove, PlainNotation};
+use crate::plain::Parameters;
 use gsolve_engine::search::SearchHooks;
-use gsolve_engine::{Game, Indexed, Layered, Outcome, Value};
+use gsolve_engine::{Game, Indexed, Layered, Outcome, Value, Variant};
 use index::bits;
 use std::fmt;
 
@@ -297,6 +299,35 @@ impl Explain for Pawns {
             }
             None => Some(format!("{} cannot move and loses", self.side_to_move(p))),
         }
+    }
+}
+
+/// `rows` and `cols`, each [`MIN_SIDE`] to [`MAX_SIDE`].
+impl Variant for Pawns {
+    const NAME: &'static str = "pawns";
+
+    fn parameters(&self) -> Vec<(String, String)> {
+        vec![("rows".to_string(), self.rows.to_string()), ("cols".to_string(), self.cols.to_string())]
+    }
+
+    fn from_parameters(parameters: &[(String, String)]) -> Result<Self, String> {
+        let parameters = Parameters::new(parameters, &["rows", "cols"])?;
+        let rows = parameters.number("rows", MIN_SIDE..=MAX_SIDE)?;
+        let cols = parameters.number("cols", MIN_SIDE..=MAX_SIDE)?;
+        Ok(Pawns::new(rows, cols))
+    }
+}
+
+/// [`Pawns::notation`]; the board must be this game's size. Unlike a contest input
+/// ([`parse_position`]), pawns on their goal rank are accepted: such decided
+/// positions are in the index, and every indexed position must read back.
+impl PlainNotation for Pawns {
+    fn parse_position(&self, text: &str) -> Result<PawnsPosition, FormatError> {
+        Ok(format::parse_plain(text, Some((self.rows, self.cols)), true)?.position)
+    }
+
+    fn format_position(&self, p: &PawnsPosition) -> String {
+        self.notation(p)
     }
 }
 

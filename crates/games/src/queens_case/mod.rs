@@ -19,13 +19,19 @@ pub mod generate;
 
 pub use format::{parse_maps, Cell, Map, MAX_OPEN_CELLS, MAX_SIDE};
 
-use crate::notation::{Coord, Explain, PieceMove};
+use crate::error::FormatError;
+use crate::notation::{Coord, Explain, PieceMove, PlainNotation};
+use crate::plain::{format_two_cells, parse_two_cells, Parameters};
 use crate::pursuit::{Adjacency, Pair, PairIndex};
-use gsolve_engine::{Game, Indexed, Outcome, Unmoves, Value};
+use gsolve_engine::{Game, Indexed, Outcome, Unmoves, Value, Variant};
 
 /// The game on one map.
 #[derive(Clone, Debug)]
 pub struct QueensCase {
+    /// The map as given: [`Variant::parameters`] writes it back.
+    map: Map,
+    /// The open-cell id of each map cell (`row * width + col`), `u32::MAX` for walls.
+    id: Vec<u32>,
     /// Coordinates of each open cell, by cell id.
     coords: Vec<Coord>,
     exit: Vec<bool>,
@@ -83,7 +89,12 @@ impl QueensCase {
         }));
         let cell_of = |(row, col): (u32, u32)| id[(row * w + col) as usize];
         let start = QueensPosition { queen: cell_of(map.queen()), army: cell_of(map.army()), queen_to_move: true };
-        QueensCase { index: PairIndex::new(coords.len() as u32), coords, exit, steps, start }
+        QueensCase { map: map.clone(), id, index: PairIndex::new(coords.len() as u32), coords, exit, steps, start }
+    }
+
+    /// The map the game was built from.
+    pub fn map(&self) -> &Map {
+        &self.map
     }
 
     /// The map's start: both pieces where the map puts them, queen to move.
@@ -222,5 +233,83 @@ impl Explain for QueensCase {
             }
             _ => Some(format!("the army catches the queen at {}", self.coord(position.queen))),
         }
+    }
+}
+
+/// `width`, `height` and `map`: the map's rows (characters `. # E Q A`) joined by `/`,
+/// e.g. `Q..E/.#../...A`. The start cells are part of the map, so they round-trip too.
+impl Variant for QueensCase {
+    const NAME: &'static str = "queens-case";
+
+    fn parameters(&self) -> Vec<(String, String)> {
+        let text = self.map.to_string();
+        let rows: Vec<&str> = text.lines().skip(1).collect();
+        vec![
+            ("width".to_string(), self.map.width().to_string()),
+            ("height".to_string(), self.map.height().to_string()),
+            ("map".to_string(), rows.join("/")),
+        ]
+    }
+
+    fn from_parameters(parameters: &[(String, String)]) -> Result<Self, String> {
+        let parameters = Parameters::new(parameters, &["width", "height", "map"])?;
+        let width = parameters.number("width", 1..=MAX_SIDE)?;
+        let height = parameters.number("height", 1..=MAX_SIDE)?;
+        let rows: Vec<&str> = parameters.text("map")?.split('/').collect();
+        if rows.len() != height as usize {
+            return Err(format!("parameter \"map\" has {} rows, but height is {height}", rows.len()));
+        }
+        for (r, row) in rows.iter().enumerate() {
+            let len = row.chars().count();
+            if len != width as usize {
+                return Err(format!("parameter \"map\": row {} has {len} cells, but width is {width}", r + 1));
+            }
+        }
+        // The map parser's messages name lines of the text built below (and, for a
+        // missing piece, a range of them): check here first, in the parameter's terms.
+        let cells = || {
+            rows.iter().enumerate().flat_map(|(r, row)| row.chars().enumerate().map(move |(c, ch)| (r + 1, c + 1, ch)))
+        };
+        let at = |r: usize, c: usize, message: String| format!("parameter \"map\", row {r}, column {c}: {message}");
+        if let Some((r, c, ch)) = cells().find(|&(_, _, ch)| !".#EQA".contains(ch)) {
+            return Err(at(r, c, format!("unknown character {ch:?} (expected one of . # E Q A)")));
+        }
+        for (piece, what) in [('Q', "queen 'Q'"), ('A', "army 'A'"), ('E', "exit 'E'")] {
+            let mut found = cells().filter(|&(_, _, ch)| ch == piece);
+            match (found.next(), found.next()) {
+                (None, _) => return Err(format!("parameter \"map\" has no {what}")),
+                (Some((r0, c0, _)), Some((r, c, _))) if piece != 'E' => {
+                    return Err(at(r, c, format!("a second {what} (the first is at row {r0}, column {c0})")))
+                }
+                _ => {}
+            }
+        }
+        let text = format!("{width} {height}\n{}\n", rows.join("\n"));
+        // What is left to the parser: the limit on open cells.
+        let map = Map::parse(&text).map_err(|e| format!("parameter \"map\": {}", e.message))?;
+        Ok(QueensCase::new(&map))
+    }
+}
+
+/// `R,C R,C S`: the queen's cell, the army's cell (1-based row and column of the
+/// map), then `q` or `a` for the side to move: `1,1 3,4 q`. Cells must be open.
+impl PlainNotation for QueensCase {
+    fn parse_position(&self, text: &str) -> Result<QueensPosition, FormatError> {
+        let (w, h) = (self.map.width(), self.map.height());
+        let cell = |c: Coord| {
+            if !((1..=h).contains(&c.row) && (1..=w).contains(&c.col)) {
+                return Err(format!("is outside the {w}x{h} map (rows 1..={h}, columns 1..={w})"));
+            }
+            match self.id[((c.row - 1) * w + (c.col - 1)) as usize] {
+                u32::MAX => Err("is a wall".to_string()),
+                id => Ok(id),
+            }
+        };
+        let (queen, army, queen_to_move) = parse_two_cells(text, ["queen", "army"], ["q", "a"], cell)?;
+        Ok(QueensPosition { queen, army, queen_to_move })
+    }
+
+    fn format_position(&self, p: &QueensPosition) -> String {
+        format_two_cells(self.coord(p.queen), self.coord(p.army), if p.queen_to_move { "q" } else { "a" })
     }
 }

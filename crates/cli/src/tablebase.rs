@@ -1,0 +1,463 @@
+//! `gsolve build`, `probe`, `verify` and `info`: tablebases on disk.
+
+use crate::progress::Bar;
+use crate::report::write_error;
+use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, ProbeArgs, VerifyArgs};
+use gsolve_engine::retrograde::{self, Options};
+use gsolve_engine::{layered, Indexed, Solution, Value, Variant};
+use gsolve_games::chase::Chase;
+use gsolve_games::notation::{Explain, PlainNotation};
+use gsolve_games::pawns::Pawns;
+use gsolve_games::queens_case::{Map, QueensCase};
+use gsolve_tablebase::summary::{summarize, SideCounts};
+use gsolve_tablebase::{write, Error, GameTablebase, Tablebase, WriteOptions};
+use serde_json::json;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::time::Instant;
+
+/// Index sizes above this need more memory than a build should take here (4 bytes a
+/// position while solving: 20 GB).
+const MAX_BUILD_POSITIONS: u64 = 5_000_000_000;
+
+/// What the tablebase commands need of a game.
+pub trait StoredGame: Variant + Indexed + PlainNotation + Explain + Sync {
+    /// The sides' names as [`Explain::side_to_move`] gives them, mover first at the start.
+    const SIDES: [&'static str; 2];
+}
+
+impl StoredGame for Pawns {
+    const SIDES: [&'static str; 2] = ["white", "black"];
+}
+impl StoredGame for Chase {
+    const SIDES: [&'static str; 2] = ["white", "black"];
+}
+impl StoredGame for QueensCase {
+    const SIDES: [&'static str; 2] = ["queen", "army"];
+}
+
+/// A command run on a tablebase of whatever game the file holds.
+trait Command {
+    fn run<G: StoredGame>(self, tablebase: GameTablebase<G>) -> Result<(), Failure>;
+}
+
+fn bad_file(path: &Path, e: Error) -> Failure {
+    if e.is_bad_file() || matches!(e, Error::Io(_)) {
+        Failure::Input(format!("{}: {e}", path.display()))
+    } else {
+        Failure::Other(anyhow::Error::new(e).context(path.display().to_string()))
+    }
+}
+
+/// Opens `path` and runs `command` with the game the file names.
+fn dispatch(path: &Path, command: impl Command) -> Result<(), Failure> {
+    let tablebase = Tablebase::open(path).map_err(|e| bad_file(path, e))?;
+    fn typed<G: StoredGame>(path: &Path, tablebase: Tablebase) -> Result<GameTablebase<G>, Failure> {
+        GameTablebase::new(tablebase).map_err(|e| bad_file(path, e))
+    }
+    match tablebase.game_name() {
+        Pawns::NAME => command.run(typed::<Pawns>(path, tablebase)?),
+        Chase::NAME => command.run(typed::<Chase>(path, tablebase)?),
+        QueensCase::NAME => command.run(typed::<QueensCase>(path, tablebase)?),
+        other => Err(Failure::Input(format!(
+            "{}: a tablebase of the game {other:?}, which this gsolve does not know (it knows pawns, chase, queens-case)",
+            path.display()
+        ))),
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// build
+
+pub fn build(args: &BuildArgs) -> Result<(), Failure> {
+    let (BuildGame::Pawns { output: out, .. }
+    | BuildGame::Chase { output: out, .. }
+    | BuildGame::QueensCase { output: out, .. }) = &args.game;
+    let output = &out.output;
+    if !out.force && output.exists() {
+        return Err(Failure::Input(format!("{} exists (use --force to overwrite it)", output.display())));
+    }
+    let options = WriteOptions { force: out.force, level: out.level, ..WriteOptions::default() };
+    match &args.game {
+        BuildGame::Pawns { rows, cols, .. } => {
+            let game = Pawns::new(*rows, *cols);
+            check_size(&game, game.pawn_index().is_some())?;
+            build_with(&game, output, &options, |game, bar| layered::solve_with(game, Some(&|p| bar.observe(p))))
+        }
+        BuildGame::Chase { size, .. } => {
+            let game = Chase::new(*size);
+            build_with(&game, output, &options, retrograde_solve)
+        }
+        BuildGame::QueensCase { map, .. } => {
+            let (text, name) = input::read(Some(map))?;
+            let map = Map::parse(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+            let game = QueensCase::new(&map);
+            build_with(&game, output, &options, retrograde_solve)
+        }
+    }
+}
+
+fn retrograde_solve<G: gsolve_engine::Unmoves + Sync>(game: &G, bar: &Bar) -> Solution {
+    let observe = |p| bar.observe(p);
+    retrograde::solve_with(game, &Options { progress: Some(&observe), ..Options::default() })
+}
+
+fn check_size<G: Variant + Indexed>(game: &G, indexed: bool) -> Result<(), Failure> {
+    let size = game.index_size();
+    if !indexed || size > MAX_BUILD_POSITIONS {
+        let described = if indexed { size.to_string() } else { "over 2^64".into() };
+        return Err(Failure::Input(format!(
+            "{} {}: the index has {described} entries, more than the {MAX_BUILD_POSITIONS} a build here can hold",
+            G::NAME,
+            parameters_text(&game.parameters()),
+        )));
+    }
+    Ok(())
+}
+
+fn build_with<G: StoredGame>(
+    game: &G,
+    output: &Path,
+    options: &WriteOptions,
+    solve: impl FnOnce(&G, &Bar) -> Solution,
+) -> Result<(), Failure> {
+    let started = Instant::now();
+    let bar = Bar::new(game.index_size());
+    let solution = solve(game, &bar);
+    let solved = started.elapsed();
+    let written =
+        write::write_solution(output, game, &solution, options, Some(&|p| bar.observe(p))).map_err(|e| match e {
+            Error::Exists(_) => Failure::Input(e.to_string()),
+            e => Failure::Other(anyhow::Error::new(e).context(format!("cannot write {}", output.display()))),
+        })?;
+    drop(bar);
+    let total = started.elapsed();
+    let header = &written.header;
+    let mut out = std::io::stdout().lock();
+    let ratio = written.raw_bytes as f64 / written.file_bytes.max(1) as f64;
+    writeln!(
+        out,
+        "{}: {} {}, {} positions, {}-byte values in {} blocks; {} bytes ({ratio:.1}x smaller than the raw {} bytes); solved in {:.2} s, written in {:.2} s",
+        output.display(),
+        G::NAME,
+        parameters_text(&header.parameters),
+        header.index_size,
+        header.value_width,
+        header.block_count,
+        written.file_bytes,
+        written.raw_bytes,
+        solved.as_secs_f64(),
+        (total - solved).as_secs_f64(),
+    )
+    .map_err(write_error)
+}
+
+fn parameters_text(parameters: &[(String, String)]) -> String {
+    parameters
+        .iter()
+        .map(|(k, v)| if v.len() > 40 { format!("{k}=({} chars)", v.chars().count()) } else { format!("{k}={v}") })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+// ---------------------------------------------------------------------------------
+// probe
+
+pub fn probe(args: &ProbeArgs) -> Result<(), Failure> {
+    dispatch(&args.file, Probe { args })
+}
+
+struct Probe<'a> {
+    args: &'a ProbeArgs,
+}
+
+fn value_json(value: Option<Value>) -> serde_json::Value {
+    match value {
+        Some(v) => json!({"value": v.kind_name(), "remoteness": v.remoteness()}),
+        None => json!({"value": null, "remoteness": null}),
+    }
+}
+
+impl Command for Probe<'_> {
+    fn run<G: StoredGame>(self, tablebase: GameTablebase<G>) -> Result<(), Failure> {
+        let game = tablebase.game();
+        let path = &self.args.file;
+        let positions = self
+            .args
+            .positions
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                game.parse_position(text).map_err(|e| {
+                    Failure::Input(format!(
+                        "position {} {text:?}: {e} (this tablebase is {} {})",
+                        i + 1,
+                        G::NAME,
+                        parameters_text(&game.parameters())
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut out = BufWriter::new(std::io::stdout().lock());
+        for position in &positions {
+            let value = tablebase.value(position).map_err(|e| bad_file(path, e))?;
+            let moves = tablebase.move_values(position).map_err(|e| bad_file(path, e))?;
+            let notation = game.format_position(position);
+            let side = game.side_to_move(position);
+            if self.args.json {
+                let moves: Vec<_> = moves
+                    .iter()
+                    .map(|m| {
+                        let described = game.describe_move(position, &m.mv);
+                        let mut object = json!({
+                            "move": format!("{}->{}", described.from, described.to),
+                            "from": [described.from.row, described.from.col],
+                            "to": [described.to.row, described.to.col],
+                        });
+                        let fields = value_json(Some(m.value));
+                        object["value"] = fields["value"].clone();
+                        object["remoteness"] = fields["remoteness"].clone();
+                        object["position"] = json!(game.format_position(&m.child));
+                        object
+                    })
+                    .collect();
+                let mut object = json!({"position": notation, "to_move": side});
+                let fields = value_json(value);
+                object["value"] = fields["value"].clone();
+                object["remoteness"] = fields["remoteness"].clone();
+                object["end"] = json!(game.terminal(position).map(|_| game.describe_end(position)));
+                object["moves"] = json!(moves);
+                writeln!(out, "{object}").map_err(write_error)?;
+                continue;
+            }
+            let shown = value.map_or_else(|| "no value stored".to_string(), |v| v.to_string());
+            writeln!(out, "{notation}: {shown}, {side} to move").map_err(write_error)?;
+            if moves.is_empty() {
+                let end = game.describe_end(position).unwrap_or_else(|| "the game is over".into());
+                writeln!(out, "  no moves: {end}").map_err(write_error)?;
+            }
+            for m in &moves {
+                let described = game.describe_move(position, &m.mv);
+                writeln!(
+                    out,
+                    "  {:<14} {:<22} -> {}",
+                    m.value.to_string(),
+                    format!("{}->{}", described.from, described.to),
+                    game.format_position(&m.child)
+                )
+                .map_err(write_error)?;
+            }
+        }
+        out.flush().map_err(write_error)
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// verify
+
+pub fn verify(args: &VerifyArgs) -> Result<(), Failure> {
+    dispatch(&args.file, Verify { args })
+}
+
+struct Verify<'a> {
+    args: &'a VerifyArgs,
+}
+
+/// How many failing blocks or positions to name.
+const FAILURES_SHOWN: usize = 10;
+
+impl Command for Verify<'_> {
+    fn run<G: StoredGame>(self, tablebase: GameTablebase<G>) -> Result<(), Failure> {
+        let started = Instant::now();
+        let game = tablebase.game();
+        let file = tablebase.tablebase();
+        let path = &self.args.file;
+        let mut out = BufWriter::new(std::io::stdout().lock());
+        let size = file.index_size();
+        writeln!(out, "{}: {} {}, {size} indices", path.display(), G::NAME, parameters_text(&game.parameters()))
+            .map_err(write_error)?;
+
+        // Step 1: every block's place, checksum and length.
+        let bar = Bar::new(size);
+        let damaged = file.damaged_blocks(FAILURES_SHOWN, Some(&|p| bar.observe(p)));
+        if !damaged.is_empty() {
+            drop(bar);
+            for e in &damaged {
+                writeln!(out, "FAIL {e}").map_err(write_error)?;
+            }
+            out.flush().map_err(write_error)?;
+            return Err(Failure::Verification(format!(
+                "{}: damaged block{} (first shown above); values not checked",
+                path.display(),
+                if damaged.len() > 1 { "s" } else { "" }
+            )));
+        }
+        writeln!(out, "blocks: {} checked, every checksum matches", file.block_count()).map_err(write_error)?;
+
+        // Step 2: every value from the rules and its children's values.
+        let table = file.load(Some(&|p| bar.observe(p))).map_err(|e| bad_file(path, e))?;
+        let checking = Instant::now();
+        let report = gsolve_tablebase::verify(game, &table, FAILURES_SHOWN, Some(&|p| bar.observe(p)));
+        let check_time = checking.elapsed();
+        drop(bar);
+        for failure in &report.failures {
+            let position = game.position(failure.index).map(|p| game.format_position(&p));
+            let named = position.map_or_else(String::new, |p| format!(" ({p})"));
+            writeln!(out, "FAIL position {}{named}: {}", failure.index, failure.problem).map_err(write_error)?;
+        }
+        if !report.is_ok() {
+            out.flush().map_err(write_error)?;
+            return Err(Failure::Verification(format!(
+                "{}: {} of {size} indices fail (the first {} shown above)",
+                path.display(),
+                report.failure_count,
+                report.failures.len()
+            )));
+        }
+        writeln!(
+            out,
+            "positions: {} checked ({} indices name no position): every value follows from the rules and its children's values",
+            report.positions, report.holes
+        )
+        .map_err(write_error)?;
+        writeln!(
+            out,
+            "verified in {:.2} s ({:.1} M positions/s checking values)",
+            started.elapsed().as_secs_f64(),
+            size as f64 / check_time.as_secs_f64().max(1e-9) / 1e6
+        )
+        .map_err(write_error)?;
+        out.flush().map_err(write_error)
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// info
+
+pub fn info(args: &InfoArgs) -> Result<(), Failure> {
+    dispatch(&args.file, Info { args })
+}
+
+struct Info<'a> {
+    args: &'a InfoArgs,
+}
+
+impl Command for Info<'_> {
+    fn run<G: StoredGame>(self, tablebase: GameTablebase<G>) -> Result<(), Failure> {
+        let game = tablebase.game();
+        let file = tablebase.tablebase();
+        let path = &self.args.file;
+        let header = file.header();
+        let bar = Bar::new(file.index_size());
+        let table = file.load(Some(&|p| bar.observe(p))).map_err(|e| bad_file(path, e))?;
+        let side_of = |index: u64| {
+            game.position(index).map_or(0, |p| {
+                let name = game.side_to_move(&p);
+                G::SIDES.iter().position(|&s| s == name).unwrap_or(0)
+            })
+        };
+        let summary =
+            summarize(&table, G::SIDES.len(), side_of, Some(&|p| bar.observe(p))).map_err(|e| bad_file(path, e))?;
+        drop(bar);
+        let longest = summary.longest_win.map(|(r, index)| {
+            let position = game.position(index).expect("a stored win is a position");
+            (r, game.format_position(&position), game.side_to_move(&position))
+        });
+        let positions = file.index_size() - summary.holes;
+        let ratio = file.raw_size() as f64 / file.file_size().max(1) as f64;
+        let mut out = BufWriter::new(std::io::stdout().lock());
+        if self.args.json {
+            let histogram = |h: &[u64]| {
+                h.iter().enumerate().filter(|(_, &n)| n > 0).map(|(r, n)| json!([r, n])).collect::<Vec<_>>()
+            };
+            let side_json = |c: &SideCounts| {
+                json!({
+                    "wins": c.total_wins(),
+                    "losses": c.total_losses(),
+                    "ties": c.total_ties(),
+                    "draws": c.draws,
+                    "wins_by_remoteness": histogram(&c.wins),
+                    "losses_by_remoteness": histogram(&c.losses),
+                    "ties_by_remoteness": histogram(&c.ties),
+                })
+            };
+            let mut sides = serde_json::Map::new();
+            for (name, counts) in G::SIDES.iter().zip(&summary.sides) {
+                sides.insert(format!("{name}_to_move"), side_json(counts));
+            }
+            let parameters: serde_json::Map<_, _> =
+                header.parameters.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+            let object = json!({
+                "file": path.display().to_string(),
+                "format_version": header.version,
+                "game": header.game,
+                "parameters": parameters,
+                "index_size": header.index_size,
+                "positions": positions,
+                "holes": summary.holes,
+                "value_width": header.value_width,
+                "block_positions": header.block_positions,
+                "blocks": header.block_count,
+                "file_bytes": file.file_size(),
+                "raw_bytes": file.raw_size(),
+                "sides": sides,
+                "longest_win": longest.as_ref().map(|(r, p, s)| json!({"remoteness": r, "position": p, "to_move": s})),
+            });
+            writeln!(out, "{object}").map_err(write_error)?;
+            return out.flush().map_err(write_error);
+        }
+        let mut w = |line: String| writeln!(out, "{line}").map_err(write_error);
+        w(format!("file        {}", path.display()))?;
+        w(format!(
+            "format      version {}, {}-byte values, {} positions a block, {} blocks, zstd",
+            header.version, header.value_width, header.block_positions, header.block_count
+        ))?;
+        w(format!(
+            "size        {} bytes ({} bytes of values: {ratio:.1}x compression)",
+            file.file_size(),
+            file.raw_size()
+        ))?;
+        w(format!("game        {}", header.game))?;
+        for (key, value) in &header.parameters {
+            w(format!("  {key:<10}{value}"))?;
+        }
+        w(format!("positions   {positions} ({} indices name no position)", summary.holes))?;
+        w(String::new())?;
+        let [a, b] = G::SIDES;
+        w(format!("{:>10}  {:>36}  {:>36}", "", format!("{a} to move"), format!("{b} to move")))?;
+        w(format!(
+            "{:>10}  {:>12}{:>12}{:>12}  {:>12}{:>12}{:>12}",
+            "remoteness", "wins", "losses", "ties", "wins", "losses", "ties"
+        ))?;
+        let longest_r =
+            summary.sides.iter().map(|c| c.wins.len().max(c.losses.len()).max(c.ties.len())).max().unwrap_or(0);
+        let get = |h: &[u64], r: usize| h.get(r).copied().unwrap_or(0);
+        for r in 0..longest_r {
+            let row: Vec<u64> =
+                summary.sides.iter().flat_map(|c| [get(&c.wins, r), get(&c.losses, r), get(&c.ties, r)]).collect();
+            if row.iter().any(|&n| n > 0) {
+                w(format!(
+                    "{r:>10}  {:>12}{:>12}{:>12}  {:>12}{:>12}{:>12}",
+                    row[0], row[1], row[2], row[3], row[4], row[5]
+                ))?;
+            }
+        }
+        let [sa, sb] = [&summary.sides[0], &summary.sides[1]];
+        w(format!(
+            "{:>10}  {:>12}{:>12}{:>12}  {:>12}{:>12}{:>12}",
+            "total",
+            sa.total_wins(),
+            sa.total_losses(),
+            sa.total_ties(),
+            sb.total_wins(),
+            sb.total_losses(),
+            sb.total_ties()
+        ))?;
+        w(format!("{:>10}  {:>36}  {:>36}", "draws", sa.draws, sb.draws))?;
+        match longest {
+            Some((r, position, side)) => w(format!("longest win: {r} plies, {side} to move, e.g. {position}"))?,
+            None => w("longest win: none (no position is won)".into())?,
+        }
+        out.flush().map_err(write_error)
+    }
+}

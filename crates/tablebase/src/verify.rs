@@ -1,0 +1,221 @@
+//! Verification: an independent proof that a tablebase is right.
+//!
+//! Each position's value is derived again from the rules and the *stored* values of
+//! its children, without any solver:
+//!
+//! | position                         | its value must be                            |
+//! |----------------------------------|----------------------------------------------|
+//! | terminal                         | what the rules say ([`gsolve_engine::Game::terminal`])      |
+//! | no legal move                    | `Loss(0)`                                    |
+//! | some child stored `Loss`         | `Win(r + 1)`, r the fastest such loss        |
+//! | else some child `Tie`            | `Tie(r + 1)`, r the fastest such tie         |
+//! | else some child `Draw`           | `Draw`                                       |
+//! | else (every child `Win`)         | `Loss(r + 1)`, r the slowest win             |
+//!
+//! and every index that names no position must store "no position". Why this is a
+//! proof: if every position agrees with its children, then by induction on r every
+//! stored `Win(r)`/`Loss(r)` is the true value (a stored `Loss(0)` is a real end; a
+//! stored `Win(r)` has a child stored, hence truly, lost in r − 1, ...) and every true
+//! win or loss is stored with its true remoteness; what is left, stored `Draw`, are
+//! exactly the positions no side can force to an end. (Ties go the same way.)
+
+use crate::read::Table;
+use gsolve_engine::{Indexed, Observer, PackedValue, Progress, Value};
+use rayon::prelude::*;
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A position (or index) whose stored value does not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The index.
+    pub index: u64,
+    /// What does not hold.
+    pub problem: Problem,
+}
+
+/// What is wrong at an index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// The stored code is not a value.
+    NotAValue {
+        /// The code.
+        code: u32,
+    },
+    /// The index names no position, but a value is stored.
+    HoleWithValue {
+        /// The stored value.
+        stored: Value,
+    },
+    /// The index names a position, but "no position" is stored.
+    MissingValue,
+    /// The game's index does not map the position back to this index.
+    IndexMismatch {
+        /// `index(position(i))`.
+        back: u64,
+    },
+    /// A child's index is outside the table.
+    ChildOutside {
+        /// The child's index.
+        child: u64,
+    },
+    /// A child has no value stored (or an invalid code).
+    ChildWithoutValue {
+        /// The child's index.
+        child: u64,
+    },
+    /// The stored value is not the one its children give.
+    Wrong {
+        /// What is stored.
+        stored: Value,
+        /// What the rules and the children's values give.
+        derived: Value,
+    },
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::NotAValue { code } => write!(f, "stored code {code:#x} is not a value"),
+            Problem::HoleWithValue { stored } => write!(f, "names no position but stores {stored}"),
+            Problem::MissingValue => f.write_str("is a position but stores no value"),
+            Problem::IndexMismatch { back } => write!(f, "its position's index is {back}"),
+            Problem::ChildOutside { child } => write!(f, "a child has index {child}, outside the table"),
+            Problem::ChildWithoutValue { child } => write!(f, "child {child} has no value stored"),
+            Problem::Wrong { stored, derived } => write!(f, "stores {stored}, but its children give {derived}"),
+        }
+    }
+}
+
+/// What [`verify`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verification {
+    /// Indices that name a position.
+    pub positions: u64,
+    /// Indices that name none.
+    pub holes: u64,
+    /// How many indices fail.
+    pub failure_count: u64,
+    /// The first failures, in index order (at most the limit given).
+    pub failures: Vec<Failure>,
+}
+
+impl Verification {
+    /// True when every index holds.
+    pub fn is_ok(&self) -> bool {
+        self.failure_count == 0
+    }
+}
+
+/// Indices checked per parallel task (and between progress reports).
+const CHUNK: u64 = 1 << 16;
+
+/// Checks every index of `table` against `game`'s rules; keeps the first `limit`
+/// failures.
+pub fn verify<G>(game: &G, table: &Table, limit: usize, observer: Option<Observer<'_>>) -> Verification
+where
+    G: Indexed + Sync,
+{
+    let size = table.len();
+    let chunks = size.div_ceil(CHUNK);
+    let done = AtomicU64::new(0);
+    let parts: Vec<Verification> = (0..chunks)
+        .into_par_iter()
+        .map_init(Vec::new, |children, chunk| {
+            let range = chunk * CHUNK..((chunk + 1) * CHUNK).min(size);
+            let mut part = Verification::default();
+            for index in range.clone() {
+                let problem = check_index(game, table, index, children, &mut part);
+                if let Some(problem) = problem {
+                    part.failure_count += 1;
+                    if part.failures.len() < limit {
+                        part.failures.push(Failure { index, problem });
+                    }
+                }
+            }
+            let done = done.fetch_add(range.end - range.start, Ordering::Relaxed) + (range.end - range.start);
+            if let Some(observe) = observer {
+                observe(Progress { step: "verify", done, total: size });
+            }
+            part
+        })
+        .collect();
+    let mut total = Verification::default();
+    for part in parts {
+        total.positions += part.positions;
+        total.holes += part.holes;
+        total.failure_count += part.failure_count;
+        let room = limit - total.failures.len();
+        total.failures.extend(part.failures.into_iter().take(room));
+    }
+    total
+}
+
+/// The problem at one index, if any. `children` is scratch space.
+fn check_index<G: Indexed>(
+    game: &G,
+    table: &Table,
+    index: u64,
+    children: &mut Vec<G::Position>,
+    counts: &mut Verification,
+) -> Option<Problem> {
+    let code = table.packed(index);
+    let stored = match code.unpack() {
+        Some(value) => Some(value),
+        None if code == PackedValue::NONE => None,
+        None => return Some(Problem::NotAValue { code: code.0 }),
+    };
+    let Some(position) = game.position(index) else {
+        counts.holes += 1;
+        return stored.map(|stored| Problem::HoleWithValue { stored });
+    };
+    counts.positions += 1;
+    let Some(stored) = stored else { return Some(Problem::MissingValue) };
+    let back = game.index(&position);
+    if back != index {
+        return Some(Problem::IndexMismatch { back });
+    }
+    let derived = match derive(game, table, &position, children) {
+        Ok(value) => value,
+        Err(problem) => return Some(problem),
+    };
+    (derived != stored).then_some(Problem::Wrong { stored, derived })
+}
+
+/// The value the rules and the children's stored values give (the table above).
+fn derive<G: Indexed>(
+    game: &G,
+    table: &Table,
+    position: &G::Position,
+    children: &mut Vec<G::Position>,
+) -> Result<Value, Problem> {
+    if let Some(outcome) = game.terminal(position) {
+        return Ok(outcome.value());
+    }
+    children.clear();
+    game.for_each_child(position, |child| children.push(child));
+    if children.is_empty() {
+        return Ok(Value::Loss(0));
+    }
+    let (mut fastest_loss, mut fastest_tie, mut slowest_win, mut draw) = (None::<u32>, None::<u32>, None::<u32>, false);
+    for child in children.iter() {
+        let child = game.index(child);
+        if child >= table.len() {
+            return Err(Problem::ChildOutside { child });
+        }
+        match table.value(child) {
+            Ok(Some(Value::Loss(r))) => fastest_loss = Some(fastest_loss.map_or(r, |f| f.min(r))),
+            Ok(Some(Value::Tie(r))) => fastest_tie = Some(fastest_tie.map_or(r, |f| f.min(r))),
+            Ok(Some(Value::Draw)) => draw = true,
+            Ok(Some(Value::Win(r))) => slowest_win = Some(slowest_win.map_or(r, |s| s.max(r))),
+            Ok(None) | Err(_) => return Err(Problem::ChildWithoutValue { child }),
+        }
+    }
+    Ok(match (fastest_loss, fastest_tie, draw, slowest_win) {
+        (Some(r), ..) => Value::Win(r + 1),
+        (None, Some(r), ..) => Value::Tie(r + 1),
+        (None, None, true, _) => Value::Draw,
+        (None, None, false, Some(r)) => Value::Loss(r + 1),
+        (None, None, false, None) => unreachable!("a position with children has a child value"),
+    })
+}
