@@ -50,7 +50,7 @@ fn tablebase(c: &mut Criterion) {
     let mut group = c.benchmark_group("probe pawns 4x4");
     group.throughput(Throughput::Elements(indices.len() as u64));
     group.bench_function("1000 values at random indices", |b| {
-        b.iter(|| indices.iter().for_each(|&i| drop(black_box(file.value(i).unwrap()))))
+        b.iter(|| indices.iter().filter(|&&i| black_box(file.value(i).unwrap()).is_some()).count())
     });
     group.bench_function("1000 positions with every move's value", |b| {
         b.iter(|| positions.iter().map(|p| black_box(probes.move_values(p).unwrap()).len()).sum::<usize>())
