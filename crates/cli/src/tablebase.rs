@@ -350,14 +350,12 @@ impl Command for Info<'_> {
         let header = file.header();
         let bar = Bar::new(file.index_size());
         let table = file.load(Some(&|p| bar.observe(p))).map_err(|e| bad_file(path, e))?;
-        let side_of = |index: u64| {
-            game.position(index).map_or(0, |p| {
-                let name = game.side_to_move(&p);
-                G::SIDES.iter().position(|&s| s == name).unwrap_or(0)
-            })
+        let side_of = |p: &G::Position| {
+            let name = game.side_to_move(p);
+            G::SIDES.iter().position(|&s| s == name).unwrap_or(0)
         };
-        let summary =
-            summarize(&table, G::SIDES.len(), side_of, Some(&|p| bar.observe(p))).map_err(|e| bad_file(path, e))?;
+        let summary = summarize(game, &table, G::SIDES.len(), side_of, Some(&|p| bar.observe(p)))
+            .map_err(|e| bad_file(path, e))?;
         drop(bar);
         let longest = summary.longest_win.map(|(r, index)| {
             let position = game.position(index).expect("a stored win is a position");

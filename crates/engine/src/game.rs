@@ -72,6 +72,18 @@ pub trait Indexed: Game {
     fn index(&self, position: &Self::Position) -> u64;
     /// The position with this index, or `None` for a hole.
     fn position(&self, index: u64) -> Option<Self::Position>;
+
+    /// Calls `f(index, position)` for each index of `range`, in order; holes are
+    /// skipped. Whole-index scans (the layered solver, tablebase verification) use
+    /// it. The default decodes each index; games override it to step from one
+    /// position to the next, which is several times cheaper than decoding.
+    fn for_each_position_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, Self::Position)) {
+        for index in range {
+            if let Some(p) = self.position(index) {
+                f(index, p);
+            }
+        }
+    }
 }
 
 /// Parents of a position: the positions with a move that leads to it.
@@ -97,17 +109,6 @@ pub trait Unmoves: Indexed {
 pub trait Layered: Indexed {
     /// Calls `f` with each layer, in solving order.
     fn for_each_layer(&self, f: impl FnMut(std::ops::Range<u64>));
-
-    /// Calls `f(index, position)` for each index of `range` (part of one layer), in
-    /// order; holes are skipped. The default decodes each index; games override it
-    /// to step from one position to the next.
-    fn for_each_position_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, Self::Position)) {
-        for index in range {
-            if let Some(p) = self.position(index) {
-                f(index, p);
-            }
-        }
-    }
 }
 
 /// Optional capability: the game names itself and its variant (board size, map, ...),

@@ -1232,12 +1232,6 @@ impl Indexed for Enumerated<'_> {
     fn position(&self, index: u64) -> Option<u64> {
         self.dag.position(index)
     }
-}
-
-impl Layered for Enumerated<'_> {
-    fn for_each_layer(&self, f: impl FnMut(Range<u64>)) {
-        self.dag.for_each_layer(f)
-    }
 
     fn for_each_position_in(&self, range: Range<u64>, mut f: impl FnMut(u64, u64)) {
         assert!(
@@ -1250,6 +1244,12 @@ impl Layered for Enumerated<'_> {
                 f(i, p);
             }
         }
+    }
+}
+
+impl Layered for Enumerated<'_> {
+    fn for_each_layer(&self, f: impl FnMut(Range<u64>)) {
+        self.dag.for_each_layer(f)
     }
 }
 

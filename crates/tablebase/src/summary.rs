@@ -3,7 +3,7 @@
 
 use crate::error::Result;
 use crate::read::Table;
-use gsolve_engine::{Observer, Progress, Value};
+use gsolve_engine::{Indexed, Observer, Progress, Value};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -75,12 +75,14 @@ pub struct Summary {
 
 const CHUNK: u64 = 1 << 16;
 
-/// Counts every value of `table`; `side_of(index)` numbers the side to move at an
-/// index (below `sides`). Fails on the first invalid code.
-pub fn summarize(
+/// Counts the value of every position of `game` in `table`; `side_of` numbers the
+/// side to move (below `sides`). Indices that name no position count as holes. Fails
+/// on the first invalid code.
+pub fn summarize<G: Indexed + Sync>(
+    game: &G,
     table: &Table,
     sides: usize,
-    side_of: impl Fn(u64) -> usize + Sync,
+    side_of: impl Fn(&G::Position) -> usize + Sync,
     observer: Option<Observer<'_>>,
 ) -> Result<Summary> {
     let size = table.len();
@@ -90,19 +92,29 @@ pub fn summarize(
         .map(|chunk| {
             let range = chunk * CHUNK..((chunk + 1) * CHUNK).min(size);
             let mut part = Summary { sides: vec![SideCounts::default(); sides], ..Summary::default() };
-            for index in range.clone() {
-                match table.value(index)? {
-                    None => part.holes += 1,
-                    Some(value) => {
-                        part.sides[side_of(index)].add(value);
+            let mut error = None;
+            let mut positions = 0;
+            game.for_each_position_in(range.clone(), |index, position| {
+                positions += 1;
+                match table.value(index) {
+                    Ok(None) => part.holes += 1,
+                    Ok(Some(value)) => {
+                        part.sides[side_of(&position)].add(value);
                         if let Value::Win(r) = value {
                             if part.longest_win.is_none_or(|(best, _)| r > best) {
                                 part.longest_win = Some((r, index));
                             }
                         }
                     }
+                    Err(e) => {
+                        error.get_or_insert(e);
+                    }
                 }
+            });
+            if let Some(e) = error {
+                return Err(e);
             }
+            part.holes += (range.end - range.start) - positions;
             let done = done.fetch_add(range.end - range.start, Ordering::Relaxed) + (range.end - range.start);
             if let Some(observe) = observer {
                 observe(Progress { step: "count", done, total: size });

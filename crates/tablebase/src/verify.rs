@@ -124,14 +124,28 @@ where
         .map_init(Vec::new, |children, chunk| {
             let range = chunk * CHUNK..((chunk + 1) * CHUNK).min(size);
             let mut part = Verification::default();
-            for index in range.clone() {
-                let problem = check_index(game, table, index, children, &mut part);
+            let record = |part: &mut Verification, index: u64, problem: Option<Problem>| {
                 if let Some(problem) = problem {
                     part.failure_count += 1;
                     if part.failures.len() < limit {
                         part.failures.push(Failure { index, problem });
                     }
                 }
+            };
+            // The game steps through its positions; the indices it skips are holes.
+            let mut next = range.start;
+            game.for_each_position_in(range.clone(), |index, position| {
+                for hole in next..index {
+                    let problem = check_hole(table, hole, &mut part);
+                    record(&mut part, hole, problem);
+                }
+                let problem = check_position(game, table, index, &position, children, &mut part);
+                record(&mut part, index, problem);
+                next = index + 1;
+            });
+            for hole in next..range.end {
+                let problem = check_hole(table, hole, &mut part);
+                record(&mut part, hole, problem);
             }
             let done = done.fetch_add(range.end - range.start, Ordering::Relaxed) + (range.end - range.start);
             if let Some(observe) = observer {
@@ -151,31 +165,46 @@ where
     total
 }
 
-/// The problem at one index, if any. `children` is scratch space.
-fn check_index<G: Indexed>(
+/// The stored code at `index` as a value, `None` for "no position".
+fn stored(table: &Table, index: u64) -> Result<Option<Value>, Problem> {
+    let code = table.packed(index);
+    match code.unpack() {
+        Some(value) => Ok(Some(value)),
+        None if code == PackedValue::NONE => Ok(None),
+        None => Err(Problem::NotAValue { code: code.0 }),
+    }
+}
+
+/// The problem at an index that names no position, if any.
+fn check_hole(table: &Table, index: u64, counts: &mut Verification) -> Option<Problem> {
+    counts.holes += 1;
+    match stored(table, index) {
+        Ok(None) => None,
+        Ok(Some(stored)) => Some(Problem::HoleWithValue { stored }),
+        Err(problem) => Some(problem),
+    }
+}
+
+/// The problem at a position's index, if any. `children` is scratch space.
+fn check_position<G: Indexed>(
     game: &G,
     table: &Table,
     index: u64,
+    position: &G::Position,
     children: &mut Vec<G::Position>,
     counts: &mut Verification,
 ) -> Option<Problem> {
-    let code = table.packed(index);
-    let stored = match code.unpack() {
-        Some(value) => Some(value),
-        None if code == PackedValue::NONE => None,
-        None => return Some(Problem::NotAValue { code: code.0 }),
-    };
-    let Some(position) = game.position(index) else {
-        counts.holes += 1;
-        return stored.map(|stored| Problem::HoleWithValue { stored });
-    };
     counts.positions += 1;
-    let Some(stored) = stored else { return Some(Problem::MissingValue) };
-    let back = game.index(&position);
+    let stored = match stored(table, index) {
+        Ok(Some(value)) => value,
+        Ok(None) => return Some(Problem::MissingValue),
+        Err(problem) => return Some(problem),
+    };
+    let back = game.index(position);
     if back != index {
         return Some(Problem::IndexMismatch { back });
     }
-    let derived = match derive(game, table, &position, children) {
+    let derived = match derive(game, table, position, children) {
         Ok(value) => value,
         Err(problem) => return Some(problem),
     };

@@ -244,18 +244,19 @@ impl Indexed for Pawns {
     fn position(&self, index: u64) -> Option<PawnsPosition> {
         Some(self.index.as_ref()?.position(index))
     }
+
+    /// Steps black's cells from one combination to the next instead of decoding.
+    fn for_each_position_in(&self, range: std::ops::Range<u64>, f: impl FnMut(u64, PawnsPosition)) {
+        if let Some(ix) = &self.index {
+            ix.for_each_position_in(range, f)
+        }
+    }
 }
 
 impl Layered for Pawns {
     fn for_each_layer(&self, f: impl FnMut(std::ops::Range<u64>)) {
         if let Some(ix) = &self.index {
             ix.for_each_layer(f)
-        }
-    }
-
-    fn for_each_position_in(&self, range: std::ops::Range<u64>, f: impl FnMut(u64, PawnsPosition)) {
-        if let Some(ix) = &self.index {
-            ix.for_each_position_in(range, f)
         }
     }
 }
