@@ -137,13 +137,14 @@ fn build_with<G: StoredGame>(
     let ratio = written.raw_bytes as f64 / written.file_bytes.max(1) as f64;
     writeln!(
         out,
-        "{}: {} {}, {} positions, {}-byte values in {} blocks; {} bytes ({ratio:.1}x smaller than the raw {} bytes); solved in {:.2} s, written in {:.2} s",
+        "{}: {} {}, {} positions, {}-byte values in {} block{}; {} bytes ({ratio:.1}x compression of the raw {} bytes); solved in {:.2} s, written in {:.2} s",
         output.display(),
         G::NAME,
         parameters_text(&header.parameters),
         header.index_size,
         header.value_width,
         header.block_count,
+        if header.block_count == 1 { "" } else { "s" },
         written.file_bytes,
         written.raw_bytes,
         solved.as_secs_f64(),
@@ -407,8 +408,12 @@ impl Command for Info<'_> {
         let mut w = |line: String| writeln!(out, "{line}").map_err(write_error);
         w(format!("file        {}", path.display()))?;
         w(format!(
-            "format      version {}, {}-byte values, {} positions a block, {} blocks, zstd",
-            header.version, header.value_width, header.block_positions, header.block_count
+            "format      version {}, {}-byte values, {} positions a block, {} block{}, zstd",
+            header.version,
+            header.value_width,
+            header.block_positions,
+            header.block_count,
+            if header.block_count == 1 { "" } else { "s" }
         ))?;
         w(format!(
             "size        {} bytes ({} bytes of values: {ratio:.1}x compression)",

@@ -153,6 +153,9 @@ impl Header {
         if header_checksum(&file[..48], text) != u64_at(file, 48) {
             return Err(Error::BadHeader("header checksum mismatch (the header is damaged)".into()));
         }
+        if u32_at(file, 44) != 0 || u64_at(file, 56) != 0 {
+            return Err(Error::BadHeader("reserved header bytes 44..48 or 56..64 are not 0".into()));
+        }
         let value_width = file[10];
         if ![1, 2, 4].contains(&value_width) {
             return Err(Error::BadHeader(format!("value width {value_width} (expected 1, 2 or 4)")));
@@ -276,7 +279,7 @@ pub fn write_codes(values: &[PackedValue], width: u8, out: &mut Vec<u8>) {
     }
 }
 
-/// Checks a name or key: lowercase ASCII letters, digits and `-`, not empty.
+/// Checks a name or key: lowercase ASCII letters, digits, `-` and `_`, not empty.
 pub fn valid_key(key: &str) -> bool {
     !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
 }
@@ -287,6 +290,11 @@ fn parse_parameters(text: &[u8]) -> Result<(String, Vec<(String, String)>)> {
     let mut parameters = Vec::new();
     if !text.ends_with('\n') {
         return Err(Error::BadHeader("parameter text does not end with a line break".into()));
+    }
+    // Lines end with \n alone: `lines()` would also take \r\n, and the text must
+    // re-encode to exactly the stored bytes (the blocks start right after it).
+    if text.contains('\r') {
+        return Err(Error::BadHeader("parameter text contains a carriage return".into()));
     }
     for (n, line) in text.lines().enumerate() {
         let (key, value) = line

@@ -45,6 +45,10 @@ pub struct Written {
 /// Writes `values` (index `i` holds position `i`'s value, [`PackedValue::NONE`] for
 /// holes) as the tablebase of game `game` with `parameters`.
 ///
+/// Codes are stored as given: a code that is not a value (such as a solver's
+/// internal "not solved yet") reads back as [`Error::BadValue`] and fails
+/// verification.
+///
 /// The file appears at `path` complete or not at all: it is written to
 /// `path.tmp-PID`, flushed to disk, then renamed. Without `options.force` an
 /// existing `path` is an error.
