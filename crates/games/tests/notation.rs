@@ -324,3 +324,61 @@ fn bad_parameters_are_errors() {
     extra.push(("exits", "1"));
     assert_parameter_error::<QueensCase>(&extra, &["unknown parameter \"exits\"", "width, height, map"]);
 }
+
+/// Snakes: every position met in random games on random boards formats and parses
+/// back; the board alone (`parse_plain`) rebuilds the game at its start.
+#[test]
+fn snakes_positions_round_trip() {
+    use gsolve_games::rng::SplitMix64;
+    use gsolve_games::snakes::{parse_plain, Snakes};
+    let mut rng = SplitMix64::new(4);
+    let mut checked = 0;
+    for _ in 0..200 {
+        let (rows, cols) = (1 + rng.below(6) as usize, 2 + rng.below(6) as usize);
+        let mut cells: Vec<char> = (0..rows * cols).map(|_| if rng.below(5) == 0 { '#' } else { '.' }).collect();
+        let a = rng.below(cells.len() as u64) as usize;
+        let b = (a + 1 + rng.below(cells.len() as u64 - 1) as usize) % cells.len();
+        cells[a] = '1';
+        cells[b] = '2';
+        let side = 1 + rng.below(2);
+        let rows_text: Vec<String> = cells.chunks(cols).map(|r| r.iter().collect()).collect();
+        let text = format!("{} {side}", rows_text.join("/"));
+        let (board, to_move) = parse_plain(&text).unwrap();
+        let game = Snakes::new(&board);
+        let mut position = game.start();
+        position.to_move = to_move;
+        assert_eq!(game.format_position(&position), text);
+        // A random game from there: every position round-trips.
+        let mut moves = Vec::new();
+        loop {
+            let shown = game.format_position(&position);
+            assert_eq!(game.parse_position(&shown), Ok(position), "{shown}");
+            assert_eq!(game.parse_position(&format!("  {shown}\t\n")), Ok(position));
+            checked += 1;
+            moves.clear();
+            game.moves(&position, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            position = game.play(&position, &moves[rng.below(moves.len() as u64) as usize]);
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
+
+#[test]
+fn bad_snakes_notations_are_errors() {
+    use gsolve_games::snakes::{parse_plain, Snakes};
+    assert_error(parse_plain("1../..2"), 9, "missing the snake to move");
+    assert_error(parse_plain("1../..2 3"), 9, "expected 1 or 2");
+    assert_error(parse_plain("1../..x 1"), 7, "unknown cell 'x'");
+    assert_error(parse_plain("1../.. 1"), 5, "row 2 has 2 cells");
+    assert_error(parse_plain("1.1/..2 1"), 3, "a second head of snake 1");
+    assert_error(parse_plain("1../... 1"), 1, "no snake 2");
+    let (board, _) = parse_plain("1.#/..2 1").unwrap();
+    let game = Snakes::new(&board);
+    assert_error(game.parse_position("1../..2 1"), 3, "cell 1,3 is an obstacle");
+    assert_error(game.parse_position(".1#/..2 1"), 1, "start cell");
+    assert_error(game.parse_position("1.#/..2/... 1"), 1, "the board is 3x3 but this game is 2x3");
+    assert_eq!(game.parse_position("1##/..2 2").unwrap().to_move, 1);
+}

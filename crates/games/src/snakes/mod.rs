@@ -29,9 +29,11 @@
 
 mod format;
 mod longest_path;
+mod plain;
 
 pub use format::{parse_boards, Cell, SnakesBoard, MAX_EMPTY, MAX_SIDE};
 pub use longest_path::LongestPaths;
+pub use plain::parse_plain;
 
 use longest_path::Graph;
 
@@ -51,6 +53,11 @@ pub struct Snakes {
     longest: RefCell<LongestPaths>,
     /// The board's symmetries other than the identity.
     symmetries: Vec<Symmetry>,
+    /// Board size.
+    rows: u32,
+    cols: u32,
+    /// The node of each grid cell (row-major), `u32::MAX` for an obstacle.
+    node_of: Vec<u32>,
     /// How the cells of recently ordered positions split between the heads.
     splits: RefCell<SplitCache>,
     /// The last position [`SearchHooks::exact_value`] found the snakes together in,
@@ -248,6 +255,9 @@ impl Snakes {
             start,
             longest: RefCell::new(LongestPaths::default()),
             symmetries,
+            rows,
+            cols,
+            node_of: node,
             splits: RefCell::new(SplitCache::new()),
             live: std::cell::Cell::new((SnakesPosition { free: 0, heads: [0, 0], to_move: 0 }, 0)),
         }
