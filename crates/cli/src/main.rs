@@ -1,11 +1,14 @@
 //! `gsolve`: the command-line front end. It parses arguments, picks a game and a
 //! solver, and prints; everything else lives in the engine and games crates.
 
+mod analyze;
 mod input;
 mod pawns;
+mod play;
 mod progress;
 mod pursuit;
 mod report;
+mod serve;
 mod snakes;
 mod tablebase;
 
@@ -72,6 +75,82 @@ enum Command {
     Verify(VerifyArgs),
     /// A tablebase's header, counts by side to move and remoteness, longest win.
     Info(InfoArgs),
+    /// Value of a position and of every legal move, best first.
+    ///
+    /// Positions in the game's plain notation (docs/games.md): pawns
+    /// `pppp/..../..../PPPP w`; chase `1,1 4,4 w` with --size; queens-case
+    /// `1,1 4,5 q` with --map; snakes `1..../...../...../...../....2 1`. Without a
+    /// position: the game's start (--rows/--cols for pawns and snakes). The solver
+    /// is picked for the game: a whole-game solve for chase, Queen's Case and pawns
+    /// boards of up to 16 cells, alpha-beta for snakes and larger pawns boards, the
+    /// tablebase with --tablebase.
+    Analyze(AnalyzeArgs),
+    /// Play against perfect play in the terminal (ratatui).
+    ///
+    /// The same game and position arguments as `analyze`. Keys: arrows or j/k choose
+    /// a move, Enter plays it, h toggles hints (each move marked win/draw/loss), u
+    /// undoes, s swaps sides, n starts a new game, q quits.
+    Play(PlayArgs),
+    /// A local web page to set up positions, see every move's value and play.
+    ///
+    /// Serves the page and a JSON API under /api/ (see the README) from files
+    /// embedded in the binary; binds to 127.0.0.1 unless --bind says otherwise.
+    Serve(ServeArgs),
+}
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    setup: SetupArgs,
+    /// One JSON object (the same as the web API's /api/analyze).
+    #[arg(long)]
+    json: bool,
+}
+
+/// A game, its board and a position, as `analyze` and `play` take them.
+#[derive(Args)]
+pub struct SetupArgs {
+    /// pawns, chase, queens-case or snakes.
+    game: String,
+    /// The position in the game's plain notation (quote it); the start when absent.
+    position: Option<String>,
+    /// chase: the board size n.
+    #[arg(long, value_name = "N")]
+    size: Option<u32>,
+    /// queens-case: a file with one map.
+    #[arg(long, value_name = "FILE")]
+    map: Option<PathBuf>,
+    /// pawns, snakes: rows of the start board (without a position).
+    #[arg(long, value_name = "R")]
+    rows: Option<u32>,
+    /// pawns, snakes: columns of the start board (without a position).
+    #[arg(long, value_name = "C")]
+    cols: Option<u32>,
+    /// Answer from this tablebase (its game and variant only).
+    #[arg(long, value_name = "FILE")]
+    tablebase: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    setup: SetupArgs,
+    /// Let the computer move first (the human takes the other side).
+    #[arg(long)]
+    second: bool,
+}
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// TCP port (0: any free port, printed at start).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to listen on. The default serves this machine only.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: std::net::IpAddr,
+    /// Answer from this tablebase when the page asks for its game and variant.
+    #[arg(long, value_name = "FILE")]
+    tablebase: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -226,6 +305,9 @@ fn main() -> ExitCode {
         Command::Probe(args) => tablebase::probe(args),
         Command::Verify(args) => tablebase::verify(args),
         Command::Info(args) => tablebase::info(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) | Err(Failure::Quiet) => ExitCode::SUCCESS,

@@ -1,0 +1,259 @@
+//! # gsolve-analysis
+//!
+//! What the front ends (`gsolve analyze`, `gsolve play`, `gsolve serve`) share: pick
+//! a game by name, read a position in its plain notation, pick a solver, and return
+//! the position's value with every legal move's value, best first, and a drawing of
+//! the board. It knows no user interface.
+//!
+//! | game          | variant (`Setup::variant`)                 | position (plain notation)  | solver                                     |
+//! |---------------|--------------------------------------------|----------------------------|--------------------------------------------|
+//! | `pawns`       | none: the position gives the board size    | `pppp/..../..../PPPP w`    | whole board solved once (≤ 16 cells), else alpha-beta |
+//! | `chase`       | `size` (n)                                 | `1,1 4,4 w`                | retrograde, once per size                  |
+//! | `queens-case` | `map` (rows joined by `/`)                 | `1,1 3,4 q`                | retrograde, once per map                   |
+//! | `snakes`      | none: the position is the board            | `1../.../..2 1`            | alpha-beta                                 |
+//!
+//! A tablebase ([`Analyzer::with_tablebase`]) answers for its own game and variant.
+//!
+//! ```
+//! use gsolve_analysis::{Analyzer, GameKind, Limits, Setup};
+//! use gsolve_engine::Value;
+//!
+//! let analyzer = Analyzer::new(Limits::default());
+//! let setup = Setup::new(GameKind::Pawns, "ppp/.../PPP w");
+//! let analysis = analyzer.analyze(&setup)?;
+//! assert_eq!(analysis.value, Value::Loss(6)); // Hexapawn: black wins
+//! assert_eq!(analysis.moves.len(), 3);
+//! let best = &analysis.moves[0]; // the computer's choice: fastest win, slowest loss
+//! assert_eq!(best.value, Value::Loss(6));
+//! # Ok::<(), gsolve_analysis::AnalysisError>(())
+//! ```
+#![warn(missing_docs)]
+
+mod analyzer;
+mod draw;
+
+pub use analyzer::{Analyzer, Limits};
+pub use draw::Board;
+
+use gsolve_engine::Value;
+use gsolve_games::notation::Coord;
+use serde_json::json;
+use std::fmt;
+
+/// The games the front ends offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Pawn chess (UVa 10838), any R×C board.
+    Pawns,
+    /// The CQOI 2013 board game.
+    Chase,
+    /// Queen's Case.
+    QueensCase,
+    /// Two snakes (alternating Tron).
+    Snakes,
+}
+
+impl GameKind {
+    /// Every game, in menu order.
+    pub const ALL: [GameKind; 4] = [GameKind::Pawns, GameKind::Chase, GameKind::QueensCase, GameKind::Snakes];
+
+    /// The name used on the command line, in files and in the web API.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Pawns => "pawns",
+            GameKind::Chase => "chase",
+            GameKind::QueensCase => "queens-case",
+            GameKind::Snakes => "snakes",
+        }
+    }
+
+    /// A title for menus.
+    pub fn title(self) -> &'static str {
+        match self {
+            GameKind::Pawns => "Pawn chess",
+            GameKind::Chase => "Chase (CQOI 2013)",
+            GameKind::QueensCase => "Queen's Case",
+            GameKind::Snakes => "Two snakes",
+        }
+    }
+
+    /// The game with this name.
+    pub fn from_name(name: &str) -> Result<GameKind, AnalysisError> {
+        GameKind::ALL.into_iter().find(|g| g.name() == name).ok_or_else(|| AnalysisError::UnknownGame(name.to_string()))
+    }
+
+    /// How positions are written, in one line.
+    pub fn notation_help(self) -> &'static str {
+        match self {
+            GameKind::Pawns => "rows top to bottom joined by '/' (P white, p black, . empty), then w or b",
+            GameKind::Chase => "white's cell and black's cell as row,column (1-based), then w or b",
+            GameKind::QueensCase => "the queen's cell and the army's cell as row,column (1-based), then q or a",
+            GameKind::Snakes => "rows joined by '/' (. free, # blocked, 1 and 2 the heads), then 1 or 2",
+        }
+    }
+
+    /// A setup to start from: the Octapawn start, chase on 4×4, a small Queen's Case
+    /// map, snakes on 5×5.
+    pub fn example(self) -> Setup {
+        match self {
+            GameKind::Pawns => Setup::new(self, "pppp/..../..../PPPP w"),
+            GameKind::Chase => Setup::new(self, "1,1 4,4 w").with("size", "4"),
+            GameKind::QueensCase => Setup::new(self, "1,1 4,5 q").with("map", "Q...E/.##../..#../E...A"),
+            GameKind::Snakes => Setup::new(self, "1..../...../..#../...../....2 1"),
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A game, its variant and a position: all an analysis needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The game.
+    pub game: GameKind,
+    /// Variant parameters (`size` for chase, `map` for Queen's Case; none otherwise).
+    pub variant: Vec<(String, String)>,
+    /// The position in the game's plain notation.
+    pub position: String,
+}
+
+impl Setup {
+    /// A setup without variant parameters.
+    pub fn new(game: GameKind, position: impl Into<String>) -> Self {
+        Setup { game, variant: Vec::new(), position: position.into() }
+    }
+
+    /// Adds a variant parameter.
+    pub fn with(mut self, key: &str, value: impl Into<String>) -> Self {
+        self.variant.push((key.to_string(), value.into()));
+        self
+    }
+
+    /// The same game and variant at another position.
+    pub fn at(&self, position: impl Into<String>) -> Self {
+        Setup { game: self.game, variant: self.variant.clone(), position: position.into() }
+    }
+
+    /// As JSON: `{"game", "variant": {..}, "position"}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let variant: serde_json::Map<_, _> = self.variant.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+        json!({"game": self.game.name(), "variant": variant, "position": self.position})
+    }
+}
+
+/// A legal move and what it leads to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveInfo {
+    /// The move as `(row,col)->(row,col)`.
+    pub label: String,
+    /// The moving piece's cell (1-based).
+    pub from: Coord,
+    /// Where it goes (the same cell for a Queen's Case move that stays).
+    pub to: Coord,
+    /// The move's value for the side making it (the value the position has if it
+    /// is played).
+    pub value: Value,
+    /// Remoteness minus that of the best move of the same kind (a win 2 plies slower
+    /// than the fastest win: `Some(2)`; a loss 4 plies sooner than the slowest:
+    /// `Some(-4)`); `None` for a draw.
+    pub delta: Option<i64>,
+    /// The position after the move, in plain notation.
+    pub position: String,
+}
+
+/// A position's value and every move's value, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The setup analysed (position in canonical notation).
+    pub setup: Setup,
+    /// The side to move, e.g. `"white"`.
+    pub to_move: &'static str,
+    /// The value for the side to move.
+    pub value: Value,
+    /// Which solver answered: `"retrograde"`, `"layered"`, `"alpha-beta"` or `"tablebase"`.
+    pub solver: &'static str,
+    /// Every legal move, best first (a tie in value keeps the game's move order).
+    pub moves: Vec<MoveInfo>,
+    /// How the game ended, when it is over here.
+    pub end: Option<String>,
+    /// The board, for drawing.
+    pub board: Board,
+}
+
+/// `"win"`, `"loss"`, `"tie"` or `"draw"` and the remoteness (`null` for a draw).
+fn value_json(value: Value) -> (serde_json::Value, serde_json::Value) {
+    (json!(value.kind_name()), json!(value.remoteness()))
+}
+
+impl Analysis {
+    /// The move the computer plays: the best (fastest win, slowest loss, a draw kept).
+    pub fn best_move(&self) -> Option<&MoveInfo> {
+        self.moves.first()
+    }
+
+    /// As JSON (the web API's response; documented in the README).
+    pub fn to_json(&self) -> serde_json::Value {
+        let (value, remoteness) = value_json(self.value);
+        let moves: Vec<_> = self
+            .moves
+            .iter()
+            .map(|m| {
+                let (value, remoteness) = value_json(m.value);
+                json!({
+                    "move": m.label,
+                    "from": [m.from.row, m.from.col],
+                    "to": [m.to.row, m.to.col],
+                    "value": value,
+                    "remoteness": remoteness,
+                    "delta": m.delta,
+                    "position": m.position,
+                })
+            })
+            .collect();
+        json!({
+            "game": self.setup.game.name(),
+            "variant": self.setup.to_json()["variant"],
+            "position": self.setup.position,
+            "to_move": self.to_move,
+            "value": value,
+            "remoteness": remoteness,
+            "solver": self.solver,
+            "end": self.end,
+            "board": self.board.to_json(),
+            "moves": moves,
+        })
+    }
+}
+
+/// Why an analysis cannot be made. Each is the user's to fix (the web API answers
+/// 4xx), except [`AnalysisError::Internal`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AnalysisError {
+    /// No such game.
+    #[error("unknown game {0:?}: expected pawns, chase, queens-case or snakes")]
+    UnknownGame(String),
+    /// The variant parameters are missing or wrong.
+    #[error("{0}")]
+    BadVariant(String),
+    /// The position does not parse.
+    #[error("position {position:?}: {message}")]
+    BadPosition {
+        /// The text given.
+        position: String,
+        /// What is wrong, with the column when known.
+        message: String,
+    },
+    /// Solving would take longer or more memory than the limits allow.
+    #[error("{0}")]
+    TooLarge(String),
+    /// The tablebase cannot answer this setup.
+    #[error("{0}")]
+    Tablebase(String),
+    /// A solver failed (a bug).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
