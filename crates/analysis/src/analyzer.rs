@@ -69,10 +69,13 @@ enum Stored {
 pub struct Analyzer {
     limits: Limits,
     tablebase: Option<Stored>,
-    chase: Mutex<HashMap<u32, Arc<(Chase, Solution)>>>,
-    queens: Mutex<HashMap<String, Arc<(QueensCase, Solution)>>>,
-    pawns: Mutex<HashMap<(u32, u32), Arc<(Pawns, Solution)>>>,
+    chase: Cache<u32, Chase>,
+    queens: Cache<String, QueensCase>,
+    pawns: Cache<(u32, u32), Pawns>,
 }
+
+/// Solved games by variant.
+type Cache<K, G> = Mutex<HashMap<K, Arc<(G, Solution)>>>;
 
 /// Looks up or computes a cached solve; the lock is not held while solving.
 fn cached<K: std::hash::Hash + Eq + Clone, V>(
