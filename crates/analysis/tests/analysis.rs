@@ -1,0 +1,238 @@
+//! The analyzer's plumbing: every legal move listed with the value its child has,
+//! best first, remoteness deltas, boards, solver choice, tablebases, errors.
+
+use gsolve_analysis::{Analysis, AnalysisError, Analyzer, GameKind, Limits, Setup};
+use gsolve_engine::{layered, Game, Indexed, Value};
+use gsolve_games::notation::PlainNotation;
+use gsolve_games::pawns::Pawns;
+use gsolve_games::rng::SplitMix64;
+use gsolve_tablebase::{write, WriteOptions};
+
+/// Checks one analysis against the analyses of its children: each move's value is
+/// its child's value seen by the mover, moves are best first, the position's value
+/// is the best move's, deltas are remoteness minus the first move of the same kind.
+fn check_consistent(analyzer: &Analyzer, analysis: &Analysis) {
+    let moves = &analysis.moves;
+    if moves.is_empty() {
+        assert!(matches!(analysis.value, Value::Loss(0) | Value::Win(0) | Value::Tie(0)), "{analysis:?}");
+        assert!(analysis.end.is_some(), "a finished game says how it ended");
+        return;
+    }
+    assert_eq!(analysis.value, moves[0].value, "{}", analysis.setup.position);
+    assert!(moves.windows(2).all(|w| w[0].value >= w[1].value), "best first");
+    for m in moves {
+        let child = analyzer.analyze(&analysis.setup.at(m.position.clone())).unwrap();
+        assert_eq!(child.value.parent_view(), m.value, "{} after {}", analysis.setup.position, m.label);
+        let first_of_kind = moves.iter().find(|o| o.value.kind_name() == m.value.kind_name()).unwrap();
+        let expected = m.value.remoteness().map(|r| r as i64 - first_of_kind.value.remoteness().unwrap() as i64);
+        assert_eq!(m.delta, expected);
+    }
+}
+
+/// Random walks through a game from `start`, checking every position met.
+fn walk(analyzer: &Analyzer, start: &Setup, games: usize, seed: u64) -> usize {
+    let mut rng = SplitMix64::new(seed);
+    let mut checked = 0;
+    for _ in 0..games {
+        let mut setup = start.clone();
+        for _ in 0..60 {
+            let analysis = analyzer.analyze(&setup).unwrap();
+            check_consistent(analyzer, &analysis);
+            checked += 1;
+            if analysis.moves.is_empty() {
+                break;
+            }
+            let pick = &analysis.moves[rng.below(analysis.moves.len() as u64) as usize];
+            setup = setup.at(pick.position.clone());
+        }
+    }
+    checked
+}
+
+#[test]
+fn every_game_is_consistent_along_random_games() {
+    let analyzer = Analyzer::new(Limits::default());
+    let setups = [
+        Setup::new(GameKind::Pawns, "ppp/.../PPP w"),
+        Setup::new(GameKind::Pawns, "pppp/..../..../PPPP w"),
+        Setup::new(GameKind::Pawns, "ppp/.../.../PPP b"),
+        Setup::new(GameKind::Pawns, "pppp/..../..../..../PPPP w"), // 5x4: alpha-beta
+        Setup::new(GameKind::Chase, "1,1 4,4 w").with("size", "4"),
+        Setup::new(GameKind::Chase, "2,2 3,3 b").with("size", "5"),
+        GameKind::QueensCase.example(),
+        Setup::new(GameKind::QueensCase, "1,1 3,3 q").with("map", "Q.E/.#./..A"),
+        Setup::new(GameKind::Snakes, "1../.../..2 1"),
+        Setup::new(GameKind::Snakes, "1.#./..../.#.2 2"),
+    ];
+    for (i, setup) in setups.iter().enumerate() {
+        let checked = walk(&analyzer, setup, 3, i as u64);
+        assert!(checked >= 3, "{setup:?}");
+    }
+}
+
+#[test]
+fn known_values() {
+    let analyzer = Analyzer::new(Limits::default());
+    let value = |setup: Setup| analyzer.analyze(&setup).unwrap();
+    let hexapawn = value(Setup::new(GameKind::Pawns, "ppp/.../PPP w"));
+    assert_eq!((hexapawn.value, hexapawn.solver, hexapawn.to_move), (Value::Loss(6), "layered", "white"));
+    let octapawn = value(GameKind::Pawns.example());
+    assert_eq!(octapawn.value, Value::Win(11));
+    assert_eq!(octapawn.moves.len(), 4);
+    let five = value(Setup::new(GameKind::Pawns, "ppppp/...../...../...../PPPPP w"));
+    assert_eq!((five.value, five.solver), (Value::Win(19), "alpha-beta"));
+    assert_eq!(five.moves.iter().map(|m| m.delta.unwrap()).collect::<Vec<_>>(), [0, 0, 0, 2, 2]);
+    // GAMES.md §2 sample: n = 2, white (1,1), black (2,2): BLACK 2.
+    let chase = value(Setup::new(GameKind::Chase, "1,1 2,2 w").with("size", "2"));
+    assert_eq!((chase.value, chase.solver), (Value::Loss(2), "retrograde"));
+    // The Queen's Case example: the queen escapes in 6, two moves only draw.
+    let queens = value(GameKind::QueensCase.example());
+    assert_eq!(queens.value, Value::Win(6));
+    assert_eq!(queens.moves.iter().filter(|m| m.value == Value::Draw).count(), 2);
+    assert!(queens.moves.iter().all(|m| m.value != Value::Draw || m.delta.is_none()));
+    // Snakes 3×3, opposite corners: the contest answer is `1 6` (snake 2 is stuck
+    // on ply 6), so snake 1 wins in 5 plies.
+    let snakes = value(Setup::new(GameKind::Snakes, "1../.../..2 1"));
+    assert_eq!((snakes.value, snakes.solver, snakes.to_move), (Value::Win(5), "alpha-beta", "snake 1"));
+}
+
+#[test]
+fn boards_show_the_pieces() {
+    let analyzer = Analyzer::new(Limits::default());
+    let pawns = analyzer.analyze(&Setup::new(GameKind::Pawns, "p.p/.P./P.. b")).unwrap();
+    assert_eq!(pawns.board.cells, ["p.p", ".P.", "P.."]);
+    assert_eq!(pawns.to_move, "black");
+    let chase = analyzer.analyze(&Setup::new(GameKind::Chase, "1,2 3,1 b").with("size", "3")).unwrap();
+    assert_eq!(chase.board.cells, [".W.", "...", "B.."]);
+    assert_eq!(chase.board.at(1, 2), 'W');
+    let caught = analyzer.analyze(&Setup::new(GameKind::Chase, "2,2 2,2 w").with("size", "3")).unwrap();
+    assert_eq!(caught.board.at(2, 2), 'X');
+    assert!(caught.moves.is_empty() && caught.end.is_some());
+    let queens = analyzer.analyze(&GameKind::QueensCase.example().at("2,1 4,4 a")).unwrap();
+    assert_eq!(queens.board.cells, ["....E", "Q##..", "..#..", "E..A."]);
+    let snakes = analyzer.analyze(&Setup::new(GameKind::Snakes, "#1./.#./..2 2")).unwrap();
+    assert_eq!(snakes.board.cells, ["#1.", ".#.", "..2"]);
+    // Moves name cells that match the board: the mover's piece is at `from`.
+    for m in &pawns.moves {
+        assert_eq!(pawns.board.at(m.from.row, m.from.col), 'p');
+    }
+    for m in &snakes.moves {
+        assert_eq!(snakes.board.at(m.from.row, m.from.col), '2');
+        assert_eq!(snakes.board.at(m.to.row, m.to.col), '.');
+    }
+}
+
+#[test]
+fn positions_are_canonical_in_the_analysis() {
+    let analyzer = Analyzer::new(Limits::default());
+    let analysis = analyzer.analyze(&Setup::new(GameKind::Pawns, "  ppp/.../PPP   w ")).unwrap();
+    assert_eq!(analysis.setup.position, "ppp/.../PPP w");
+    let json = analysis.to_json();
+    assert_eq!(json["position"], "ppp/.../PPP w");
+    assert_eq!(json["value"], "loss");
+    assert_eq!(json["remoteness"], 6);
+    assert_eq!(json["moves"].as_array().unwrap().len(), 3);
+    assert_eq!(json["board"]["cells"][0], "ppp");
+}
+
+#[test]
+fn starts_of_every_game() {
+    let p = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+    let analyzer = Analyzer::new(Limits::interactive());
+    let starts = [
+        (GameKind::Pawns, p(&[("rows", "3"), ("cols", "4")]), "pppp/..../PPPP w"),
+        (GameKind::Chase, p(&[("size", "5")]), "1,1 5,5 w"),
+        (GameKind::QueensCase, p(&[("map", "Q.E/.#./..A")]), "1,1 3,3 q"),
+        (GameKind::Snakes, p(&[("rows", "2"), ("cols", "3")]), "1../..2 1"),
+    ];
+    for (game, parameters, position) in starts {
+        let setup = Analyzer::start(game, &parameters).unwrap();
+        assert_eq!(setup.position, position);
+        analyzer.analyze(&setup).unwrap();
+    }
+    for game in GameKind::ALL {
+        let example = game.example();
+        assert_eq!(GameKind::from_name(game.name()), Ok(game));
+        analyzer.analyze(&example).unwrap();
+    }
+    let error = Analyzer::start(GameKind::Pawns, &p(&[("rows", "9"), ("cols", "3")])).unwrap_err();
+    assert!(error.to_string().contains("rows"), "{error}");
+    let error = Analyzer::start(GameKind::Chase, &[]).unwrap_err();
+    assert!(error.to_string().contains("size"), "{error}");
+}
+
+#[test]
+fn errors_say_what_is_wrong() {
+    let analyzer = Analyzer::new(Limits::interactive());
+    let error = |setup: Setup| analyzer.analyze(&setup).unwrap_err();
+    assert_eq!(GameKind::from_name("go"), Err(AnalysisError::UnknownGame("go".into())));
+    let e = error(Setup::new(GameKind::Chase, "1,1 4,4 w"));
+    assert!(matches!(&e, AnalysisError::BadVariant(m) if m.contains("\"size\" is missing")), "{e}");
+    let e = error(Setup::new(GameKind::Chase, "1,1 4,4 w").with("size", "4").with("colour", "red"));
+    assert!(matches!(&e, AnalysisError::BadVariant(m) if m.contains("colour")), "{e}");
+    let e = error(Setup::new(GameKind::Pawns, "ppp/.../PPP w").with("rows", "3"));
+    assert!(matches!(&e, AnalysisError::BadVariant(m) if m.contains("no variant")), "{e}");
+    let e = error(Setup::new(GameKind::Pawns, "ppp/.x./PPP w"));
+    assert!(matches!(&e, AnalysisError::BadPosition { message, .. } if message.contains("column 6")), "{e}");
+    let e = error(Setup::new(GameKind::Chase, "1,1 9,9 w").with("size", "4"));
+    assert!(matches!(&e, AnalysisError::BadPosition { .. }), "{e}");
+    let e = error(Setup::new(GameKind::Chase, "1,1 4,4 w").with("size", "100"));
+    assert!(matches!(&e, AnalysisError::TooLarge(m) if m.contains("positions")), "{e}");
+    let e = error(Setup::new(GameKind::Pawns, "pppppp/....../....../....../....../PPPPPP w"));
+    assert!(matches!(&e, AnalysisError::TooLarge(_)), "{e}");
+    let open = vec![".".repeat(8); 8].join("/");
+    let snakes = format!("1{}2 1", &open[1..open.len() - 1]);
+    let e = error(Setup::new(GameKind::Snakes, snakes));
+    assert!(matches!(&e, AnalysisError::TooLarge(m) if m.contains("free cells")), "{e}");
+}
+
+/// A pawns 3×3 tablebase answers exactly as the solver does, for every position.
+#[test]
+fn tablebase_answers_like_the_solver() {
+    let dir = std::env::temp_dir().join(format!("gsolve-analysis-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("pawns-3x3.gtb");
+    let game = Pawns::new(3, 3);
+    write::write_solution(&path, &game, &layered::solve(&game), &WriteOptions::default(), None).unwrap();
+    let from_file = Analyzer::with_tablebase(Limits::default(), &path).unwrap();
+    let solving = Analyzer::new(Limits::default());
+    let mut compared = 0;
+    for index in 0..game.index_size() {
+        let position = game.position(index).unwrap();
+        if game.move_count(&position) == 0 && game.terminal(&position).is_none() && index % 7 != 0 {
+            continue; // plenty of stuck positions: sample them
+        }
+        let setup = Setup::new(GameKind::Pawns, game.format_position(&position));
+        let (a, b) = (from_file.analyze(&setup).unwrap(), solving.analyze(&setup).unwrap());
+        assert_eq!(a.solver, "tablebase");
+        assert_eq!((a.value, &a.moves, &a.board, &a.end), (b.value, &b.moves, &b.board, &b.end));
+        compared += 1;
+    }
+    assert!(compared > 1000, "{compared}");
+    let e = from_file.analyze(&GameKind::Pawns.example()).unwrap_err();
+    assert!(matches!(&e, AnalysisError::Tablebase(m) if m.contains("rows=3 cols=3") && m.contains("rows=4")), "{e}");
+    let e = from_file.analyze(&GameKind::Snakes.example()).unwrap_err();
+    assert!(matches!(e, AnalysisError::Tablebase(_)));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// One analyzer serves many threads; the cache hands each the same solve.
+#[test]
+fn analyzer_is_shared_between_threads() {
+    let analyzer = Analyzer::new(Limits::interactive());
+    let setup = Setup::new(GameKind::Chase, "1,1 6,6 w").with("size", "6");
+    let expected = analyzer.analyze(&setup).unwrap();
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let (analyzer, setup, expected) = (&analyzer, &setup, &expected);
+            s.spawn(move || {
+                for i in 0..20 {
+                    let position =
+                        format!("{},{} 6,6 {}", 1 + (t + i) % 5, 1 + i % 5, if i % 2 == 0 { 'w' } else { 'b' });
+                    analyzer.analyze(&setup.at(position)).unwrap();
+                }
+                assert_eq!(analyzer.analyze(setup).unwrap(), *expected);
+            });
+        }
+    });
+}
