@@ -36,7 +36,10 @@ fn squares((column, board): (usize, &str)) -> Result<(u32, u32, Vec<Square>), Fo
         let width = text.chars().count();
         if let Some(&first) = widths.first() {
             if width != first {
-                return Err(notation_error(at, format!("row {} has {width} cells, the first row has {first}", row + 1)));
+                return Err(notation_error(
+                    at,
+                    format!("row {} has {width} cells, the first row has {first}", row + 1),
+                ));
             }
         }
         widths.push(width);
@@ -47,7 +50,10 @@ fn squares((column, board): (usize, &str)) -> Result<(u32, u32, Vec<Square>), Fo
     }
     let (rows, cols) = (widths.len() as u32, widths[0] as u32);
     if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
-        return Err(notation_error(column, format!("the board is {rows}x{cols}; rows and columns must be 1 to {MAX_SIDE}")));
+        return Err(notation_error(
+            column,
+            format!("the board is {rows}x{cols}; rows and columns must be 1 to {MAX_SIDE}"),
+        ));
     }
     Ok((rows, cols, squares))
 }
@@ -86,9 +92,7 @@ pub fn parse_plain(text: &str) -> Result<(SnakesBoard, u8), FormatError> {
                 heads[snake] = Some(square.column);
                 [Cell::Snake1, Cell::Snake2][snake]
             }
-            other => {
-                return Err(notation_error(square.column, format!("unknown cell {other:?}: expected . # 1 or 2")))
-            }
+            other => return Err(notation_error(square.column, format!("unknown cell {other:?}: expected . # 1 or 2"))),
         });
     }
     for (snake, head) in heads.iter().enumerate() {
@@ -125,7 +129,9 @@ impl PlainNotation for Snakes {
             match square.ch {
                 '#' => {}
                 '.' if node < empty => free |= 1 << node,
-                '.' if node == u32::MAX => return Err(notation_error(square.column, at("is an obstacle on this board"))),
+                '.' if node == u32::MAX => {
+                    return Err(notation_error(square.column, at("is an obstacle on this board")))
+                }
                 '.' => return Err(notation_error(square.column, at("is a snake's start cell: never free again"))),
                 '1' | '2' => {
                     let snake = square.ch as usize - '1' as usize;
