@@ -1,7 +1,147 @@
-//! `gsolve serve`: the local web page and its JSON API (to be written).
+//! `gsolve serve`: a local web page and the JSON API it uses (docs/web-api.md).
+//!
+//! The page is three plain files (`crates/cli/assets/`: HTML, CSS, JavaScript)
+//! compiled into the binary; the API under `/api/` answers from one shared
+//! [`Analyzer`] with the interactive limits, so that every answer comes within
+//! about a second and whole-game solves are cached between requests.
+
+mod api;
 
 use crate::{Failure, ServeArgs};
+use anyhow::Context;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use gsolve_analysis::{Analyzer, GameKind, Limits};
+use gsolve_tablebase::Tablebase;
+use std::net::SocketAddr;
+use std::sync::{Arc, Condvar, Mutex};
 
-pub fn run(_args: &ServeArgs) -> Result<(), Failure> {
-    Err(Failure::Input("gsolve serve is not written yet".into()))
+const INDEX_HTML: &str = include_str!("../../assets/index.html");
+const APP_JS: &str = include_str!("../../assets/app.js");
+const STYLE_CSS: &str = include_str!("../../assets/style.css");
+
+/// What the handlers share.
+pub struct App {
+    /// Answers every analysis; caches whole-game solves.
+    analyzer: Analyzer,
+    /// Bounds the analyses running at once (each may take a core for a second).
+    slots: Slots,
+    /// With `--tablebase`: `{game, parameters, start}`, what the file answers.
+    tablebase: Option<serde_json::Value>,
+}
+
+/// A counting semaphore for blocking threads: analyses beyond the number of
+/// cores wait for a slot instead of all running at once.
+struct Slots {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+/// A taken slot, given back when dropped.
+struct Slot<'a>(&'a Slots);
+
+impl Slots {
+    fn new(count: usize) -> Self {
+        Slots { free: Mutex::new(count.max(1)), freed: Condvar::new() }
+    }
+
+    /// Waits for a free slot (call from a blocking thread only).
+    fn take(&self) -> Slot<'_> {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        while *free == 0 {
+            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+        }
+        *free -= 1;
+        Slot(self)
+    }
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.0.freed.notify_one();
+    }
+}
+
+pub fn run(args: &ServeArgs) -> Result<(), Failure> {
+    let analyzer = crate::analyze::analyzer(args.tablebase.as_ref(), Limits::interactive())?;
+    let tablebase = match &args.tablebase {
+        Some(path) => Some(tablebase_setup(path)?),
+        None => None,
+    };
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let state = Arc::new(App { analyzer, slots: Slots::new(cores), tablebase });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(serve(SocketAddr::new(args.bind, args.port), state))
+}
+
+/// The game and variant a tablebase holds, and the start of that game, so that the
+/// page can open on a setup the tablebase answers.
+fn tablebase_setup(path: &std::path::Path) -> Result<serde_json::Value, Failure> {
+    let file = Tablebase::open(path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+    let header = file.header();
+    let game = GameKind::from_name(&header.game).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+    // `start` takes the board parameters only (a Queen's Case map's width and height
+    // are in its map).
+    let board: Vec<(String, String)> = header
+        .parameters
+        .iter()
+        .filter(|(k, _)| ["rows", "cols", "size", "map"].contains(&k.as_str()))
+        .cloned()
+        .collect();
+    let start = Analyzer::start(game, &board).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+    let parameters: serde_json::Map<String, serde_json::Value> =
+        header.parameters.iter().map(|(k, v)| (k.clone(), serde_json::Value::from(v.as_str()))).collect();
+    Ok(serde_json::json!({"game": game.name(), "parameters": parameters, "start": start.to_json()}))
+}
+
+async fn serve(address: SocketAddr, state: Arc<App>) -> Result<(), Failure> {
+    let listener =
+        tokio::net::TcpListener::bind(address).await.with_context(|| format!("cannot listen on {address}"))?;
+    let local = listener.local_addr().context("cannot read the listening address")?;
+    eprintln!("gsolve: serving http://{local}/");
+    if local.ip().is_unspecified() {
+        eprintln!("gsolve: listening on every interface: anyone who can reach this machine can use the page");
+    }
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(async {
+            // Without a signal handler the server simply runs until killed.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        })
+        .await
+        .context("the server stopped")?;
+    Ok(())
+}
+
+/// Every route: the page, its two assets, and the API.
+fn router(state: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }))
+        .route("/index.html", get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }))
+        .route("/app.js", get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }))
+        .route("/style.css", get(|| async { asset(STYLE_CSS, "text/css; charset=utf-8") }))
+        .nest("/api", api::router())
+        .fallback(|| async { (StatusCode::NOT_FOUND, "not found: the page is at /, the API under /api/\n") })
+        .with_state(state)
+}
+
+/// An embedded file. `no-cache` makes the browser ask again, so that a rebuilt
+/// binary's page is never mixed with an old script.
+fn asset(body: &'static str, content_type: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+        ],
+        body,
+    )
+        .into_response()
 }

@@ -1,0 +1,803 @@
+// gsolve serve: the page. Plain JavaScript, no build step; it talks to the JSON
+// API under api/ (docs/web-api.md) and keeps the game's history itself.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const CELL = 60; // board cell size in SVG units
+const COMPUTER_DELAY_MS = 450;
+
+const state = {
+  games: [], // GET api/games: the games
+  tablebase: null, // with --tablebase: {game, parameters, start}
+  info: null, // the current game's description
+  variant: {}, // its variant parameters
+  history: [], // [{analysis, move}]: move is the previous analysis's move that led here (null first)
+  editing: false,
+  edit: null, // while editing: {cells, side, analysis, before}
+  computer: "", // the side the computer plays ("" nobody)
+  seq: 0, // request counter: only the latest answer is used
+  busy: false,
+  timer: null, // the computer's pending move
+};
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attributes = {}, text) {
+  const node = tag.startsWith("svg:")
+    ? document.createElementNS(SVG_NS, tag.slice(4))
+    : document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// ---------------------------------------------------------------- API
+
+async function api(path, body) {
+  const options = body === undefined
+    ? {}
+    : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (e) {
+    throw new Error(`the server does not answer (${e.message}); is gsolve serve still running?`);
+  }
+  let data;
+  try {
+    data = await response.json();
+  } catch (e) {
+    throw new Error(`HTTP ${response.status}: the answer is not JSON`);
+  }
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+// Runs one request; the answer of an older request is dropped. Returns null on an
+// error (shown on the page) or when a newer request has been made.
+async function request(work) {
+  const seq = ++state.seq;
+  state.busy = true;
+  updateState();
+  try {
+    const result = await work();
+    if (seq !== state.seq) return null;
+    showError(null);
+    return result;
+  } catch (e) {
+    if (seq === state.seq) showError(e.message);
+    return null;
+  } finally {
+    if (seq === state.seq) {
+      state.busy = false;
+      updateState();
+    }
+  }
+}
+
+function analyze(position) {
+  return api("api/analyze", { game: state.info.name, variant: state.variant, position });
+}
+
+// ---------------------------------------------------------------- values
+
+function valueText(kind, remoteness) {
+  if (kind === "draw") return "draw";
+  return `${kind} in ${remoteness}`;
+}
+
+function symbol(kind, remoteness) {
+  switch (kind) {
+    case "win": return `+${remoteness}`;
+    case "loss": return `\u2212${remoteness}`;
+    case "tie": return `=${remoteness}`;
+    default: return "=";
+  }
+}
+
+function flip(kind) {
+  return kind === "win" ? "loss" : kind === "loss" ? "win" : kind;
+}
+
+// ---------------------------------------------------------------- game flow
+
+const current = () => state.history[state.history.length - 1].analysis;
+const gameInfo = (name) => state.games.find((g) => g.name === name);
+
+// Where a game starts: the tablebase's board when the server has one for it.
+function firstSetup(info) {
+  return state.tablebase && state.tablebase.game === info.name ? state.tablebase.start : info.example;
+}
+
+// A new game from a setup {game, variant, position}; false if it cannot be analysed.
+async function startSetup(setup) {
+  const info = gameInfo(setup.game);
+  if (!info) {
+    showError(`unknown game ${JSON.stringify(setup.game)}`);
+    return false;
+  }
+  cancelComputer();
+  const analysis = await request(() =>
+    api("api/analyze", { game: setup.game, variant: setup.variant || {}, position: setup.position }));
+  if (!analysis) {
+    syncControls();
+    return false;
+  }
+  const changed = !state.info || state.info.name !== info.name;
+  state.info = info;
+  state.variant = analysis.variant;
+  state.history = [{ analysis, move: null }];
+  state.editing = false;
+  state.edit = null;
+  if (changed) buildControls();
+  fillParams(analysis);
+  render();
+  return true;
+}
+
+async function play(move) {
+  cancelComputer();
+  if (state.editing || !move) return;
+  const from = current();
+  const analysis = await request(() => analyze(move.position));
+  if (!analysis || current() !== from) return;
+  state.history.push({ analysis, move });
+  render();
+}
+
+function cancelComputer() {
+  if (state.timer !== null) {
+    clearTimeout(state.timer);
+    state.timer = null;
+    updateState();
+  }
+}
+
+// The computer answers when it is its side's turn.
+function scheduleComputer() {
+  cancelComputer();
+  const analysis = current();
+  if (state.editing || !state.computer || analysis.to_move !== state.computer || analysis.moves.length === 0) return;
+  state.timer = setTimeout(() => {
+    state.timer = null;
+    play(analysis.moves[0]);
+  }, COMPUTER_DELAY_MS);
+  updateState();
+}
+
+function undo() {
+  if (state.editing || state.history.length <= 1) return;
+  cancelComputer();
+  state.history.pop();
+  // Back to a position where the human is to move.
+  while (state.computer && state.history.length > 1 && current().to_move === state.computer) state.history.pop();
+  render();
+}
+
+function goTo(ply) {
+  if (state.editing || ply >= state.history.length - 1) return;
+  state.history = state.history.slice(0, ply + 1);
+  render();
+}
+
+// ---------------------------------------------------------------- editing
+
+// The characters a click cycles through, per game.
+const EDIT_HELP = {
+  "pawns": "Click a cell: empty \u2192 white pawn \u2192 black pawn \u2192 empty.",
+  "chase": "Click a cell: white \u2192 black \u2192 empty (placing a piece moves it there).",
+  "queens-case": "Click an open cell: queen \u2192 army \u2192 floor (placing a piece moves it there). The map is a board setting.",
+  "snakes": "Click a cell: free \u2192 blocked \u2192 head 1 \u2192 head 2 \u2192 free (placing a head moves it there).",
+};
+
+function mapRows() {
+  return (state.variant.map || "").split("/");
+}
+
+// What a cell is without pieces (Queen's Case: the map's floor, exit or wall).
+function baseCell(r, c) {
+  if (state.info.name !== "queens-case") return ".";
+  const ch = mapRows()[r][c];
+  return ch === "Q" || ch === "A" ? "." : ch;
+}
+
+function sideNames() {
+  return state.info.sides.map((s) => s.name);
+}
+
+function sideCode(name) {
+  const side = state.info.sides.find((s) => s.name === name);
+  return side ? side.code : state.info.sides[0].code;
+}
+
+function sideName(code) {
+  const side = state.info.sides.find((s) => s.code === code);
+  return side ? side.name : code;
+}
+
+// Puts one of two pieces (W/B, Q/A) on (r, c), taking it off wherever it was.
+function placeUnique(cells, r, c, piece, other) {
+  cells.forEach((row, i) => row.forEach((ch, j) => {
+    if (ch === piece) row[j] = baseCell(i, j);
+    else if (ch === "X") row[j] = other;
+  }));
+  cells[r][c] = piece;
+}
+
+function cycleCell(r, c) {
+  const cells = state.edit.cells;
+  const ch = cells[r][c];
+  switch (state.info.name) {
+    case "pawns":
+      cells[r][c] = { ".": "P", "P": "p" }[ch] || ".";
+      break;
+    case "snakes": {
+      const next = { ".": "#", "#": "1", "1": "2" }[ch] || ".";
+      if (next === "1" || next === "2") cells.forEach((row, i) => row.forEach((x, j) => { if (x === next) row[j] = "."; }));
+      cells[r][c] = next;
+      break;
+    }
+    case "chase":
+    case "queens-case": {
+      const [a, b] = state.info.name === "chase" ? ["W", "B"] : ["Q", "A"];
+      if (ch === "#") return false;
+      if (ch === a) placeUnique(cells, r, c, b, a);
+      else if (ch === b || ch === "X") cells[r][c] = baseCell(r, c);
+      else placeUnique(cells, r, c, a, b);
+      break;
+    }
+  }
+  return true;
+}
+
+function find(cells, pieces) {
+  for (let r = 0; r < cells.length; r++) {
+    for (let c = 0; c < cells[r].length; c++) if (pieces.includes(cells[r][c])) return `${r + 1},${c + 1}`;
+  }
+  return null;
+}
+
+// The edited board in plain notation, or {problem}.
+function editedPosition() {
+  const { cells, side } = state.edit;
+  const game = state.info.name;
+  if (game === "pawns" || game === "snakes") return { position: `${cells.map((row) => row.join("")).join("/")} ${side}` };
+  const [a, b] = game === "chase" ? ["W", "B"] : ["Q", "A"];
+  const [nameA, nameB] = sideNames();
+  const at = find(cells, [a, "X"]);
+  const bt = find(cells, [b, "X"]);
+  if (!at) return { problem: `place the ${nameA} on the board (click a cell)` };
+  if (!bt) return { problem: `place the ${nameB} on the board (click a cell)` };
+  return { position: `${at} ${bt} ${side}` };
+}
+
+function enterEdit() {
+  cancelComputer();
+  const analysis = current();
+  state.editing = true;
+  state.edit = {
+    cells: analysis.board.cells.map((row) => [...row]),
+    side: sideCode(analysis.to_move),
+    analysis,
+  };
+  render();
+}
+
+async function editChanged() {
+  const { position, problem } = editedPosition();
+  state.edit.analysis = null;
+  $("position-text").value = position || "";
+  if (problem) {
+    state.seq++; // drop any answer still on its way
+    state.busy = false;
+    showError(problem);
+    render();
+    return;
+  }
+  render();
+  const edit = state.edit;
+  const analysis = await request(() => analyze(position));
+  if (analysis && state.edit === edit) {
+    edit.analysis = analysis;
+    render();
+  }
+}
+
+function leaveEdit(keep) {
+  if (!state.editing) return;
+  if (keep) {
+    if (state.busy) return;
+    if (!state.edit.analysis) {
+      showError("this position cannot be analysed: fix it, or press Cancel to go back");
+      return;
+    }
+    state.history = [{ analysis: state.edit.analysis, move: null }];
+  } else {
+    showError(null);
+  }
+  state.editing = false;
+  state.edit = null;
+  render();
+}
+
+function clearBoard() {
+  const cells = state.edit.cells;
+  cells.forEach((row, r) => row.forEach((_, c) => { row[c] = baseCell(r, c); }));
+  editChanged();
+}
+
+// ---------------------------------------------------------------- controls
+
+function buildControls() {
+  const info = state.info;
+  $("game").value = info.name;
+  $("notation-help").textContent = `Position notation: ${info.notation}.`;
+  const params = $("params");
+  params.replaceChildren();
+  for (const p of info.parameters) {
+    const label = el("label", { class: "row" });
+    label.append(p.name === "map" ? "Map (rows of . # E Q A)" : p.name === "cols" ? "columns" : p.name);
+    let input;
+    if (p.kind === "map") {
+      input = el("textarea", { id: `param-${p.name}`, rows: "6", spellcheck: "false" });
+    } else {
+      input = el("input", { id: `param-${p.name}`, type: "number", min: p.min, max: p.max, value: p.default });
+    }
+    input.dataset.name = p.name;
+    label.append(input);
+    params.append(label);
+  }
+  const computer = $("computer");
+  computer.replaceChildren(el("option", { value: "" }, "nobody"));
+  for (const name of sideNames()) computer.append(el("option", { value: name }, name));
+  if (!sideNames().includes(state.computer)) state.computer = "";
+  computer.value = state.computer;
+  $("edit-help").textContent = EDIT_HELP[info.name];
+}
+
+// The board settings shown for an analysis.
+function fillParams(analysis) {
+  for (const input of $("params").querySelectorAll("[data-name]")) {
+    const name = input.dataset.name;
+    if (name === "rows") input.value = analysis.board.rows;
+    else if (name === "cols") input.value = analysis.board.cols;
+    else if (name === "map") input.value = (analysis.variant.map || "").split("/").join("\n");
+    else if (analysis.variant[name] !== undefined) input.value = analysis.variant[name];
+  }
+}
+
+function syncControls() {
+  if (state.info) $("game").value = state.info.name;
+}
+
+async function newGameOnBoard(event) {
+  event.preventDefault();
+  const query = new URLSearchParams({ game: state.info.name });
+  for (const input of $("params").querySelectorAll("[data-name]")) {
+    let value = input.value.trim();
+    if (input.dataset.name === "map") value = value.split(/\s+/).filter((row) => row).join("/");
+    query.set(input.dataset.name, value);
+  }
+  const setup = await request(() => api(`api/start?${query}`));
+  if (setup) await startSetup(setup);
+}
+
+function showError(message) {
+  const box = $("error");
+  box.hidden = !message;
+  box.textContent = message || "";
+}
+
+function updateState() {
+  document.body.dataset.state = state.busy ? "busy" : state.timer !== null ? "computer" : "ready";
+}
+
+// ---------------------------------------------------------------- drawing
+
+function render() {
+  const analysis = state.editing ? state.edit.analysis : current();
+  renderStatus(analysis);
+  renderControls();
+  renderBoard();
+  renderMoves(analysis);
+  renderChart();
+  renderHistory();
+  if (!state.editing) {
+    saveAddress();
+    document.body.dataset.position = current().position;
+    document.body.dataset.ply = String(state.history.length - 1);
+  }
+  scheduleComputer();
+  updateState();
+}
+
+// The address keeps the current setup, for reloads and bookmarks.
+function saveAddress() {
+  const hash = new URLSearchParams({ game: state.info.name, ...state.variant, position: current().position });
+  history.replaceState(null, "", `#${hash}`);
+}
+
+function renderStatus(analysis) {
+  const value = $("value");
+  const end = $("end");
+  if (!analysis) {
+    value.textContent = state.editing ? `${sideName(state.edit.side)} to move: no value` : "";
+    value.className = "value";
+    end.textContent = "";
+    return;
+  }
+  const shown = $("show-values").checked;
+  value.textContent = shown
+    ? `${analysis.to_move} to move: ${valueText(analysis.value, analysis.remoteness)}`
+    : `${analysis.to_move} to move`;
+  value.className = shown ? `value ${analysis.value}` : "value";
+  value.dataset.value = analysis.value;
+  value.dataset.remoteness = analysis.remoteness === null ? "" : analysis.remoteness;
+  if (analysis.moves.length === 0) end.textContent = `Game over: ${analysis.end || "no legal move"}.`;
+  else if (state.computer === analysis.to_move && !state.editing) end.textContent = "The computer is thinking\u2026";
+  else end.textContent = "";
+  $("solver").textContent = `solver: ${analysis.solver}`;
+}
+
+function renderControls() {
+  const editing = state.editing;
+  const edit = $("edit");
+  edit.textContent = editing ? "Done editing" : "Edit position";
+  edit.setAttribute("aria-pressed", String(editing));
+  $("clear").hidden = !editing;
+  $("cancel-edit").hidden = !editing;
+  $("edit-help").hidden = !editing;
+  const side = $("side");
+  side.disabled = !editing;
+  side.textContent = editing ? sideName(state.edit.side) : current().to_move;
+  side.title = editing ? "click to change the side to move" : "";
+  const text = $("position-text");
+  if (document.activeElement !== text) {
+    if (editing) {
+      const { position } = editedPosition();
+      text.value = position || "";
+    } else {
+      text.value = current().position;
+    }
+  }
+  $("undo").disabled = editing || state.history.length <= 1;
+  $("restart").disabled = editing || state.history.length <= 1;
+  $("best").disabled = editing || current().moves.length === 0;
+  document.body.classList.toggle("editing", editing);
+}
+
+function svg(tag, attributes, text) {
+  return el(`svg:${tag}`, attributes, text);
+}
+
+// The cells each snake's body has covered in the moves played (to colour them).
+function snakeTrails() {
+  const trails = new Map();
+  for (let i = 1; i < state.history.length; i++) {
+    const mover = state.history[i - 1].analysis.to_move;
+    const [r, c] = state.history[i].move.from;
+    trails.set(`${r},${c}`, mover.endsWith("1") ? "body1" : "body2");
+  }
+  return trails;
+}
+
+function drawPiece(group, ch, x, y) {
+  const game = state.info.name;
+  const disc = (dx, cls, letter) => {
+    group.append(svg("circle", { cx: x + dx, cy: y, r: CELL * 0.34, class: `piece ${cls}` }));
+    if (letter) group.append(svg("text", { x: x + dx, y: y + 1, class: `piece-letter ${cls}` }, letter));
+  };
+  if (game === "pawns" && (ch === "P" || ch === "p")) {
+    const cls = ch === "P" ? "white" : "black";
+    const body = `M${x - 8},${y + 2} L${x + 8},${y + 2} L${x + 14},${y + 19} L${x - 14},${y + 19} Z`;
+    group.append(svg("path", { d: body, class: `piece ${cls}` }));
+    group.append(svg("circle", { cx: x, cy: y - 8, r: 10, class: `piece ${cls}` }));
+  } else if (game === "chase") {
+    if (ch === "W") disc(0, "white", "W");
+    else if (ch === "B") disc(0, "black", "B");
+    else if (ch === "X") {
+      disc(-7, "white", "");
+      disc(7, "black", "\u00d7");
+    }
+  } else if (game === "queens-case") {
+    if (ch === "Q") disc(0, "queen", "Q");
+    else if (ch === "A") disc(0, "army", "A");
+    else if (ch === "X") {
+      disc(-7, "queen", "");
+      disc(7, "army", "\u00d7");
+    } else if (ch === "E") group.append(svg("text", { x, y: y + 1, class: "exit-letter" }, "exit"));
+  } else if (game === "snakes" && (ch === "1" || ch === "2")) {
+    disc(0, `snake${ch}`, ch);
+  }
+}
+
+function renderBoard() {
+  const board = $("board");
+  board.replaceChildren();
+  const game = state.info.name;
+  const analysis = current();
+  const cells = state.editing ? state.edit.cells : analysis.board.cells.map((row) => [...row]);
+  const rows = cells.length;
+  const cols = cells[0].length;
+  board.setAttribute("viewBox", `0 0 ${cols * CELL} ${rows * CELL}`);
+  board.style.maxWidth = `${Math.max(240, Math.min(620, cols * 78))}px`;
+  const checkered = game === "pawns" || game === "chase";
+  const trails = game === "snakes" && !state.editing ? snakeTrails() : new Map();
+  const last = !state.editing ? state.history[state.history.length - 1].move : null;
+  const centre = (r, c) => ({ x: (c - 0.5) * CELL, y: (r - 0.5) * CELL });
+  const layer = svg("g", { class: "cells" });
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const ch = cells[r][c];
+      const g = svg("g", { class: "cell", "data-row": r + 1, "data-col": c + 1 });
+      let cls = checkered ? ((r + c) % 2 ? "square dark" : "square light") : "square floor";
+      if (ch === "#") cls += trails.get(`${r + 1},${c + 1}`) ? ` ${trails.get(`${r + 1},${c + 1}`)}` : " wall";
+      if (ch === "E" || (game === "queens-case" && baseCell(r, c) === "E")) cls += " exit";
+      if (last && last.from[0] === r + 1 && last.from[1] === c + 1) cls += " last-from";
+      if (last && last.to[0] === r + 1 && last.to[1] === c + 1) cls += " last-to";
+      g.append(svg("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, class: cls }));
+      const { x, y } = centre(r + 1, c + 1);
+      drawPiece(g, ch, x, y);
+      if (state.editing && !(game === "queens-case" && ch === "#")) {
+        g.classList.add("editable");
+        g.addEventListener("click", () => {
+          if (cycleCell(r, c)) editChanged();
+        });
+      }
+      layer.append(g);
+    }
+  }
+  board.append(layer);
+  if (state.editing) return;
+  const showValues = $("show-values").checked;
+  const moves = analysis.moves;
+  const into = new Map();
+  for (const m of moves) into.set(`${m.to}`, (into.get(`${m.to}`) || 0) + 1);
+  const arrows = svg("g", { class: "arrows" });
+  const badges = svg("g", { class: "badges" });
+  for (const m of moves) {
+    const f = centre(...m.from);
+    const t = centre(...m.to);
+    const stay = m.from[0] === m.to[0] && m.from[1] === m.to[1];
+    let p = t;
+    // A small badge for a move that stays (in a corner: arrows leave from the sides)
+    // or that ends where another move ends or on a piece (a capture): on the arrow,
+    // a quarter of a cell before the end, so that pieces and badges stay apart.
+    const small = stay || into.get(`${m.to}`) > 1 || !".E".includes(cells[m.to[0] - 1][m.to[1] - 1]);
+    if (stay) p = { x: t.x + CELL * 0.29, y: t.y - CELL * 0.29 };
+    else if (small) {
+      const back = (CELL * 0.27) / Math.hypot(t.x - f.x, t.y - f.y);
+      p = { x: t.x - (t.x - f.x) * back, y: t.y - (t.y - f.y) * back };
+    }
+    const kind = showValues ? m.value : "hidden";
+    if (!stay) {
+      // From the piece's edge, so that the piece stays readable.
+      const length = Math.hypot(p.x - f.x, p.y - f.y);
+      const skip = Math.min(CELL * 0.3, length / 2) / length;
+      const start = { x: f.x + (p.x - f.x) * skip, y: f.y + (p.y - f.y) * skip };
+      arrows.append(svg("line", {
+        x1: start.x, y1: start.y, x2: p.x, y2: p.y, class: `arrow ${kind}`, "data-move": m.move,
+      }));
+    }
+    const badge = svg("g", {
+      class: `move-badge ${kind}`, "data-move": m.move, role: "button", tabindex: "0",
+      "aria-label": showValues ? `${m.move}: ${valueText(m.value, m.remoteness)}` : m.move,
+    });
+    badge.append(svg("title", {}, showValues ? `${m.move}: ${valueText(m.value, m.remoteness)}` : m.move));
+    badge.append(svg("circle", { cx: p.x, cy: p.y, r: CELL * (small ? 0.21 : 0.28) }));
+    if (showValues) {
+      const label = symbol(m.value, m.remoteness);
+      const size = small || label.length > 3 ? "small" : label.length > 2 ? "medium" : "";
+      badge.append(svg("text", { x: p.x, y: p.y + 1, class: size }, label));
+    }
+    badge.addEventListener("click", (event) => {
+      event.stopPropagation();
+      play(m);
+    });
+    badge.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        play(m);
+      }
+    });
+    badge.addEventListener("mouseenter", () => highlight(m.move, true));
+    badge.addEventListener("mouseleave", () => highlight(m.move, false));
+    badges.append(badge);
+  }
+  board.append(arrows, badges);
+}
+
+function highlight(move, on) {
+  for (const node of document.querySelectorAll(`[data-move="${CSS.escape(move)}"]`)) node.classList.toggle("hot", on);
+}
+
+function renderMoves(analysis) {
+  const body = $("moves").querySelector("tbody");
+  body.replaceChildren();
+  if (!analysis) return;
+  if (analysis.moves.length === 0) {
+    body.append(el("tr", {}, ""));
+    body.lastChild.append(el("td", { colspan: "4", class: "help" }, "no legal move"));
+    return;
+  }
+  const showValues = $("show-values").checked;
+  for (const m of analysis.moves) {
+    const row = el("tr", { class: showValues ? m.value : "hidden", "data-move": m.move });
+    row.append(el("td", {}));
+    row.lastChild.append(el("span", { class: `chip ${showValues ? m.value : "hidden"}` }, showValues ? symbol(m.value, m.remoteness) : "?"));
+    const cell = el("td", {});
+    const button = el("button", { type: "button", class: "move-button", "data-move": m.move }, m.move);
+    button.disabled = state.editing;
+    button.addEventListener("click", () => play(m));
+    cell.append(button);
+    row.append(cell);
+    row.append(el("td", {}, showValues ? valueText(m.value, m.remoteness) : ""));
+    const top = analysis.moves[0];
+    let delta = "";
+    if (showValues && m.value === top.value && m.remoteness === top.remoteness) delta = "best";
+    else if (showValues && m.delta !== null) delta = m.delta > 0 ? `+${m.delta}` : m.delta < 0 ? `${m.delta}` : "\u00b10";
+    row.append(el("td", { class: "delta" }, delta));
+    row.addEventListener("mouseenter", () => highlight(m.move, true));
+    row.addEventListener("mouseleave", () => highlight(m.move, false));
+    body.append(row);
+  }
+}
+
+function renderChart() {
+  const chart = $("chart");
+  chart.replaceChildren();
+  const shown = $("show-values").checked;
+  chart.style.display = shown ? "" : "none"; // an SVG element has no `hidden`
+  if (!shown) {
+    $("chart-caption").textContent = "Hidden while values are hidden.";
+    return;
+  }
+  const entries = state.history;
+  const first = entries[0].analysis.to_move;
+  const other = sideNames().find((name) => name !== first) || "the other side";
+  $("chart-caption").textContent =
+    `Value for ${first} (to move at ply 0) after each ply: above the band ${first} wins, below it ${other} wins; ` +
+    "the distance from the band is the remoteness (plies to the end). Click a point to go back to it.";
+  const W = 460;
+  const H = 250;
+  const left = 34;
+  const right = 10;
+  const top = 10;
+  const bottom = 26;
+  const plies = Math.max(entries.length - 1, 10);
+  const maxR = Math.max(4, ...entries.map((e) => e.analysis.remoteness || 0));
+  const band = 9;
+  const mid = top + (H - top - bottom) / 2;
+  const half = (H - top - bottom) / 2 - band;
+  const x = (i) => left + (i / plies) * (W - left - right);
+  const y = (kind, r) => kind === "win" ? mid - band - (r / maxR) * half
+    : kind === "loss" ? mid + band + (r / maxR) * half : mid;
+  chart.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  chart.append(svg("rect", { x: left, y: top, width: W - left - right, height: half, class: "region win" }));
+  chart.append(svg("rect", { x: left, y: mid - band, width: W - left - right, height: 2 * band, class: "region draw" }));
+  chart.append(svg("rect", { x: left, y: mid + band, width: W - left - right, height: half, class: "region loss" }));
+  chart.append(svg("text", { x: W - right - 6, y: top + 13, class: "region-label" }, `${first} wins`));
+  chart.append(svg("text", { x: W - right - 6, y: mid + 4, class: "region-label" }, "draw"));
+  chart.append(svg("text", { x: W - right - 6, y: H - bottom - 5, class: "region-label" }, `${other} wins`));
+  const step = maxR <= 10 ? 2 : maxR <= 25 ? 5 : 10;
+  for (let r = 0; r <= maxR; r += step) {
+    for (const kind of ["win", "loss"]) {
+      chart.append(svg("line", { x1: left, x2: W - right, y1: y(kind, r), y2: y(kind, r), class: "grid" }));
+      chart.append(svg("text", { x: left - 4, y: y(kind, r) + 4, class: "tick y" }, r));
+    }
+  }
+  const plyStep = plies <= 20 ? 1 : plies <= 50 ? 5 : 10;
+  for (let i = 0; i <= plies; i += plyStep) {
+    chart.append(svg("text", { x: x(i), y: H - 8, class: "tick x" }, i));
+  }
+  chart.append(svg("text", { x: left - 4, y: H - 8, class: "tick axis-name" }, "ply"));
+  const points = entries.map((entry, i) => {
+    const a = entry.analysis;
+    const kind = a.to_move === first ? a.value : flip(a.value);
+    return { i, a, kind, x: x(i), y: y(kind, a.remoteness || 0) };
+  });
+  chart.append(svg("polyline", { points: points.map((p) => `${p.x},${p.y}`).join(" "), class: "line" }));
+  for (const p of points) {
+    const dot = svg("circle", {
+      cx: p.x, cy: p.y, r: p.i === points.length - 1 ? 6 : 4.5, class: `point ${p.kind}`, "data-ply": p.i,
+    });
+    dot.append(svg("title", {}, `ply ${p.i}: ${p.a.to_move} to move, ${valueText(p.a.value, p.a.remoteness)}`));
+    dot.addEventListener("click", () => goTo(p.i));
+    chart.append(dot);
+  }
+}
+
+function renderHistory() {
+  const list = $("history");
+  list.replaceChildren();
+  state.history.forEach((entry, i) => {
+    const a = entry.analysis;
+    const item = el("li", { "data-ply": i });
+    const label = i === 0 ? "start" : `${state.history[i - 1].analysis.to_move} ${entry.move.move}`;
+    const button = el("button", { type: "button", class: "link" }, `${i}. ${label}`);
+    button.disabled = state.editing || i === state.history.length - 1;
+    button.title = "go back to this position";
+    button.addEventListener("click", () => goTo(i));
+    const shown = $("show-values").checked;
+    item.append(button, shown ? ` \u2192 ${a.to_move} to move: ${valueText(a.value, a.remoteness)}` : "");
+    item.className = shown ? a.value : "";
+    list.append(item);
+  });
+}
+
+// ---------------------------------------------------------------- start
+
+function setupFromHash() {
+  if (location.hash.length <= 1) return null;
+  const params = new URLSearchParams(location.hash.slice(1));
+  const game = params.get("game");
+  const position = params.get("position");
+  if (!game || !position) return null;
+  const variant = {};
+  for (const [key, value] of params) if (key !== "game" && key !== "position") variant[key] = value;
+  return { game, variant, position };
+}
+
+async function main() {
+  const games = await request(() => api("api/games"));
+  if (!games) return;
+  state.games = games.games;
+  state.tablebase = games.tablebase;
+  for (const g of state.games) $("game").append(el("option", { value: g.name }, g.title));
+
+  $("game").addEventListener("change", async (event) => {
+    const info = gameInfo(event.target.value);
+    if (!(await startSetup(firstSetup(info)))) syncControls();
+  });
+  $("board-form").addEventListener("submit", newGameOnBoard);
+  $("position-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const position = $("position-text").value;
+    $("position-text").blur();
+    if (state.editing) leaveEdit(false);
+    await startSetup({ game: state.info.name, variant: state.variant, position });
+  });
+  $("edit").addEventListener("click", () => (state.editing ? leaveEdit(true) : enterEdit()));
+  $("clear").addEventListener("click", clearBoard);
+  $("cancel-edit").addEventListener("click", () => leaveEdit(false));
+  $("side").addEventListener("click", () => {
+    const codes = state.info.sides.map((s) => s.code);
+    state.edit.side = codes[(codes.indexOf(state.edit.side) + 1) % codes.length];
+    editChanged();
+  });
+  $("computer").addEventListener("change", (event) => {
+    state.computer = event.target.value;
+    render();
+  });
+  $("show-values").addEventListener("change", render);
+  $("undo").addEventListener("click", undo);
+  $("restart").addEventListener("click", () => goTo(0));
+  $("best").addEventListener("click", () => play(current().moves[0]));
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, textarea, select")) return;
+    if (event.key === "Escape" && state.editing) leaveEdit(false);
+    else if ((event.key === "z" && (event.ctrlKey || event.metaKey)) || event.key === "u") undo();
+  });
+
+  // An address typed or pasted with another setup.
+  window.addEventListener("hashchange", async () => {
+    const setup = setupFromHash();
+    if (!setup || (state.history.length && setup.game === state.info.name && setup.position === current().position)) return;
+    if (!(await startSetup(setup))) {
+      showError(`the address's position: ${$("error").textContent}`);
+      if (state.history.length) saveAddress();
+    }
+  });
+
+  const fromHash = setupFromHash();
+  if (fromHash && (await startSetup(fromHash))) return;
+  const message = fromHash ? $("error").textContent : null;
+  const setups = state.games.map(firstSetup);
+  if (state.tablebase) setups.unshift(state.tablebase.start);
+  for (const setup of setups) {
+    if (await startSetup(setup)) break;
+  }
+  if (message) showError(`the address's position: ${message}`);
+}
+
+main();

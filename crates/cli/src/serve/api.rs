@@ -1,0 +1,242 @@
+//! The JSON API under `/api/` (documented in docs/web-api.md).
+//!
+//! | route                  | answer                                                  |
+//! |------------------------|---------------------------------------------------------|
+//! | `GET /api/games`       | the games, their board parameters, sides and notation   |
+//! | `GET /api/start`       | a game's start setup on a board                         |
+//! | `GET/POST /api/analyze`| a position's value and every move's value, best first   |
+//!
+//! Every error is `{"error": message, "kind": kind}` with a 4xx status (500 only for
+//! a solver's bug); the server goes on serving.
+
+use super::App;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use gsolve_analysis::{AnalysisError, Analyzer, GameKind, Setup};
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+
+/// The API's routes, to be nested under `/api`.
+pub fn router() -> Router<Arc<App>> {
+    Router::new()
+        .route("/games", get(games))
+        .route("/start", get(start))
+        .route("/analyze", get(analyze_query).post(analyze_body))
+        .fallback(|| async {
+            ApiError::new(StatusCode::NOT_FOUND, "not-found", "no such API endpoint; see /api/games")
+        })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method-not-allowed",
+                "method not allowed: /api/games and /api/start take GET, /api/analyze GET or POST",
+            )
+        })
+}
+
+/// An error answer: `{"error": message, "kind": kind}`.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    kind: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Self {
+        ApiError { status, kind, message: message.into() }
+    }
+
+    fn bad_request(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad-request", message)
+    }
+}
+
+impl From<AnalysisError> for ApiError {
+    fn from(e: AnalysisError) -> Self {
+        let (status, kind) = match &e {
+            AnalysisError::UnknownGame(_) => (StatusCode::BAD_REQUEST, "unknown-game"),
+            AnalysisError::BadVariant(_) => (StatusCode::BAD_REQUEST, "bad-variant"),
+            AnalysisError::BadPosition { .. } => (StatusCode::BAD_REQUEST, "bad-position"),
+            AnalysisError::TooLarge(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too-large"),
+            AnalysisError::Tablebase(_) => (StatusCode::UNPROCESSABLE_ENTITY, "tablebase"),
+            AnalysisError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        };
+        ApiError::new(status, kind, e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if self.status.is_server_error() {
+            eprintln!("gsolve: {}", self.message);
+        }
+        (self.status, Json(json!({"error": self.message, "kind": self.kind}))).into_response()
+    }
+}
+
+/// The board parameters of `/api/start`, the sides, and the board characters.
+fn describe(game: GameKind) -> Value {
+    let number = |name: &str, min: u32, max: u32, default: u32, variant: bool| json!({"name": name, "kind": "number", "min": min, "max": max, "default": default, "variant": variant});
+    let (parameters, sides, cells) = match game {
+        GameKind::Pawns => (
+            json!([number("rows", 2, 8, 4, false), number("cols", 2, 8, 4, false)]),
+            json!([{"name": "white", "code": "w"}, {"name": "black", "code": "b"}]),
+            json!({"P": "white pawn", "p": "black pawn", ".": "empty"}),
+        ),
+        GameKind::Chase => (
+            json!([number("size", 2, 100, 4, true)]),
+            json!([{"name": "white", "code": "w"}, {"name": "black", "code": "b"}]),
+            json!({"W": "white", "B": "black", "X": "both (a capture)", ".": "empty"}),
+        ),
+        GameKind::QueensCase => {
+            let example = game.example();
+            let map = example.variant.iter().find(|(k, _)| k == "map").map(|(_, v)| v.clone());
+            (
+                json!([{"name": "map", "kind": "map", "default": map, "variant": true}]),
+                json!([{"name": "queen", "code": "q"}, {"name": "army", "code": "a"}]),
+                json!({"Q": "queen", "A": "army", "X": "both (caught)", "E": "exit", "#": "wall", ".": "floor"}),
+            )
+        }
+        GameKind::Snakes => (
+            json!([number("rows", 1, 11, 5, false), number("cols", 2, 11, 5, false)]),
+            json!([{"name": "snake 1", "code": "1"}, {"name": "snake 2", "code": "2"}]),
+            json!({"1": "snake 1's head", "2": "snake 2's head", "#": "blocked (obstacle or body)", ".": "free"}),
+        ),
+    };
+    json!({
+        "name": game.name(),
+        "title": game.title(),
+        "notation": game.notation_help(),
+        "example": game.example().to_json(),
+        "parameters": parameters,
+        "sides": sides,
+        "cells": cells,
+    })
+}
+
+/// `GET /api/games`.
+async fn games(State(state): State<Arc<App>>) -> Json<Value> {
+    let limits = state.analyzer.limits();
+    let games: Vec<Value> = GameKind::ALL.into_iter().map(describe).collect();
+    Json(json!({
+        "games": games,
+        "limits": {
+            "max_positions": limits.max_positions,
+            "max_snake_cells": limits.max_snake_cells,
+            "max_pawn_cells": limits.max_pawn_cells,
+        },
+        "tablebase": state.tablebase,
+    }))
+}
+
+/// The query's `key=value` pairs, each key at most once.
+fn pairs(query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Result<Vec<(String, String)>, ApiError> {
+    let Query(pairs) = query.map_err(|e| ApiError::bad_request(format!("bad query string: {}", e.body_text())))?;
+    for (i, (key, _)) in pairs.iter().enumerate() {
+        if pairs[..i].iter().any(|(k, _)| k == key) {
+            return Err(ApiError::bad_request(format!("the parameter {key:?} is given twice")));
+        }
+    }
+    Ok(pairs)
+}
+
+/// Removes and returns the parameter `key`.
+fn take(pairs: &mut Vec<(String, String)>, key: &str) -> Option<String> {
+    let at = pairs.iter().position(|(k, _)| k == key)?;
+    Some(pairs.remove(at).1)
+}
+
+fn missing(key: &str, what: &str) -> ApiError {
+    ApiError::bad_request(format!("the parameter {key:?} is missing: {what}"))
+}
+
+const GAME_NEEDED: &str = "pawns, chase, queens-case or snakes";
+
+/// `GET /api/start?game=..&rows=..&cols=..|size=..|map=..`: the start setup on that
+/// board; without board parameters, the game's example.
+async fn start(query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Result<Json<Value>, ApiError> {
+    let mut pairs = pairs(query)?;
+    let game = take(&mut pairs, "game").ok_or_else(|| missing("game", GAME_NEEDED))?;
+    let game = GameKind::from_name(&game)?;
+    let setup = if pairs.is_empty() { game.example() } else { Analyzer::start(game, &pairs)? };
+    Ok(Json(setup.to_json()))
+}
+
+/// `GET /api/analyze?game=..&position=..[&size=..|&map=..]`: every parameter other
+/// than `game` and `position` is a variant parameter.
+async fn analyze_query(
+    State(state): State<Arc<App>>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let mut pairs = pairs(query)?;
+    let game = take(&mut pairs, "game").ok_or_else(|| missing("game", GAME_NEEDED))?;
+    let game = GameKind::from_name(&game)?;
+    let position = take(&mut pairs, "position").ok_or_else(|| missing("position", game.notation_help()))?;
+    analyze(state, Setup { game, variant: pairs, position }).await
+}
+
+/// `POST /api/analyze` with `{"game": .., "variant": {..}, "position": ..}`.
+async fn analyze_body(
+    State(state): State<Arc<App>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let body = body.map_err(|e| ApiError::new(e.status(), "bad-request", e.body_text()))?;
+    let setup = setup_of_json(&body)?;
+    analyze(state, setup).await
+}
+
+/// A setup from a JSON body `{game, variant, position}`.
+fn setup_of_json(body: &[u8]) -> Result<Setup, ApiError> {
+    const SHAPE: &str = r#"{"game": "chase", "variant": {"size": "4"}, "position": "1,1 4,4 w"}"#;
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad_request(format!("the body is not JSON ({e}); expected e.g. {SHAPE}")))?;
+    let object = value.as_object().ok_or_else(|| ApiError::bad_request(format!("expected an object like {SHAPE}")))?;
+    if let Some(key) = object.keys().find(|k| !["game", "variant", "position"].contains(&k.as_str())) {
+        return Err(ApiError::bad_request(format!("unknown field {key:?}: expected game, variant and position")));
+    }
+    let text = |key: &str, what: &str| match object.get(key) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(ApiError::bad_request(format!("the field {key:?} must be a string"))),
+        None => Err(ApiError::bad_request(format!("the field {key:?} is missing: {what}"))),
+    };
+    let game = GameKind::from_name(&text("game", GAME_NEEDED)?)?;
+    let position = text("position", game.notation_help())?;
+    let variant = match object.get("variant") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Object(map)) => variant_of(map)?,
+        Some(_) => {
+            return Err(ApiError::bad_request("the field \"variant\" must be an object, e.g. {\"size\": \"4\"}"))
+        }
+    };
+    Ok(Setup { game, variant, position })
+}
+
+/// Variant parameters as text: strings as they are, whole numbers written out.
+fn variant_of(map: &Map<String, Value>) -> Result<Vec<(String, String)>, ApiError> {
+    map.iter()
+        .map(|(key, value)| match value {
+            Value::String(s) => Ok((key.clone(), s.clone())),
+            Value::Number(n) if n.is_u64() => Ok((key.clone(), n.to_string())),
+            _ => Err(ApiError::bad_request(format!(
+                "the variant parameter {key:?} must be a string or a whole number, not {value}"
+            ))),
+        })
+        .collect()
+}
+
+/// Runs the analysis on a blocking thread (it may take a second of CPU).
+async fn analyze(state: Arc<App>, setup: Setup) -> Result<Json<Value>, ApiError> {
+    let analysis = tokio::task::spawn_blocking(move || {
+        let _slot = state.slots.take();
+        state.analyzer.analyze(&setup)
+    })
+    .await
+    .map_err(|e| ApiError::from(AnalysisError::Internal(format!("the analysis failed: {e}"))))??;
+    Ok(Json(analysis.to_json()))
+}
