@@ -47,7 +47,7 @@ impl Default for Limits {
 
 impl Limits {
     /// For an interactive page, answering within about a second: chase up to
-    /// n = 40, Queen's Case up to about 2,200 open cells, snakes up to 50 free
+    /// n = 47, Queen's Case up to about 2,200 open cells, snakes up to 50 free
     /// cells, pawns up to 5×5.
     pub fn interactive() -> Self {
         Limits { max_positions: 10_000_000, max_snake_cells: 50, max_pawn_cells: 25, search_table_entries: 1 << 20 }

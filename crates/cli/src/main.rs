@@ -93,7 +93,7 @@ enum Command {
     Play(PlayArgs),
     /// A local web page to set up positions, see every move's value and play.
     ///
-    /// Serves the page and a JSON API under /api/ (see the README) from files
+    /// Serves the page and a JSON API under /api/ (docs/web-api.md) from files
     /// embedded in the binary; binds to 127.0.0.1 unless --bind says otherwise.
     Serve(ServeArgs),
 }
