@@ -9,47 +9,17 @@
 //! `GSOLVE_SCREENSHOT=FILE` it also writes a screenshot of a game in progress
 //! (docs/screenshot.png is made this way).
 
+mod common;
+
+use common::Process;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// A child process killed when dropped.
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// `gsolve serve --port 0` and its URL.
 fn start_server() -> (Process, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gsolve"))
-        .args(["serve", "--port", "0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gsolve serve starts");
-    let stderr = child.stderr.take().expect("stderr is piped");
-    let process = Process(child);
-    let (sender, receiver) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            match line.strip_prefix("gsolve: serving ") {
-                Some(url) => {
-                    let _ = sender.send(url.to_string());
-                }
-                None => eprintln!("[server] {line}"),
-            }
-        }
-    });
-    let url = receiver.recv_timeout(Duration::from_secs(30)).expect("gsolve serve prints its URL");
-    (process, url)
+    common::serve(&[])
 }
 
 /// An executable named `name` on the PATH.

@@ -2,15 +2,16 @@
 //! files are served; every game's example is analysed with the best move first; bad
 //! requests get a 4xx with a JSON message, and the server goes on answering.
 
+mod common;
+
+use common::Process;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::Command;
 use std::time::Duration;
 
 /// A running `gsolve serve --port 0`, killed when dropped.
 struct Server {
-    child: Child,
+    process: Process,
     url: String,
 }
 
@@ -20,34 +21,9 @@ impl Server {
     }
 
     fn start_with(options: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gsolve"))
-            .args(["serve", "--port", "0"])
-            .args(options)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("gsolve serve starts");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let (sender, receiver) = mpsc::channel();
-        // Reads the URL, then keeps draining standard error (and shows it).
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                match line.strip_prefix("gsolve: serving ") {
-                    Some(url) => {
-                        let _ = sender.send(url.to_string());
-                    }
-                    None => eprintln!("[server] {line}"),
-                }
-            }
-        });
-        let mut server = Server { child, url: String::new() };
-        match receiver.recv_timeout(Duration::from_secs(30)) {
-            Ok(url) => server.url = url,
-            Err(_) => panic!("gsolve serve did not print its URL: {:?}", server.child.try_wait()),
-        }
-        assert!(server.url.starts_with("http://127.0.0.1:") && server.url.ends_with('/'), "{}", server.url);
-        server
+        let (process, url) = common::serve(options);
+        assert!(url.starts_with("http://127.0.0.1:") && url.ends_with('/'), "{url}");
+        Server { process, url }
     }
 
     /// GET `path`: the status and the body.
@@ -78,17 +54,10 @@ impl Server {
 
     /// Asserts the server is still running and answering.
     fn assert_alive(&mut self) {
-        assert!(self.child.try_wait().expect("the child's status").is_none(), "the server has exited");
+        assert!(self.process.0.try_wait().expect("the child's status").is_none(), "the server has exited");
         let (status, games) = self.get_json("api/games");
         assert_eq!(status, 200);
         assert_eq!(games["games"].as_array().map(Vec::len), Some(4));
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -54,25 +54,25 @@ impl RandomGraph {
         let terminal_percent = rng.below(30);
         let stuck_percent = rng.below(10);
         let max_degree = 1 + rng.below(4);
-        let holes: Vec<bool> = (0..n).map(|_| rng.percent(hole_percent)).collect();
+        let holes: Vec<bool> = (0..n).map(|_| rng.chance(hole_percent, 100)).collect();
         let targets: Vec<u32> = (0..n as u32).filter(|&i| !holes[i as usize]).collect();
         let nodes = (0..n)
             .map(|i| {
                 if holes[i] {
                     return Node::Hole;
                 }
-                if rng.percent(terminal_percent) && shape != 3 {
+                if rng.chance(terminal_percent, 100) && shape != 3 {
                     return Node::Terminal(match rng.below(3) {
                         0 => Outcome::Win,
                         1 => Outcome::Loss,
                         _ => Outcome::Tie,
                     });
                 }
-                if rng.percent(stuck_percent) || (shape == 3 && i == 0) {
+                if rng.chance(stuck_percent, 100) || (shape == 3 && i == 0) {
                     return Node::Inner(Vec::new());
                 }
                 let degree = match shape {
-                    3 => 1 + rng.percent(10) as u64,
+                    3 => 1 + rng.chance(10, 100) as u64,
                     _ => 1 + rng.below(max_degree),
                 };
                 let moves = (0..degree)
@@ -80,7 +80,7 @@ impl RandomGraph {
                         // Mostly to a nearby lower index (chains, long remoteness),
                         // else anywhere (cycles, self-loops, repeated moves).
                         let near = targets.partition_point(|&t| (t as usize) < i);
-                        if (shape >= 2 || rng.percent(50)) && near > 0 {
+                        if (shape >= 2 || rng.chance(50, 100)) && near > 0 {
                             targets[near - 1 - rng.below(near.min(2) as u64) as usize]
                         } else {
                             targets[rng.below(targets.len() as u64) as usize]

@@ -45,3 +45,46 @@ pub fn ok(args: &[&str], stdin: impl Into<Vec<u8>>) -> String {
     assert_eq!(r.code, Some(0), "gsolve {args:?} failed:\n{}", r.stderr);
     r.stdout
 }
+
+/// A child process, killed and reaped when dropped.
+pub struct Process(pub std::process::Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `gsolve serve --port 0` with `options`; returns the process and the URL it
+/// prints (`http://127.0.0.1:PORT/`). Its standard error goes on being read and
+/// shown with a `[server]` prefix.
+pub fn serve(options: &[&str]) -> (Process, String) {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gsolve"))
+        .args(["serve", "--port", "0"])
+        .args(options)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gsolve serve starts");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let mut process = Process(child);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            match line.strip_prefix("gsolve: serving ") {
+                Some(url) => {
+                    let _ = sender.send(url.to_string());
+                }
+                None => eprintln!("[server] {line}"),
+            }
+        }
+    });
+    match receiver.recv_timeout(std::time::Duration::from_secs(30)) {
+        Ok(url) => (process, url),
+        Err(_) => panic!("gsolve serve did not print its URL: {:?}", process.0.try_wait()),
+    }
+}

@@ -61,34 +61,8 @@ impl Drop for TempDir {
     }
 }
 
-/// SplitMix64: a tiny seeded generator, enough for test data.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x5DEE_CE66_D1CE_4E5B)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`; the tiny modulo bias does not matter here).
-    pub fn below(&mut self, n: u64) -> u64 {
-        assert!(n > 0);
-        self.next_u64() % n
-    }
-
-    /// True with probability `percent`/100.
-    pub fn percent(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
+/// The seeded generator of the games crate, enough for test data.
+pub use gsolve_games::rng::SplitMix64 as Rng;
 
 /// A proptest configuration running `default_cases` cases, unless the environment
 /// variable `PROPTEST_CASES` says otherwise. (`ProptestConfig::with_cases` would
@@ -142,7 +116,9 @@ pub fn small_file() -> &'static (Vec<u8>, Vec<PackedValue>) {
     FILE.get_or_init(|| {
         let mut rng = Rng::new(7);
         let values: Vec<PackedValue> = (0..300)
-            .map(|_| if rng.percent(10) { PackedValue::NONE } else { PackedValue::pack(random_value(&mut rng, 60)) })
+            .map(
+                |_| if rng.chance(10, 100) { PackedValue::NONE } else { PackedValue::pack(random_value(&mut rng, 60)) },
+            )
             .collect();
         (tablebase_bytes(&values, 64), values)
     })
