@@ -2,7 +2,7 @@
 
 use crate::draw::Draw;
 use crate::{Analysis, AnalysisError, Board, GameKind, MoveInfo, Setup};
-use gsolve_engine::search::Searcher;
+use gsolve_engine::search::{SearchError, SearchHooks, Searcher};
 use gsolve_engine::{layered, line, retrograde, Game, Indexed, Solution, Value, ValueLookup, Variant};
 use gsolve_games::chase::Chase;
 use gsolve_games::notation::{Explain, PlainNotation};
@@ -30,6 +30,10 @@ pub struct Limits {
     /// Entries of each alpha-beta search's transposition table (about 32 to 64
     /// bytes each).
     pub search_table_entries: usize,
+    /// Positions one alpha-beta search (of the position, or of one child) may visit
+    /// before giving up with [`AnalysisError::TooLarge`]; `None`: no limit. A time
+    /// budget that does not depend on the machine's speed.
+    pub max_search_nodes: Option<u64>,
 }
 
 impl Default for Limits {
@@ -41,6 +45,7 @@ impl Default for Limits {
             max_snake_cells: 128,
             max_pawn_cells: 36,
             search_table_entries: gsolve_engine::search::DEFAULT_TABLE_ENTRIES,
+            max_search_nodes: None,
         }
     }
 }
@@ -48,9 +53,16 @@ impl Default for Limits {
 impl Limits {
     /// For an interactive page, answering within about a second: chase up to
     /// n = 47, Queen's Case up to about 2,200 open cells, snakes up to 50 free
-    /// cells, pawns up to 5×5.
+    /// cells, pawns up to 5×5, and at most a million positions a search (pawns
+    /// search about 6 million a second here, snakes about 0.6 million).
     pub fn interactive() -> Self {
-        Limits { max_positions: 10_000_000, max_snake_cells: 50, max_pawn_cells: 25, search_table_entries: 1 << 20 }
+        Limits {
+            max_positions: 10_000_000,
+            max_snake_cells: 50,
+            max_pawn_cells: 25,
+            search_table_entries: 1 << 20,
+            max_search_nodes: Some(1_000_000),
+        }
     }
 }
 
@@ -254,8 +266,16 @@ impl Analyzer {
                 self.limits.max_pawn_cells
             )));
         }
-        let searcher = Searcher::with_table_entries(&game, self.limits.search_table_entries);
+        let searcher = self.searcher(&game);
+        searched(setup, &game, &searcher, &position)?;
         analysis_of(setup, &game, &searcher, &position, "alpha-beta")
+    }
+
+    /// An alpha-beta searcher with the limits' table size and node budget.
+    fn searcher<'g, G: SearchHooks>(&self, game: &'g G) -> Searcher<'g, G> {
+        let searcher = Searcher::with_table_entries(game, self.limits.search_table_entries);
+        searcher.set_node_limit(self.limits.max_search_nodes);
+        searcher
     }
 
     fn chase(&self, setup: &Setup) -> Result<Analysis, AnalysisError> {
@@ -313,7 +333,8 @@ impl Analyzer {
         }
         let mut position = game.start();
         position.to_move = to_move;
-        let searcher = Searcher::with_table_entries(&game, self.limits.search_table_entries);
+        let searcher = self.searcher(&game);
+        searched(setup, &game, &searcher, &position)?;
         analysis_of(setup, &game, &searcher, &position, "alpha-beta")
     }
 
@@ -326,6 +347,32 @@ impl Analyzer {
         }
         Ok(())
     }
+}
+
+/// Searches the position and each child within the node budget, so that the
+/// analysis then reads them from the searcher's table; a search that gives up is
+/// [`AnalysisError::TooLarge`].
+fn searched<G: SearchHooks>(
+    setup: &Setup,
+    game: &G,
+    searcher: &Searcher<'_, G>,
+    position: &G::Position,
+) -> Result<(), AnalysisError> {
+    let search = |p: &G::Position| match searcher.value(p) {
+        Ok(_) => Ok(()),
+        Err(SearchError::OutOfBudget { limit }) => Err(AnalysisError::TooLarge(format!(
+            "{}: the search gave up after {limit} positions; this position is too hard to answer here",
+            setup.game
+        ))),
+        Err(e) => Err(AnalysisError::Internal(e.to_string())),
+    };
+    search(position)?;
+    if game.terminal(position).is_none() {
+        let mut children = Vec::new();
+        game.for_each_child(position, |c| children.push(c));
+        children.iter().try_for_each(search)?;
+    }
+    Ok(())
 }
 
 /// The Queen's Case game of a map written as rows joined by `/`.

@@ -236,3 +236,18 @@ fn analyzer_is_shared_between_threads() {
         }
     });
 }
+
+/// A search over its node budget is refused as too large, and the same analyzer
+/// answers what fits.
+#[test]
+fn searches_over_the_node_budget_are_refused() {
+    let limits = Limits { max_search_nodes: Some(2_000), ..Limits::interactive() };
+    let analyzer = Analyzer::new(limits);
+    let start = Setup::new(GameKind::Pawns, "ppppp/...../...../...../PPPPP w");
+    let e = analyzer.analyze(&start).unwrap_err();
+    assert!(matches!(&e, AnalysisError::TooLarge(m) if m.contains("gave up after 2000 positions")), "{e}");
+    let small = analyzer.analyze(&Setup::new(GameKind::Snakes, "1../.../..2 1")).unwrap();
+    assert_eq!(small.value, Value::Win(5));
+    // The interactive budget answers the 5x5 start.
+    assert_eq!(Analyzer::new(Limits::interactive()).analyze(&start).unwrap().value, Value::Win(19));
+}

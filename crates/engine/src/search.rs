@@ -88,6 +88,11 @@ pub enum SearchError {
     Tie,
     /// A remoteness reached half of [`MATE`]: the game is too long for the score range.
     TooDeep,
+    /// The search visited more positions than its budget ([`Searcher::set_node_limit`]).
+    OutOfBudget {
+        /// The budget, in positions visited by one call.
+        limit: u64,
+    },
 }
 
 impl std::fmt::Display for SearchError {
@@ -95,6 +100,7 @@ impl std::fmt::Display for SearchError {
         match self {
             SearchError::Tie => f.write_str("the game can end in a tie, which alpha-beta search here does not support"),
             SearchError::TooDeep => write!(f, "a line is longer than {} plies", MATE / 2),
+            SearchError::OutOfBudget { limit } => write!(f, "gave up after visiting {limit} positions (the budget)"),
         }
     }
 }
@@ -247,6 +253,10 @@ struct Inner<'g, G: Game> {
     /// Child lists by depth, reused: no allocation per node.
     frames: Vec<Frame<G::Position>>,
     depth: usize,
+    /// Positions one call of [`Searcher::value`] may visit, if limited.
+    node_limit: Option<u64>,
+    /// `nodes` beyond which the current call gives up.
+    stop_at: u64,
 }
 
 /// A searcher over one game, keeping its transposition table between searches.
@@ -267,13 +277,30 @@ impl<'g, G: SearchHooks> Searcher<'g, G> {
     /// A searcher whose table grows to hold about `entries` results (rounded to a
     /// power of two), then replaces.
     pub fn with_table_entries(game: &'g G, entries: usize) -> Self {
-        let inner = Inner { game, table: Table::new(entries), nodes: 0, error: None, frames: Vec::new(), depth: 0 };
+        let inner = Inner {
+            game,
+            table: Table::new(entries),
+            nodes: 0,
+            error: None,
+            frames: Vec::new(),
+            depth: 0,
+            node_limit: None,
+            stop_at: u64::MAX,
+        };
         Searcher { inner: RefCell::new(inner) }
     }
 
     /// The exact value of `position`.
     pub fn value(&self, position: &G::Position) -> Result<Value, SearchError> {
         self.inner.borrow_mut().exact(position)
+    }
+
+    /// Limits each later call of [`Searcher::value`] (and each lookup) to visiting
+    /// `limit` positions; beyond that it fails with [`SearchError::OutOfBudget`],
+    /// storing nothing from the failed search (the table keeps what earlier calls
+    /// found). `None` removes the limit. Front ends use it as a time budget.
+    pub fn set_node_limit(&self, limit: Option<u64>) {
+        self.inner.borrow_mut().node_limit = limit;
     }
 
     /// Positions visited so far (table probes included), over all searches.
@@ -305,6 +332,7 @@ impl<G: SearchHooks> Inner<'_, G> {
     /// Step 1, who wins (null window at 0); step 2, how fast (null windows stepping
     /// from the bound that moved).
     fn exact(&mut self, position: &G::Position) -> Result<Value, SearchError> {
+        self.stop_at = self.node_limit.map_or(u64::MAX, |limit| self.nodes.saturating_add(limit));
         // The score lies in [low, high]; each probe "score ≥ t?" moves one end.
         let (mut low, mut high) = (-MATE, MATE);
         let mut t = 0;
@@ -334,6 +362,9 @@ impl<G: SearchHooks> Inner<'_, G> {
     /// an upper bound if ≤ alpha, a lower bound if ≥ beta.
     fn negamax(&mut self, position: &G::Position, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
+        if self.nodes > self.stop_at && self.error.is_none() {
+            self.error = Some(SearchError::OutOfBudget { limit: self.node_limit.unwrap_or(0) });
+        }
         if self.error.is_some() {
             return 0;
         }

@@ -1392,3 +1392,35 @@ fn very_deep_chain_on_a_big_stack() {
         .join()
         .unwrap();
 }
+
+/// A node budget: on random DAGs, every answer of a searcher with a small budget is
+/// the exact value or `OutOfBudget` (nothing wrong is stored by a search that gave
+/// up), and the same searcher without the limit then finds every exact value.
+#[test]
+fn searcher_with_a_node_budget_gives_up_or_answers_exactly() {
+    let mut gave_up = 0;
+    for seed in 0..SEEDED_CASES / 4 {
+        let dag = random_dag(0xB0D6 ^ seed, false);
+        let naive = naive_values(&dag.nodes);
+        let searcher = Searcher::new(&dag);
+        searcher.set_node_limit(Some(1 + seed % 7));
+        for p in 0..dag.nodes.len() as u64 {
+            let Some(want) = naive[p as usize] else { continue };
+            match searcher.value(&p) {
+                Ok(v) => assert_eq!(v, want, "seed {seed}, position {p}"),
+                Err(SearchError::OutOfBudget { limit }) => {
+                    assert_eq!(limit, 1 + seed % 7);
+                    gave_up += 1;
+                }
+                Err(e) => panic!("seed {seed}, position {p}: {e}"),
+            }
+        }
+        searcher.set_node_limit(None);
+        for p in 0..dag.nodes.len() as u64 {
+            if let Some(want) = naive[p as usize] {
+                assert_eq!(searcher.value(&p), Ok(want), "seed {seed}, position {p}, no limit");
+            }
+        }
+    }
+    assert!(gave_up > 100, "the budget was reached {gave_up} times");
+}

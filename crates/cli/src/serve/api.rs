@@ -130,6 +130,7 @@ async fn games(State(state): State<Arc<App>>) -> Json<Value> {
             "max_positions": limits.max_positions,
             "max_snake_cells": limits.max_snake_cells,
             "max_pawn_cells": limits.max_pawn_cells,
+            "max_search_nodes": limits.max_search_nodes,
         },
         "tablebase": state.tablebase,
     }))
