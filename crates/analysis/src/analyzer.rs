@@ -93,18 +93,18 @@ type Cache<K, G> = Mutex<HashMap<K, Arc<(G, Solution)>>>;
 fn cached<K: std::hash::Hash + Eq + Clone, V>(
     cache: &Mutex<HashMap<K, Arc<V>>>,
     key: &K,
-    make: impl FnOnce() -> Result<V, AnalysisError>,
-) -> Result<Arc<V>, AnalysisError> {
+    make: impl FnOnce() -> V,
+) -> Arc<V> {
     if let Some(found) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
-        return Ok(found.clone());
+        return found.clone();
     }
-    let made = Arc::new(make()?);
+    let made = Arc::new(make());
     let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
     if cache.len() >= CACHED {
         cache.clear();
     }
     cache.insert(key.clone(), made.clone());
-    Ok(made)
+    made
 }
 
 fn bad_position(position: &str, error: impl std::fmt::Display) -> AnalysisError {
@@ -254,10 +254,7 @@ impl Analyzer {
             None => {}
         }
         if rows * cols <= 16 {
-            let solved = cached(&self.pawns, &(rows, cols), || {
-                let solution = layered::solve(&game);
-                Ok((game.clone(), solution))
-            })?;
+            let solved = cached(&self.pawns, &(rows, cols), || (game.clone(), layered::solve(&game)));
             return analysis_of(setup, &solved.0, &solved.1, &position, "layered");
         }
         if rows * cols > self.limits.max_pawn_cells {
@@ -291,10 +288,7 @@ impl Analyzer {
             None => {}
         }
         self.within(setup, game.index_size())?;
-        let solved = cached(&self.chase, &game.size(), || {
-            let solution = retrograde::solve(&game);
-            Ok((game.clone(), solution))
-        })?;
+        let solved = cached(&self.chase, &game.size(), || (game.clone(), retrograde::solve(&game)));
         analysis_of(setup, &solved.0, &solved.1, &position, "retrograde")
     }
 
@@ -312,8 +306,8 @@ impl Analyzer {
         self.within(setup, game.index_size())?;
         let solved = cached(&self.queens, &map.to_string(), || {
             let solution = retrograde::solve(&game);
-            Ok((game, solution))
-        })?;
+            (game, solution)
+        });
         analysis_of(setup, &solved.0, &solved.1, &position, "retrograde")
     }
 

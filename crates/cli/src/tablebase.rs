@@ -172,13 +172,6 @@ struct Probe<'a> {
     args: &'a ProbeArgs,
 }
 
-fn value_json(value: Option<Value>) -> serde_json::Value {
-    match value {
-        Some(v) => json!({"value": v.kind_name(), "remoteness": v.remoteness()}),
-        None => json!({"value": null, "remoteness": null}),
-    }
-}
-
 impl Command for Probe<'_> {
     fn run<G: StoredGame>(self, tablebase: GameTablebase<G>) -> Result<(), Failure> {
         let game = tablebase.game();
@@ -210,24 +203,24 @@ impl Command for Probe<'_> {
                     .iter()
                     .map(|m| {
                         let described = game.describe_move(position, &m.mv);
-                        let mut object = json!({
+                        json!({
                             "move": format!("{}->{}", described.from, described.to),
                             "from": [described.from.row, described.from.col],
                             "to": [described.to.row, described.to.col],
-                        });
-                        let fields = value_json(Some(m.value));
-                        object["value"] = fields["value"].clone();
-                        object["remoteness"] = fields["remoteness"].clone();
-                        object["position"] = json!(game.format_position(&m.child));
-                        object
+                            "value": m.value.kind_name(),
+                            "remoteness": m.value.remoteness(),
+                            "position": game.format_position(&m.child),
+                        })
                     })
                     .collect();
-                let mut object = json!({"position": notation, "to_move": side});
-                let fields = value_json(value);
-                object["value"] = fields["value"].clone();
-                object["remoteness"] = fields["remoteness"].clone();
-                object["end"] = json!(game.terminal(position).map(|_| game.describe_end(position)));
-                object["moves"] = json!(moves);
+                let object = json!({
+                    "position": notation,
+                    "to_move": side,
+                    "value": value.map(Value::kind_name),
+                    "remoteness": value.and_then(Value::remoteness),
+                    "end": game.terminal(position).and_then(|_| game.describe_end(position)),
+                    "moves": moves,
+                });
                 writeln!(out, "{object}").map_err(write_error)?;
                 continue;
             }
@@ -278,25 +271,31 @@ impl Command for Verify<'_> {
         writeln!(out, "{}: {} {}, {size} indices", path.display(), G::NAME, parameters_text(&game.parameters()))
             .map_err(write_error)?;
 
-        // Step 1: every block's place, checksum and length.
+        // Step 1: every block decompressed, its place, checksum and length checked;
+        // only when one fails are all blocks gone through again to name the damaged.
         let bar = Bar::new(size);
-        let damaged = file.damaged_blocks(FAILURES_SHOWN, Some(&|p| bar.observe(p)));
-        if !damaged.is_empty() {
-            drop(bar);
-            for e in &damaged {
-                writeln!(out, "FAIL {e}").map_err(write_error)?;
+        let table = match file.load(Some(&|p| bar.observe(p))) {
+            Ok(table) => table,
+            Err(first) => {
+                let damaged = file.damaged_blocks(FAILURES_SHOWN, Some(&|p| bar.observe(p)));
+                drop(bar);
+                if damaged.is_empty() {
+                    return Err(bad_file(path, first));
+                }
+                for e in &damaged {
+                    writeln!(out, "FAIL {e}").map_err(write_error)?;
+                }
+                out.flush().map_err(write_error)?;
+                return Err(Failure::Verification(format!(
+                    "{}: damaged block{} (first shown above); values not checked",
+                    path.display(),
+                    if damaged.len() > 1 { "s" } else { "" }
+                )));
             }
-            out.flush().map_err(write_error)?;
-            return Err(Failure::Verification(format!(
-                "{}: damaged block{} (first shown above); values not checked",
-                path.display(),
-                if damaged.len() > 1 { "s" } else { "" }
-            )));
-        }
+        };
         writeln!(out, "blocks: {} checked, every checksum matches", file.block_count()).map_err(write_error)?;
 
         // Step 2: every value from the rules and its children's values.
-        let table = file.load(Some(&|p| bar.observe(p))).map_err(|e| bad_file(path, e))?;
         let checking = Instant::now();
         let report = gsolve_tablebase::verify(game, &table, FAILURES_SHOWN, Some(&|p| bar.observe(p)));
         let check_time = checking.elapsed();

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{ok, run};
+use common::ok;
 use serde_json::Value as Json;
 
 fn json(args: &[&str]) -> Json {
@@ -16,10 +16,8 @@ fn json(args: &[&str]) -> Json {
 fn fails(args: &[&str], needle: &str) {
     let mut all = vec!["analyze"];
     all.extend_from_slice(args);
-    let r = run(&all, "");
-    assert_eq!(r.code, Some(2), "{all:?}: {}{}", r.stdout, r.stderr);
-    assert!(r.stdout.is_empty());
-    assert!(r.stderr.contains(needle), "{all:?}: expected {needle:?} in {}", r.stderr);
+    let message = common::fails(&all, "");
+    assert!(message.contains(needle), "{all:?}: expected {needle:?} in {message}");
 }
 
 #[test]

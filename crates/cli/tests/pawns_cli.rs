@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{data, example, ok, read, run};
+use common::{data, example, fails, ok, read, run};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
@@ -16,22 +16,6 @@ const SAMPLE_OUTPUT: &str = "white (7)\nblack (2)\n";
 
 fn sample() -> String {
     read(&example("pawns.txt"))
-}
-
-/// Runs gsolve and expects a usage or input error: exit status 2, nothing on
-/// standard output, a message. Returns the message.
-fn fails(args: &[&str], stdin: impl Into<Vec<u8>>) -> String {
-    let r = run(args, stdin);
-    assert_eq!(
-        r.code,
-        Some(2),
-        "gsolve {args:?} should fail with status 2\nstdout: {}\nstderr: {}",
-        r.stdout,
-        r.stderr
-    );
-    assert!(r.stdout.is_empty(), "gsolve {args:?} printed:\n{}", r.stdout);
-    assert!(!r.stderr.trim().is_empty(), "gsolve {args:?}: no message");
-    r.stderr
 }
 
 // ---------------------------------------------------------------------------------

@@ -47,11 +47,9 @@ fn s(path: &Path) -> &str {
 
 /// Expects exit status 2, nothing on standard output and a message; returns it.
 fn fails(args: &[&str]) -> String {
-    let r = run(args, "");
-    assert_eq!(r.code, Some(2), "gsolve {args:?}: expected status 2\nstdout: {}\nstderr: {}", r.stdout, r.stderr);
-    assert!(r.stdout.is_empty(), "gsolve {args:?} printed:\n{}", r.stdout);
-    assert!(r.stderr.starts_with("gsolve: "), "gsolve {args:?}: no message: {}", r.stderr);
-    r.stderr
+    let message = common::fails(args, "");
+    assert!(message.starts_with("gsolve: "), "gsolve {args:?}: no message: {message}");
+    message
 }
 
 fn build_pawns(dir: &Scratch, rows: u32, cols: u32) -> PathBuf {

@@ -39,6 +39,22 @@ pub fn run(args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
     run
 }
 
+/// Runs gsolve and expects a usage or input error: exit status 2, nothing on
+/// standard output, a message. Returns the message.
+pub fn fails(args: &[&str], stdin: impl Into<Vec<u8>>) -> String {
+    let r = run(args, stdin);
+    assert_eq!(
+        r.code,
+        Some(2),
+        "gsolve {args:?} should fail with status 2\nstdout: {}\nstderr: {}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(r.stdout.is_empty(), "gsolve {args:?} printed:\n{}", r.stdout);
+    assert!(!r.stderr.trim().is_empty(), "gsolve {args:?}: no message");
+    r.stderr
+}
+
 /// Runs gsolve, expects success and returns standard output.
 pub fn ok(args: &[&str], stdin: impl Into<Vec<u8>>) -> String {
     let r = run(args, stdin);
