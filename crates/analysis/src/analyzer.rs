@@ -3,12 +3,12 @@
 use crate::draw::Draw;
 use crate::{Analysis, AnalysisError, Board, GameKind, MoveInfo, Setup};
 use gsolve_engine::search::{SearchError, SearchHooks, Searcher};
-use gsolve_engine::{layered, line, retrograde, Game, Indexed, Solution, Value, ValueLookup, Variant};
+use gsolve_engine::{layered, line, retrograde, Game, Indexed, Observer, Solution, Value, ValueLookup, Variant};
 use gsolve_games::chase::Chase;
-use gsolve_games::notation::{Explain, PlainNotation};
+use gsolve_games::notation::{Coord, Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
 use gsolve_games::queens_case::QueensCase;
-use gsolve_games::snakes::{self, Snakes};
+use gsolve_games::snakes::{self, Snakes, SnakesPosition};
 use gsolve_tablebase::{GameTablebase, Tablebase};
 use std::collections::HashMap;
 use std::path::Path;
@@ -84,7 +84,21 @@ pub struct Analyzer {
     chase: Cache<u32, Chase>,
     queens: Cache<String, QueensCase>,
     pawns: Cache<(u32, u32), Pawns>,
+    /// The last alpha-beta searcher of pawns boards over 16 cells, with its table:
+    /// playing on through a game asks about positions it has mostly seen.
+    pawns_search: Mutex<Option<(PawnsBoard, Shared<Pawns>)>>,
+    /// The same for snakes: positions that are boards of the kept game reuse it.
+    snakes_search: Mutex<Option<Shared<Snakes>>>,
 }
+
+/// An alpha-beta searcher that owns its game, kept between analyses.
+type Kept<G> = Searcher<'static, G, G>;
+
+/// A pawns board: (rows, columns).
+type PawnsBoard = (u32, u32);
+
+/// A kept searcher, shared by the threads that analyse (one at a time).
+type Shared<G> = Arc<Mutex<Kept<G>>>;
 
 /// Solved games by variant.
 type Cache<K, G> = Mutex<HashMap<K, Arc<(G, Solution)>>>;
@@ -137,10 +151,27 @@ fn no_variant(setup: &Setup, why: &str) -> Result<(), AnalysisError> {
     }
 }
 
+/// What an analysis call is asked to do.
+#[derive(Clone, Copy)]
+enum Mode<'o> {
+    /// Check the setup (game, variant, position, limits) and stop before solving.
+    Check,
+    /// Solve and analyse, reporting progress.
+    Solve(Option<Observer<'o>>),
+}
+
 impl Analyzer {
     /// An analyzer that solves what it is asked, within `limits`.
     pub fn new(limits: Limits) -> Self {
-        Analyzer { limits, tablebase: None, chase: Mutex::default(), queens: Mutex::default(), pawns: Mutex::default() }
+        Analyzer {
+            limits,
+            tablebase: None,
+            chase: Mutex::default(),
+            queens: Mutex::default(),
+            pawns: Mutex::default(),
+            pawns_search: Mutex::default(),
+            snakes_search: Mutex::default(),
+        }
     }
 
     /// An analyzer that answers from a tablebase (for its game and variant only).
@@ -165,6 +196,47 @@ impl Analyzer {
         self.limits
     }
 
+    /// With a tablebase: its game, and the board parameters [`Analyzer::start`] takes
+    /// for it (`rows` and `cols` for pawns, `size` for chase, `map` for Queen's Case).
+    pub fn tablebase_board(&self) -> Option<(GameKind, Vec<(String, String)>)> {
+        let pair = |key: &str, value: String| (key.to_string(), value);
+        Some(match self.tablebase.as_ref()? {
+            Stored::Pawns(t) => (
+                GameKind::Pawns,
+                vec![pair("rows", t.game().rows().to_string()), pair("cols", t.game().cols().to_string())],
+            ),
+            Stored::Chase(t) => (GameKind::Chase, vec![pair("size", t.game().size().to_string())]),
+            Stored::QueensCase(t) => {
+                let map = t.game().parameters().into_iter().find(|(k, _)| k == "map").map(|(_, v)| v);
+                (GameKind::QueensCase, vec![pair("map", map.unwrap_or_default())])
+            }
+        })
+    }
+
+    /// The setup with the tablebase's variant filled in when it names the
+    /// tablebase's game and gives no variant of its own (a chase position without
+    /// `size` is on the tablebase's board). Any other setup is returned as it is.
+    pub fn complete(&self, setup: &Setup) -> Setup {
+        match self.tablebase_board() {
+            Some((game, board)) if game == setup.game && setup.variant.is_empty() => {
+                // Pawns positions carry their board: only chase and Queen's Case
+                // have variant parameters.
+                let variant = if matches!(game, GameKind::Chase | GameKind::QueensCase) { board } else { Vec::new() };
+                Setup { variant, ..setup.clone() }
+            }
+            _ => setup.clone(),
+        }
+    }
+
+    /// Checks a setup as [`Analyzer::analyze`] would (game, variant, position,
+    /// limits, the tablebase's game and variant), without solving anything. Returns
+    /// the setup as it would be analysed ([`Analyzer::complete`]).
+    pub fn check(&self, setup: &Setup) -> Result<Setup, AnalysisError> {
+        let setup = self.complete(setup);
+        self.run(&setup, Mode::Check)?;
+        Ok(setup)
+    }
+
     /// The start of a game on a board: `parameters` are `rows` and `cols` for pawns
     /// and snakes (snakes in opposite corners of an open board), `size` for chase
     /// (white top-left, black bottom-right), `map` for Queen's Case.
@@ -172,7 +244,7 @@ impl Analyzer {
         let probe = Setup { game, variant: parameters.to_vec(), position: String::new() };
         let number = |key: &str, range: std::ops::RangeInclusive<u32>| -> Result<u32, AnalysisError> {
             let text = parameter(&probe, key, &["rows", "cols", "size", "map"])?;
-            text.parse::<u32>().ok().filter(|n| range.contains(n)).ok_or_else(|| {
+            text.parse::<u32>().ok().filter(|n| range.contains(n) && n.to_string() == text).ok_or_else(|| {
                 AnalysisError::BadVariant(format!(
                     "{game}: {key} = {text:?} must be a whole number from {} to {}",
                     range.start(),
@@ -208,11 +280,30 @@ impl Analyzer {
 
     /// The value of the setup's position and of every legal move, best first.
     pub fn analyze(&self, setup: &Setup) -> Result<Analysis, AnalysisError> {
+        self.analyze_with_progress(setup, None)
+    }
+
+    /// [`Analyzer::analyze`], reporting the progress of any solve to `observer`
+    /// (the solver's own steps; a search reports positions visited and bounds).
+    pub fn analyze_with_progress(
+        &self,
+        setup: &Setup,
+        observer: Option<Observer<'_>>,
+    ) -> Result<Analysis, AnalysisError> {
+        let setup = self.complete(setup);
+        match self.run(&setup, Mode::Solve(observer))? {
+            Some(analysis) => Ok(analysis),
+            None => Err(AnalysisError::Internal("an analysis ended without a result".into())),
+        }
+    }
+
+    /// Checks the setup, and in [`Mode::Solve`] analyses it.
+    fn run(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
         match setup.game {
-            GameKind::Pawns => self.pawns(setup),
-            GameKind::Chase => self.chase(setup),
-            GameKind::QueensCase => self.queens_case(setup),
-            GameKind::Snakes => self.snakes(setup),
+            GameKind::Pawns => self.pawns(setup, mode),
+            GameKind::Chase => self.chase(setup, mode),
+            GameKind::QueensCase => self.queens_case(setup, mode),
+            GameKind::Snakes => self.snakes(setup, mode),
         }
     }
 
@@ -235,7 +326,7 @@ impl Analyzer {
         ))
     }
 
-    fn pawns(&self, setup: &Setup) -> Result<Analysis, AnalysisError> {
+    fn pawns(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
         no_variant(setup, "the position gives the board size")?;
         let text = setup.position.as_str();
         let board = text.split_whitespace().next().unwrap_or("");
@@ -248,14 +339,17 @@ impl Analyzer {
         let position = game.parse_position(text).map_err(|e| bad_position(text, e))?;
         match &self.tablebase {
             Some(Stored::Pawns(t)) if t.game().parameters() == game.parameters() => {
-                return analysis_of(setup, t.game(), t, &position, "tablebase")
+                return solve_or_check(mode, |_| analysis_of(setup, t.game(), t, &position, "tablebase"))
             }
             Some(_) => return Err(self.tablebase_mismatch(setup, &game.parameters())),
             None => {}
         }
         if rows * cols <= 16 {
-            let solved = cached(&self.pawns, &(rows, cols), || (game.clone(), layered::solve(&game)));
-            return analysis_of(setup, &solved.0, &solved.1, &position, "layered");
+            return solve_or_check(mode, |observer| {
+                let solved =
+                    cached(&self.pawns, &(rows, cols), || (game.clone(), layered::solve_with(&game, observer)));
+                analysis_of(setup, &solved.0, &solved.1, &position, "layered")
+            });
         }
         if rows * cols > self.limits.max_pawn_cells {
             return Err(AnalysisError::TooLarge(format!(
@@ -263,55 +357,69 @@ impl Analyzer {
                 self.limits.max_pawn_cells
             )));
         }
-        let searcher = self.searcher(&game);
-        searched(setup, &game, &searcher, &position)?;
-        analysis_of(setup, &game, &searcher, &position, "alpha-beta")
+        solve_or_check(mode, |observer| {
+            let searcher = {
+                let mut kept = self.pawns_search.lock().unwrap_or_else(|e| e.into_inner());
+                match kept.as_ref() {
+                    Some((size, searcher)) if *size == (rows, cols) => searcher.clone(),
+                    _ => {
+                        let searcher = Arc::new(Mutex::new(Searcher::owning(game, self.limits.search_table_entries)));
+                        *kept = Some(((rows, cols), searcher.clone()));
+                        searcher
+                    }
+                }
+            };
+            let searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+            searcher.set_node_limit(self.limits.max_search_nodes);
+            let game = searcher.game();
+            searched(setup, game, &*searcher, &position, observer)?;
+            analysis_of(setup, game, &*searcher, &position, "alpha-beta")
+        })
     }
 
-    /// An alpha-beta searcher with the limits' table size and node budget.
-    fn searcher<'g, G: SearchHooks>(&self, game: &'g G) -> Searcher<'g, G> {
-        let searcher = Searcher::with_table_entries(game, self.limits.search_table_entries);
-        searcher.set_node_limit(self.limits.max_search_nodes);
-        searcher
-    }
-
-    fn chase(&self, setup: &Setup) -> Result<Analysis, AnalysisError> {
+    fn chase(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
         let size = parameter(setup, "size", &["size"])?;
         let game = Chase::from_parameters(&[("size".into(), size.into())])
             .map_err(|e| AnalysisError::BadVariant(format!("chase: {e}")))?;
         let position = game.parse_position(&setup.position).map_err(|e| bad_position(&setup.position, e))?;
         match &self.tablebase {
             Some(Stored::Chase(t)) if t.game().size() == game.size() => {
-                return analysis_of(setup, t.game(), t, &position, "tablebase")
+                return solve_or_check(mode, |_| analysis_of(setup, t.game(), t, &position, "tablebase"))
             }
             Some(_) => return Err(self.tablebase_mismatch(setup, &game.parameters())),
             None => {}
         }
         self.within(setup, game.index_size())?;
-        let solved = cached(&self.chase, &game.size(), || (game.clone(), retrograde::solve(&game)));
-        analysis_of(setup, &solved.0, &solved.1, &position, "retrograde")
+        solve_or_check(mode, |observer| {
+            let options = retrograde::Options { progress: observer, ..retrograde::Options::default() };
+            let solved = cached(&self.chase, &game.size(), || (game.clone(), retrograde::solve_with(&game, &options)));
+            analysis_of(setup, &solved.0, &solved.1, &position, "retrograde")
+        })
     }
 
-    fn queens_case(&self, setup: &Setup) -> Result<Analysis, AnalysisError> {
+    fn queens_case(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
         let map = parameter(setup, "map", &["map", "width", "height"])?;
         let game = queens_game(map)?;
         let position = game.parse_position(&setup.position).map_err(|e| bad_position(&setup.position, e))?;
         match &self.tablebase {
             Some(Stored::QueensCase(t)) if t.game().parameters() == game.parameters() => {
-                return analysis_of(setup, t.game(), t, &position, "tablebase")
+                return solve_or_check(mode, |_| analysis_of(setup, t.game(), t, &position, "tablebase"))
             }
             Some(_) => return Err(self.tablebase_mismatch(setup, &game.parameters())),
             None => {}
         }
         self.within(setup, game.index_size())?;
-        let solved = cached(&self.queens, &map.to_string(), || {
-            let solution = retrograde::solve(&game);
-            (game, solution)
-        });
-        analysis_of(setup, &solved.0, &solved.1, &position, "retrograde")
+        solve_or_check(mode, |observer| {
+            let options = retrograde::Options { progress: observer, ..retrograde::Options::default() };
+            let solved = cached(&self.queens, &map.to_string(), || {
+                let solution = retrograde::solve_with(&game, &options);
+                (game, solution)
+            });
+            analysis_of(setup, &solved.0, &solved.1, &position, "retrograde")
+        })
     }
 
-    fn snakes(&self, setup: &Setup) -> Result<Analysis, AnalysisError> {
+    fn snakes(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
         no_variant(setup, "the position is the board")?;
         if self.tablebase.is_some() {
             return Err(self.tablebase_mismatch(setup, &[]));
@@ -327,9 +435,36 @@ impl Analyzer {
         }
         let mut position = game.start();
         position.to_move = to_move;
-        let searcher = self.searcher(&game);
-        searched(setup, &game, &searcher, &position)?;
-        analysis_of(setup, &game, &searcher, &position, "alpha-beta")
+        solve_or_check(mode, |observer| {
+            // A board that is a position of the kept game is searched there, with
+            // what its table knows; any other board becomes the kept game.
+            let searcher = {
+                let mut kept = self.snakes_search.lock().unwrap_or_else(|e| e.into_inner());
+                let reuse = kept.as_ref().and_then(|searcher| {
+                    let searcher_guard = searcher.lock().unwrap_or_else(|e| e.into_inner());
+                    let found = searcher_guard.game().parse_position(&setup.position).ok();
+                    found.map(|p| (searcher.clone(), p))
+                });
+                match reuse {
+                    Some(found) => found,
+                    None => {
+                        let searcher = Arc::new(Mutex::new(Searcher::owning(game, self.limits.search_table_entries)));
+                        *kept = Some(searcher.clone());
+                        (searcher, position)
+                    }
+                }
+            };
+            let (searcher, position): (Shared<Snakes>, SnakesPosition) = searcher;
+            let searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+            searcher.set_node_limit(self.limits.max_search_nodes);
+            let game = searcher.game();
+            searched(setup, game, &*searcher, &position, observer)?;
+            let mut analysis = analysis_of(setup, game, &*searcher, &position, "alpha-beta")?;
+            // The kept game may have been read from an earlier board: the bodies are
+            // drawn from the text given, each move adding to the mover's body.
+            snakes_bodies(&mut analysis, &setup.position);
+            Ok(analysis)
+        })
     }
 
     fn within(&self, setup: &Setup, positions: u64) -> Result<(), AnalysisError> {
@@ -343,16 +478,51 @@ impl Analyzer {
     }
 }
 
+/// Runs `solve` in [`Mode::Solve`]; in [`Mode::Check`] the checks before it were all.
+fn solve_or_check<'o>(
+    mode: Mode<'o>,
+    solve: impl FnOnce(Option<Observer<'o>>) -> Result<Analysis, AnalysisError>,
+) -> Result<Option<Analysis>, AnalysisError> {
+    match mode {
+        Mode::Check => Ok(None),
+        Mode::Solve(observer) => solve(observer).map(Some),
+    }
+}
+
+/// Redraws a snakes analysis from the text it was asked about: the board with its
+/// bodies (`a`, `b`) as given, and each move's position as that board with the
+/// mover's head turned into body and its new head placed.
+fn snakes_bodies(analysis: &mut Analysis, text: &str) {
+    let mut tokens = text.split_whitespace();
+    let (Some(board), Some(side)) = (tokens.next(), tokens.next()) else { return };
+    let rows: Vec<Vec<char>> = board.split('/').map(|r| r.chars().collect()).collect();
+    let mover = if side == "1" { ('1', 'a') } else { ('2', 'b') };
+    let next_side = if side == "1" { "2" } else { "1" };
+    let written = |rows: &[Vec<char>], side: &str| {
+        let joined: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+        format!("{} {side}", joined.join("/"))
+    };
+    analysis.setup.position = written(&rows, side);
+    analysis.board = Board::from_notation(&analysis.setup.position);
+    for m in &mut analysis.moves {
+        let mut child = rows.clone();
+        child[m.from.row as usize - 1][m.from.col as usize - 1] = mover.1;
+        child[m.to.row as usize - 1][m.to.col as usize - 1] = mover.0;
+        m.position = written(&child, next_side);
+    }
+}
+
 /// Searches the position and each child within the node budget, so that the
 /// analysis then reads them from the searcher's table; a search that gives up is
 /// [`AnalysisError::TooLarge`].
-fn searched<G: SearchHooks>(
+fn searched<G: SearchHooks, H: std::borrow::Borrow<G>>(
     setup: &Setup,
     game: &G,
-    searcher: &Searcher<'_, G>,
+    searcher: &Searcher<'_, G, H>,
     position: &G::Position,
+    observer: Option<Observer<'_>>,
 ) -> Result<(), AnalysisError> {
-    let search = |p: &G::Position| match searcher.value(p) {
+    let search = |p: &G::Position| match searcher.value_with_progress(p, observer) {
         Ok(_) => Ok(()),
         Err(SearchError::OutOfBudget { limit }) => Err(AnalysisError::TooLarge(format!(
             "{}: the search gave up after {limit} positions; this position is too hard to answer here",
@@ -406,7 +576,7 @@ where
         .map(|m| {
             let described = game.describe_move(position, &m.mv);
             MoveInfo {
-                label: format!("{}->{}", described.from, described.to),
+                label: move_label(described.from, described.to),
                 from: described.from,
                 to: described.to,
                 value: m.value,
@@ -434,6 +604,15 @@ where
         end,
         board,
     })
+}
+
+/// `(1,1)->(2,1)`, or `stay at (1,1)` for a piece that stays (Queen's Case).
+pub fn move_label(from: Coord, to: Coord) -> String {
+    if from == to {
+        format!("stay at {from}")
+    } else {
+        format!("{from}->{to}")
+    }
 }
 
 fn same_kind(a: Value, b: Value) -> bool {

@@ -15,7 +15,7 @@ use serde_json::json;
 /// | `pawns`       | `P` white pawn, `p` black pawn, `.` empty                        |
 /// | `chase`       | `W` white, `B` black, `X` both (a capture), `.` empty            |
 /// | `queens-case` | `Q` queen, `A` army, `X` both, `E` exit, `#` wall, `.` floor     |
-/// | `snakes`      | `1` and `2` heads, `#` blocked (obstacle or body), `.` free      |
+/// | `snakes`      | `1` and `2` heads, `a` and `b` their bodies, `#` obstacle, `.` free |
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     /// Number of rows.
@@ -41,7 +41,7 @@ impl Board {
         Board { rows: rows.len() as u32, cols: rows.first().map_or(0, |r| r.chars().count() as u32), cells: rows }
     }
 
-    fn from_notation(notation: &str) -> Board {
+    pub(crate) fn from_notation(notation: &str) -> Board {
         let board = notation.split_whitespace().next().unwrap_or("");
         Board::from_rows(board.split('/').map(str::to_string).collect())
     }

@@ -32,7 +32,7 @@
 mod analyzer;
 mod draw;
 
-pub use analyzer::{Analyzer, Limits};
+pub use analyzer::{move_label, Analyzer, Limits};
 pub use draw::Board;
 
 use gsolve_engine::Value;
@@ -88,7 +88,9 @@ impl GameKind {
             GameKind::Pawns => "rows top to bottom joined by '/' (P white, p black, . empty), then w or b",
             GameKind::Chase => "white's cell and black's cell as row,column (1-based), then w or b",
             GameKind::QueensCase => "the queen's cell and the army's cell as row,column (1-based), then q or a",
-            GameKind::Snakes => "rows joined by '/' (. free, # blocked, 1 and 2 the heads), then 1 or 2",
+            GameKind::Snakes => {
+                "rows joined by '/' (. free, # obstacle, 1 and 2 the heads, a and b their bodies), then 1 or 2"
+            }
         }
     }
 
@@ -148,7 +150,7 @@ impl Setup {
 /// A legal move and what it leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveInfo {
-    /// The move as `(row,col)->(row,col)`.
+    /// The move as `(row,col)->(row,col)`, or `stay at (row,col)`.
     pub label: String,
     /// The moving piece's cell (1-based).
     pub from: Coord,

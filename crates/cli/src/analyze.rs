@@ -1,5 +1,6 @@
 //! `gsolve analyze`: a position's value and every move's value, best first.
 
+use crate::progress::Bar;
 use crate::report::write_error;
 use crate::{input, AnalyzeArgs, Failure, SetupArgs};
 use gsolve_analysis::{Analysis, AnalysisError, Analyzer, GameKind, Limits, Setup};
@@ -15,15 +16,32 @@ pub fn failure(e: AnalysisError) -> Failure {
     }
 }
 
-/// The setup the arguments describe.
-pub fn setup(args: &SetupArgs) -> Result<Setup, Failure> {
+/// The setup the arguments describe. With a tablebase (already opened by
+/// `analyzer`) the board comes from the file: a position needs no `--size` or
+/// `--map`, and no position means the start of the file's board; a flag that
+/// contradicts the file is an error naming both.
+pub fn setup(args: &SetupArgs, analyzer: &Analyzer) -> Result<Setup, Failure> {
     let game = GameKind::from_name(&args.game).map_err(failure)?;
+    let stored = analyzer.tablebase_board();
+    let file = || args.tablebase.as_ref().map_or_else(String::new, |p| p.display().to_string());
+    if let Some((stored_game, board)) = &stored {
+        if *stored_game != game {
+            return Err(Failure::Input(format!(
+                "{} is a tablebase of {stored_game} ({}), not of {game}",
+                file(),
+                board_text(board)
+            )));
+        }
+    }
     let mut parameters: Vec<(String, String)> = Vec::new();
     let wrong =
         |option: &str| Failure::Input(format!("{option} does not apply to {game} (see `gsolve analyze --help`)"));
     if let Some(size) = args.size {
         if game != GameKind::Chase {
             return Err(wrong("--size"));
+        }
+        if !(2..=100).contains(&size) {
+            return Err(Failure::Input(format!("--size {size}: chase boards are 2 to 100 cells a side")));
         }
         parameters.push(("size".into(), size.to_string()));
     }
@@ -36,27 +54,85 @@ pub fn setup(args: &SetupArgs) -> Result<Setup, Failure> {
         let map_parameter = QueensCase::new(&map).parameters().into_iter().find(|(k, _)| k == "map");
         parameters.extend(map_parameter);
     }
-    let board_size = [("rows", args.rows), ("cols", args.cols)];
-    for (key, value) in board_size {
-        if let Some(value) = value {
-            if !matches!(game, GameKind::Pawns | GameKind::Snakes) {
-                return Err(wrong(&format!("--{key}")));
+    let (sides, range) = match game {
+        GameKind::Snakes => ("snakes", 1..=11),
+        _ => ("pawns", 2..=8),
+    };
+    for (key, value) in [("rows", args.rows), ("cols", args.cols)] {
+        let Some(value) = value else { continue };
+        if !matches!(game, GameKind::Pawns | GameKind::Snakes) {
+            return Err(wrong(&format!("--{key}")));
+        }
+        if args.position.is_some() {
+            return Err(Failure::Input(format!("--{key} sets the start's board: give it without a position")));
+        }
+        let range = if game == GameKind::Snakes && key == "cols" { 2..=11 } else { range.clone() };
+        if !range.contains(&value) {
+            let what = if key == "rows" { "rows" } else { "columns" };
+            return Err(Failure::Input(format!(
+                "--{key} {value}: {sides} boards have {} to {} {what}",
+                range.start(),
+                range.end()
+            )));
+        }
+        parameters.push((key.into(), value.to_string()));
+    }
+    match (args.rows, args.cols) {
+        (Some(_), None) => return Err(Failure::Input("--rows R needs --cols C as well".into())),
+        (None, Some(_)) => return Err(Failure::Input("--cols C needs --rows R as well".into())),
+        _ => {}
+    }
+    if let Some((_, board)) = &stored {
+        // Every flag given must say what the file says.
+        for (key, value) in &parameters {
+            let theirs = board.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+            if theirs != Some(value.as_str()) {
+                let flag = if key == "map" { "--map".to_string() } else { format!("--{key} {value}") };
+                return Err(Failure::Input(format!(
+                    "{flag} contradicts the tablebase {}, which holds {game} {}",
+                    file(),
+                    board_text(board)
+                )));
             }
-            if args.position.is_some() {
-                return Err(Failure::Input(format!("--{key} sets the start's board: give it without a position")));
-            }
-            parameters.push((key.into(), value.to_string()));
         }
     }
     match &args.position {
         Some(position) => {
+            if stored.is_none() {
+                let needs = match game {
+                    GameKind::Chase if args.size.is_none() => Some("the board size: give --size N"),
+                    GameKind::QueensCase if args.map.is_none() => Some("a map: give --map FILE (one map)"),
+                    _ => None,
+                };
+                if let Some(needs) = needs {
+                    return Err(Failure::Input(format!(
+                        "a {game} position needs {needs}, or a tablebase of {game} with --tablebase FILE"
+                    )));
+                }
+            }
             // Only the variant parameters travel with a position (pawns and snakes
-            // positions carry their board).
-            Ok(Setup { game, variant: parameters, position: position.clone() })
+            // positions carry their board); the analyzer fills in the tablebase's.
+            let variant = if matches!(game, GameKind::Chase | GameKind::QueensCase) { parameters } else { Vec::new() };
+            Ok(Setup { game, variant, position: position.clone() })
         }
-        None if parameters.is_empty() => Ok(game.example()),
-        None => Analyzer::start(game, &parameters).map_err(failure),
+        None if !parameters.is_empty() => Analyzer::start(game, &parameters).map_err(failure),
+        None => match &stored {
+            Some((_, board)) => Analyzer::start(game, board).map_err(failure),
+            None => Ok(game.example()),
+        },
     }
+}
+
+/// Board parameters as `size=10`, a map by its size.
+fn board_text(board: &[(String, String)]) -> String {
+    let shown: Vec<String> = board
+        .iter()
+        .map(|(k, v)| match k.as_str() {
+            "map" => format!("a {}x{} map", v.split('/').next().map_or(0, |r| r.chars().count()), v.split('/').count()),
+            _ => format!("{k}={v}"),
+        })
+        .collect();
+    shown.join(" ")
 }
 
 /// The analyzer the arguments ask for: with the tablebase if one is given.
@@ -70,9 +146,11 @@ pub fn analyzer(tablebase: Option<&std::path::PathBuf>, limits: Limits) -> Resul
 }
 
 pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
-    let setup = setup(&args.setup)?;
     let analyzer = analyzer(args.setup.tablebase.as_ref(), Limits::default())?;
-    let analysis = analyzer.analyze(&setup).map_err(failure)?;
+    let setup = setup(&args.setup, &analyzer)?;
+    let bar = Bar::new();
+    let analysis = analyzer.analyze_with_progress(&setup, Some(&|p| bar.observe(p))).map_err(failure)?;
+    drop(bar);
     let mut out = BufWriter::new(std::io::stdout().lock());
     if args.json {
         writeln!(out, "{}", analysis.to_json()).map_err(write_error)?;

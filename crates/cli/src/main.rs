@@ -88,8 +88,10 @@ enum Command {
     /// Play against perfect play in the terminal (ratatui).
     ///
     /// The same game and position arguments as `analyze`. Keys: arrows or j/k choose
-    /// a move, Enter plays it, h toggles hints (each move marked win/draw/loss), u
-    /// undoes, s swaps sides, n starts a new game, q quits.
+    /// a move, Enter (or space) plays it, h toggles hints (each move marked win/draw/loss),
+    /// u undoes, s swaps sides, n starts a new game, g switches between Unicode
+    /// pieces and ASCII letters, q (or Esc, Ctrl-C) quits. Long solves show their
+    /// progress. The window must be at least 40 columns by 12 rows.
     Play(PlayArgs),
     /// A local web page to set up positions, see every move's value and play.
     ///

@@ -40,7 +40,11 @@ fn cases(args: &PawnsArgs) -> Result<(), Failure> {
         let searcher = searchers.entry(size).or_insert_with(|| Searcher::new(game));
         let mut start = case.position;
         start.white_to_move = !args.black_to_move;
-        searcher.value(&start).map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
+        let bar = Bar::new();
+        searcher
+            .value_with_progress(&start, Some(&|p| bar.observe(p)))
+            .map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
+        drop(bar);
         let report = CaseReport::new(i + 1, |v| Pawns::verdict(&start, v), game, &*searcher, &start, style);
         report.print(style, &mut out).map_err(write_error)?;
     }
@@ -64,7 +68,7 @@ fn summary(rows: u32, cols: u32, as_json: bool) -> Result<(), Failure> {
             if game.pawn_index().is_none() { "over 2^64".to_string() } else { size.to_string() }
         )));
     }
-    let bar = Bar::new(size);
+    let bar = Bar::new();
     let observe = |p| bar.observe(p);
     let solution = layered::solve_with(&game, Some(&observe));
     drop(bar);

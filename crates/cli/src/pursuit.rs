@@ -12,7 +12,7 @@ use std::io::{BufWriter, Write};
 
 /// Solves every position of a game, with a progress bar on long solves.
 fn solve<G: Unmoves + Sync>(game: &G) -> Solution {
-    let bar = Bar::new(game.index_size());
+    let bar = Bar::new();
     let observe = |p| bar.observe(p);
     retrograde::solve_with(game, &Options { progress: Some(&observe), ..Options::default() })
 }

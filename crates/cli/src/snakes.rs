@@ -1,5 +1,6 @@
 //! `gsolve snakes`: each board by alpha-beta search, cut short where the snakes part.
 
+use crate::progress::Bar;
 use crate::report::{write_error, CaseReport, Style};
 use crate::{input, CaseArgs, Failure};
 use gsolve_engine::search::Searcher;
@@ -15,7 +16,11 @@ pub fn run(args: &CaseArgs) -> Result<(), Failure> {
         let game = Snakes::new(board);
         let searcher = Searcher::new(&game);
         let start = game.start();
-        searcher.value(&start).map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
+        let bar = Bar::new();
+        searcher
+            .value_with_progress(&start, Some(&|p| bar.observe(p)))
+            .map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
+        drop(bar);
         let report = CaseReport::new(i + 1, |v| Snakes::verdict(&start, v), &game, &searcher, &start, style);
         report.print(style, &mut out).map_err(write_error)?;
     }

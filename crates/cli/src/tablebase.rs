@@ -3,6 +3,7 @@
 use crate::progress::Bar;
 use crate::report::write_error;
 use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, ProbeArgs, VerifyArgs};
+use gsolve_analysis::move_label;
 use gsolve_engine::retrograde::{self, Options};
 use gsolve_engine::{layered, Indexed, Solution, Value, Variant};
 use gsolve_games::chase::Chase;
@@ -122,7 +123,7 @@ fn build_with<G: StoredGame>(
     solve: impl FnOnce(&G, &Bar) -> Solution,
 ) -> Result<(), Failure> {
     let started = Instant::now();
-    let bar = Bar::new(game.index_size());
+    let bar = Bar::new();
     let solution = solve(game, &bar);
     let solved = started.elapsed();
     let written =
@@ -204,7 +205,7 @@ impl Command for Probe<'_> {
                     .map(|m| {
                         let described = game.describe_move(position, &m.mv);
                         json!({
-                            "move": format!("{}->{}", described.from, described.to),
+                            "move": move_label(described.from, described.to),
                             "from": [described.from.row, described.from.col],
                             "to": [described.to.row, described.to.col],
                             "value": m.value.kind_name(),
@@ -236,7 +237,7 @@ impl Command for Probe<'_> {
                     out,
                     "  {:<14} {:<22} -> {}",
                     m.value.to_string(),
-                    format!("{}->{}", described.from, described.to),
+                    move_label(described.from, described.to),
                     game.format_position(&m.child)
                 )
                 .map_err(write_error)?;
@@ -273,7 +274,7 @@ impl Command for Verify<'_> {
 
         // Step 1: every block decompressed, its place, checksum and length checked;
         // only when one fails are all blocks gone through again to name the damaged.
-        let bar = Bar::new(size);
+        let bar = Bar::new();
         let table = match file.load(Some(&|p| bar.observe(p))) {
             Ok(table) => table,
             Err(first) => {
@@ -348,7 +349,7 @@ impl Command for Info<'_> {
         let file = tablebase.tablebase();
         let path = &self.args.file;
         let header = file.header();
-        let bar = Bar::new(file.index_size());
+        let bar = Bar::new();
         let table = file.load(Some(&|p| bar.observe(p))).map_err(|e| bad_file(path, e))?;
         let side_of = |p: &G::Position| {
             let name = game.side_to_move(p);

@@ -83,11 +83,83 @@ fn a_tablebase_answers_for_its_variant() {
 #[test]
 fn errors_exit_with_status_2() {
     fails(&["go"], "unknown game \"go\"");
-    fails(&["chase", "1,1 4,4 w"], "\"size\" is missing");
+    fails(&["chase", "1,1 4,4 w"], "needs the board size: give --size N");
+    fails(&["queens-case", "1,1 4,4 q"], "needs a map: give --map FILE");
+    fails(&["pawns", "--rows", "3"], "--rows R needs --cols C");
+    fails(&["pawns", "--rows", "9", "--cols", "3"], "--rows 9: pawns boards have 2 to 8 rows");
+    fails(&["snakes", "--rows", "3", "--cols", "12"], "--cols 12: snakes boards have 2 to 11 columns");
+    fails(&["chase", "--size", "101"], "--size 101: chase boards are 2 to 100");
     fails(&["pawns", "ppp/.x./PPP w"], "column 6");
     fails(&["pawns", "--size", "4"], "--size does not apply to pawns");
     fails(&["chase", "--rows", "3"], "--rows does not apply to chase");
     fails(&["pawns", "ppp/.../PPP w", "--rows", "3"], "without a position");
     fails(&["queens-case", "--map", "/nonexistent/map.txt"], "cannot read");
     fails(&["snakes", "1../..2 3"], "expected 1 or 2");
+}
+
+#[test]
+fn a_tablebase_gives_its_board_size_or_map() {
+    let dir = std::env::temp_dir().join(format!("gsolve-analyze-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chase = dir.join("chase5.gtb");
+    let chase = chase.to_str().unwrap();
+    ok(&["build", "chase", "--size", "5", "-o", chase], "");
+    // No --size: the file's board.
+    let answer = json(&["chase", "1,1 5,5 b", "--tablebase", chase]);
+    assert_eq!((answer["solver"].as_str(), answer["variant"]["size"].as_str()), (Some("tablebase"), Some("5")));
+    assert_eq!(
+        answer,
+        json(&["chase", "1,1 5,5 b", "--size", "5"])
+            .as_object()
+            .map(|o| {
+                let mut o = o.clone();
+                o.insert("solver".into(), "tablebase".into());
+                Json::Object(o)
+            })
+            .unwrap()
+    );
+    // No position: the start of the file's board, not the 4x4 example.
+    assert_eq!(json(&["chase", "--tablebase", chase])["position"], "1,1 5,5 w");
+    // A flag that says what the file says is fine; one that contradicts it is named.
+    assert_eq!(json(&["chase", "1,1 5,5 b", "--size", "5", "--tablebase", chase])["solver"], "tablebase");
+    fails(&["chase", "1,1 5,5 b", "--size", "6", "--tablebase", chase], "--size 6 contradicts the tablebase");
+    fails(&["chase", "--size", "6", "--tablebase", chase], "holds chase size=5");
+    fails(&["pawns", "--tablebase", chase], "is a tablebase of chase (size=5), not of pawns");
+
+    // Queen's Case: the map is in the file.
+    let map = dir.join("map.txt");
+    std::fs::write(&map, "5 4\nQ...E\n.##..\n..#..\nE...A\n").unwrap();
+    let queens = dir.join("queens.gtb");
+    let queens = queens.to_str().unwrap();
+    ok(&["build", "queens-case", map.to_str().unwrap(), "-o", queens], "");
+    let answer = json(&["queens-case", "1,1 4,5 q", "--tablebase", queens]);
+    assert_eq!((answer["value"].as_str(), answer["remoteness"].as_u64()), (Some("win"), Some(6)));
+    assert_eq!(json(&["queens-case", "--tablebase", queens])["position"], "1,1 4,5 q");
+    std::fs::write(dir.join("other.txt"), "3 1\nQAE\n").unwrap();
+    fails(
+        &["queens-case", "--map", dir.join("other.txt").to_str().unwrap(), "--tablebase", queens],
+        "--map contradicts the tablebase",
+    );
+
+    // Pawns: no position means the file's board.
+    let pawns = dir.join("p33.gtb");
+    let pawns = pawns.to_str().unwrap();
+    ok(&["build", "pawns", "--rows", "3", "--cols", "3", "-o", pawns], "");
+    assert_eq!(json(&["pawns", "--tablebase", pawns])["position"], "ppp/.../PPP w");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn snakes_bodies_are_not_walls() {
+    let answer = json(&["snakes", "a1#./..../...2 2"]);
+    assert_eq!(answer["board"]["cells"][0], "a1#.");
+    // Each move turns the mover's head into its own body.
+    let moves = answer["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    for m in moves {
+        let position = m["position"].as_str().unwrap();
+        assert!(position.starts_with("a1#.") && position.contains('b') && position.ends_with(" 1"), "{position}");
+    }
+    let text = ok(&["analyze", "snakes", "a1#./..../...2 2"], "");
+    assert!(text.contains("  a 1 # ."), "{text}");
 }

@@ -163,6 +163,26 @@ fn a_tablebase_answers_its_game_and_refuses_others() {
 }
 
 #[test]
+fn a_tablebase_gives_its_variant_to_requests_without_one() {
+    let path = std::env::temp_dir().join(format!("gsolve-serve-{}-chase5.gtb", std::process::id()));
+    let built = Command::new(env!("CARGO_BIN_EXE_gsolve"))
+        .args(["build", "chase", "--size", "5", "--force", "-o"])
+        .arg(&path)
+        .output()
+        .expect("gsolve build runs");
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let server = Server::start_with(&["--tablebase", path.to_str().unwrap()]);
+    let (_, games) = server.get_json("api/games");
+    assert_eq!(games["tablebase"]["parameters"], json!({"size": "5"}));
+    assert_eq!(games["tablebase"]["start"]["position"], "1,1 5,5 w");
+    let (status, answer) = server.analyze(&[("game", "chase"), ("position", "1,1 5,5 b")]);
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!((&answer["solver"], &answer["variant"]["size"]), (&json!("tablebase"), &json!("5")));
+    drop(server);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
 fn every_example_is_analysed_best_move_first() {
     let server = Server::start();
     let (_, body) = server.get_json("api/games");
@@ -306,6 +326,12 @@ fn bad_requests_get_4xx_with_a_message_and_the_server_goes_on() {
         server.analyze(&[("game", "chase"), ("size", "100"), ("position", "1,1 100,100 w")]),
         422,
         "positions",
+    );
+    // The message says how to get the answer anyway.
+    assert_error(
+        server.analyze(&[("game", "chase"), ("size", "100"), ("position", "1,1 100,100 w")]),
+        422,
+        "run `gsolve analyze chase --size 100 '1,1 100,100 w'`",
     );
     // 6x10 cells, 58 of them free: more than the 50 searched interactively.
     let mut rows = vec![".".repeat(10); 6];

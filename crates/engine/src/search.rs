@@ -39,9 +39,12 @@
 
 use crate::game::{Game, ValueLookup};
 use crate::memo::FxHasher;
+use crate::progress::{Observer, Progress};
 use crate::value::Value;
+use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::hash::BuildHasherDefault;
+use std::marker::PhantomData;
 
 /// Scores of wins: `MATE - remoteness`.
 pub const MATE: i32 = 1 << 24;
@@ -245,27 +248,44 @@ impl<P> Default for Frame<P> {
     }
 }
 
-struct Inner<'g, G: Game> {
-    game: &'g G,
-    table: Table<G::Position>,
+/// What a searcher keeps between searches.
+struct State<P> {
+    table: Table<P>,
     nodes: u64,
     error: Option<SearchError>,
     /// Child lists by depth, reused: no allocation per node.
-    frames: Vec<Frame<G::Position>>,
+    frames: Vec<Frame<P>>,
     depth: usize,
     /// Positions one call of [`Searcher::value`] may visit, if limited.
     node_limit: Option<u64>,
     /// `nodes` beyond which the current call gives up.
     stop_at: u64,
+    /// The current call's score range `[low, high]`, for reports.
+    window: (i32, i32),
 }
+
+/// One search: the game and the kept state, borrowed for the call.
+struct Inner<'a, G: Game> {
+    game: &'a G,
+    s: &'a mut State<G::Position>,
+}
+
+/// Positions visited between two progress reports (a power of two).
+const REPORT_EVERY: u64 = 1 << 16;
 
 /// A searcher over one game, keeping its transposition table between searches.
 ///
 /// Implements [`ValueLookup`]: the exact value of any position, searched on demand
 /// (cheap for positions near those already searched), so the engine's line and move
 /// analysis work on it.
-pub struct Searcher<'g, G: Game> {
-    inner: RefCell<Inner<'g, G>>,
+///
+/// `H` holds the game: a borrow by default, or the game itself
+/// ([`Searcher::owning`]) so that a searcher, with what its table knows, can be kept
+/// beyond the scope that made the game.
+pub struct Searcher<'g, G: Game, H: Borrow<G> = &'g G> {
+    game: H,
+    state: RefCell<State<G::Position>>,
+    borrows: PhantomData<&'g ()>,
 }
 
 impl<'g, G: SearchHooks> Searcher<'g, G> {
@@ -277,8 +297,21 @@ impl<'g, G: SearchHooks> Searcher<'g, G> {
     /// A searcher whose table grows to hold about `entries` results (rounded to a
     /// power of two), then replaces.
     pub fn with_table_entries(game: &'g G, entries: usize) -> Self {
-        let inner = Inner {
-            game,
+        Self::with_game(game, entries)
+    }
+}
+
+impl<G: SearchHooks> Searcher<'static, G, G> {
+    /// A searcher that owns its game: it can be kept, with its table, as long as
+    /// wanted, e.g. between the moves of a game being played.
+    pub fn owning(game: G, entries: usize) -> Self {
+        Self::with_game(game, entries)
+    }
+}
+
+impl<'g, G: SearchHooks, H: Borrow<G>> Searcher<'g, G, H> {
+    fn with_game(game: H, entries: usize) -> Self {
+        let state = State {
             table: Table::new(entries),
             nodes: 0,
             error: None,
@@ -286,13 +319,35 @@ impl<'g, G: SearchHooks> Searcher<'g, G> {
             depth: 0,
             node_limit: None,
             stop_at: u64::MAX,
+            window: (-MATE, MATE),
         };
-        Searcher { inner: RefCell::new(inner) }
+        Searcher { game, state: RefCell::new(state), borrows: PhantomData }
     }
 
     /// The exact value of `position`.
     pub fn value(&self, position: &G::Position) -> Result<Value, SearchError> {
-        self.inner.borrow_mut().exact(position)
+        self.search(position, None)
+    }
+
+    /// [`Searcher::value`], reporting progress to `observer` every 65,536 positions
+    /// visited (step `"search"`: positions visited so far over all searches, no total,
+    /// and the bounds known on the value of `position`).
+    pub fn value_with_progress(
+        &self,
+        position: &G::Position,
+        observer: Option<Observer<'_>>,
+    ) -> Result<Value, SearchError> {
+        self.search(position, observer)
+    }
+
+    /// The game searched.
+    pub fn game(&self) -> &G {
+        self.game.borrow()
+    }
+
+    fn search(&self, position: &G::Position, observer: Option<Observer<'_>>) -> Result<Value, SearchError> {
+        let mut state = self.state.borrow_mut();
+        Inner { game: self.game.borrow(), s: &mut state }.exact(position, observer)
     }
 
     /// Limits each later call of [`Searcher::value`] (and each lookup) to visiting
@@ -300,21 +355,21 @@ impl<'g, G: SearchHooks> Searcher<'g, G> {
     /// storing nothing from the failed search (the table keeps what earlier calls
     /// found). `None` removes the limit. Front ends use it as a time budget.
     pub fn set_node_limit(&self, limit: Option<u64>) {
-        self.inner.borrow_mut().node_limit = limit;
+        self.state.borrow_mut().node_limit = limit;
     }
 
     /// Positions visited so far (table probes included), over all searches.
     pub fn nodes(&self) -> u64 {
-        self.inner.borrow().nodes
+        self.state.borrow().nodes
     }
 
     /// Entries in the transposition table.
     pub fn table_len(&self) -> usize {
-        self.inner.borrow().table.len
+        self.state.borrow().table.len
     }
 }
 
-impl<G: SearchHooks> ValueLookup<G> for Searcher<'_, G> {
+impl<G: SearchHooks, H: Borrow<G>> ValueLookup<G> for Searcher<'_, G, H> {
     fn lookup(&self, _game: &G, position: &G::Position) -> Option<Value> {
         self.value(position).ok()
     }
@@ -331,14 +386,15 @@ pub fn solve<'g, G: SearchHooks>(game: &'g G, start: &G::Position) -> Result<(Va
 impl<G: SearchHooks> Inner<'_, G> {
     /// Step 1, who wins (null window at 0); step 2, how fast (null windows stepping
     /// from the bound that moved).
-    fn exact(&mut self, position: &G::Position) -> Result<Value, SearchError> {
-        self.stop_at = self.node_limit.map_or(u64::MAX, |limit| self.nodes.saturating_add(limit));
+    fn exact(&mut self, position: &G::Position, progress: Option<Observer<'_>>) -> Result<Value, SearchError> {
+        self.s.stop_at = self.s.node_limit.map_or(u64::MAX, |limit| self.s.nodes.saturating_add(limit));
         // The score lies in [low, high]; each probe "score ≥ t?" moves one end.
         let (mut low, mut high) = (-MATE, MATE);
         let mut t = 0;
         loop {
-            let s = self.negamax(position, t - 1, t);
-            if let Some(e) = self.error.take() {
+            self.s.window = (low, high);
+            let s = self.negamax(position, t - 1, t, progress);
+            if let Some(e) = self.s.error.take() {
                 return Err(e);
             }
             if s.abs() <= MATE / 2 {
@@ -360,12 +416,15 @@ impl<G: SearchHooks> Inner<'_, G> {
 
     /// Fail-soft alpha-beta: the result is exact if strictly inside (alpha, beta),
     /// an upper bound if ≤ alpha, a lower bound if ≥ beta.
-    fn negamax(&mut self, position: &G::Position, alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.nodes > self.stop_at && self.error.is_none() {
-            self.error = Some(SearchError::OutOfBudget { limit: self.node_limit.unwrap_or(0) });
+    fn negamax(&mut self, position: &G::Position, alpha: i32, beta: i32, progress: Option<Observer<'_>>) -> i32 {
+        self.s.nodes += 1;
+        if self.s.nodes % REPORT_EVERY == 0 {
+            self.report(progress);
         }
-        if self.error.is_some() {
+        if self.s.nodes > self.s.stop_at && self.s.error.is_none() {
+            self.s.error = Some(SearchError::OutOfBudget { limit: self.s.node_limit.unwrap_or(0) });
+        }
+        if self.s.error.is_some() {
             return 0;
         }
         let known = match self.game.terminal(position) {
@@ -374,7 +433,7 @@ impl<G: SearchHooks> Inner<'_, G> {
         };
         if let Some(v) = known {
             return score(v).unwrap_or_else(|e| {
-                self.error = Some(e);
+                self.s.error = Some(e);
                 0
             });
         }
@@ -389,7 +448,7 @@ impl<G: SearchHooks> Inner<'_, G> {
         // The stored best move is in the move order of the stored orientation.
         let (key, same_orientation) = self.game.table_key(position);
         let mut tt_best = u16::MAX;
-        if let Some(e) = self.table.get(&key) {
+        if let Some(e) = self.s.table.get(&key) {
             match e.bound {
                 Bound::Exact => return e.score,
                 Bound::Lower if e.score >= beta => return e.score,
@@ -400,16 +459,16 @@ impl<G: SearchHooks> Inner<'_, G> {
                 tt_best = e.best;
             }
         }
-        if self.frames.len() <= self.depth {
-            self.frames.push(Frame::default());
+        if self.s.frames.len() <= self.s.depth {
+            self.s.frames.push(Frame::default());
         }
-        let mut frame = std::mem::take(&mut self.frames[self.depth]);
+        let mut frame = std::mem::take(&mut self.s.frames[self.s.depth]);
         frame.children.clear();
         self.game.for_each_child(position, |c| frame.children.push(c));
-        self.depth += 1;
-        let best = self.search_children(position, key, same_orientation, tt_best, &mut frame, alpha, beta);
-        self.depth -= 1;
-        self.frames[self.depth] = frame;
+        self.s.depth += 1;
+        let best = self.search_children(position, key, same_orientation, tt_best, &mut frame, (alpha, beta), progress);
+        self.s.depth -= 1;
+        self.s.frames[self.s.depth] = frame;
         best
     }
 
@@ -423,8 +482,8 @@ impl<G: SearchHooks> Inner<'_, G> {
         same_orientation: bool,
         tt_best: u16,
         frame: &mut Frame<G::Position>,
-        mut alpha: i32,
-        beta: i32,
+        (mut alpha, beta): (i32, i32),
+        progress: Option<Observer<'_>>,
     ) -> i32 {
         let children = &frame.children;
         if children.is_empty() {
@@ -436,14 +495,14 @@ impl<G: SearchHooks> Inner<'_, G> {
             self.store(key, win, Bound::Exact, i, 1);
             return win;
         }
-        let nodes_before = self.nodes;
+        let nodes_before = self.s.nodes;
         let alpha0 = alpha;
         let (mut best, mut best_index) = (-INFINITY, 0);
         // The table's move first; the others are only ordered if it does not cut off.
         let tt_best = usize::from(tt_best);
         let first = (tt_best < children.len()).then_some(tt_best);
         if let Some(i) = first {
-            best = self.child_score(&children[i], alpha, beta);
+            best = self.child_score(&children[i], alpha, beta, progress);
             best_index = i;
             alpha = alpha.max(best);
         }
@@ -459,7 +518,7 @@ impl<G: SearchHooks> Inner<'_, G> {
             }
             for &(_, i) in &frame.order {
                 let i = i as usize;
-                let s = self.child_score(&children[i], alpha, beta);
+                let s = self.child_score(&children[i], alpha, beta, progress);
                 if s > best {
                     best = s;
                     best_index = i;
@@ -477,26 +536,35 @@ impl<G: SearchHooks> Inner<'_, G> {
         } else {
             Bound::Exact
         };
-        let work = self.nodes - nodes_before;
+        let work = self.s.nodes - nodes_before;
         self.store(key, best, bound, if same_orientation { best_index } else { usize::from(u16::MAX) }, work);
         best
     }
 
     /// A child's score (or bound) for a parent searched with window (α, β), seen from
     /// the parent.
-    fn child_score(&mut self, child: &G::Position, alpha: i32, beta: i32) -> i32 {
+    fn child_score(&mut self, child: &G::Position, alpha: i32, beta: i32, progress: Option<Observer<'_>>) -> i32 {
         let (low, high) = child_window(alpha, beta);
-        parent_score(self.negamax(child, low, high))
+        parent_score(self.negamax(child, low, high, progress))
+    }
+
+    /// Tells the observer how far the search is.
+    fn report(&self, progress: Option<Observer<'_>>) {
+        if let Some(observe) = progress {
+            let (low, high) = self.s.window;
+            let bounds = (low > -MATE || high < MATE).then(|| (value_of_score(low), value_of_score(high)));
+            observe(Progress { bounds, ..Progress::new("search", self.s.nodes, 0) });
+        }
     }
 
     /// Records a result, unless the search has failed: a failed search returns
     /// placeholder scores that must never reach the table.
     fn store(&mut self, position: G::Position, score: i32, bound: Bound, best: usize, work: u64) {
-        if self.error.is_some() {
+        if self.s.error.is_some() {
             return;
         }
         let best = u16::try_from(best).unwrap_or(u16::MAX);
         let work = u32::try_from(work).unwrap_or(u32::MAX);
-        self.table.insert(Entry { position, score, bound, best, work });
+        self.s.table.insert(Entry { position, score, bound, best, work });
     }
 }

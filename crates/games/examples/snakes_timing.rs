@@ -60,7 +60,7 @@ fn text(board: &SnakesBoard) -> String {
                     Cell::Empty => "0",
                     Cell::Snake1 => "1",
                     Cell::Snake2 => "2",
-                    Cell::Obstacle => "3",
+                    Cell::Obstacle | Cell::Body1 | Cell::Body2 => "3",
                 })
                 .collect();
             cells.join(" ")

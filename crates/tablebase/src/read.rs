@@ -192,7 +192,7 @@ impl Tablebase {
             let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             if let Some(observe) = observer {
                 if done % 64 == 0 || done == total {
-                    observe(Progress { step: "decompress", done, total });
+                    observe(Progress::new("decompress", done, total));
                 }
             }
             Ok::<(), Error>(())
@@ -212,7 +212,7 @@ impl Tablebase {
                 let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 if let Some(observe) = observer {
                     if done % 64 == 0 || done == total {
-                        observe(Progress { step: "checksums", done, total });
+                        observe(Progress::new("checksums", done, total));
                     }
                 }
                 result.err().map(|e| (block, e))

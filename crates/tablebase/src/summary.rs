@@ -117,7 +117,7 @@ pub fn summarize<G: Indexed + Sync>(
             part.holes += (range.end - range.start) - positions;
             let done = done.fetch_add(range.end - range.start, Ordering::Relaxed) + (range.end - range.start);
             if let Some(observe) = observer {
-                observe(Progress { step: "count", done, total: size });
+                observe(Progress::new("count", done, size));
             }
             Ok(part)
         })

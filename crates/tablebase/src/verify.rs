@@ -149,7 +149,7 @@ where
             }
             let done = done.fetch_add(range.end - range.start, Ordering::Relaxed) + (range.end - range.start);
             if let Some(observe) = observer {
-                observe(Progress { step: "verify", done, total: size });
+                observe(Progress::new("verify", done, size));
             }
             part
         })

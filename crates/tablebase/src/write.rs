@@ -155,7 +155,7 @@ fn write_file(
         }
         if let Some(observe) = observer {
             let done = ((batch_number * BATCH_BLOCKS + batch.len()) as u64).min(header.block_count);
-            observe(Progress { step: "compress", done, total: header.block_count });
+            observe(Progress::new("compress", done, header.block_count));
         }
     }
 

@@ -10,22 +10,37 @@ mod ui;
 
 use crate::analyze::{analyzer, failure, setup};
 use crate::{Failure, PlayArgs};
-use gsolve_analysis::Limits;
+use gsolve_analysis::{Analysis, AnalysisError, Analyzer, Limits, Setup};
+use gsolve_engine::Progress;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use ratatui::DefaultTerminal;
-use state::{Action, Flow, Play};
+use ratatui::{DefaultTerminal, Frame};
+use state::{Action, Flow, Play, Player};
 use std::io::IsTerminal;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use ui::Busy;
+
+/// How long an analysis may run before the screen says it is solving: quicker ones
+/// show nothing.
+const QUIET_FOR: Duration = Duration::from_millis(150);
+/// How often the screen is redrawn while solving.
+const REDRAW_EVERY: Duration = Duration::from_millis(100);
 
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     // Bad input is reported before the terminal is looked at.
-    let setup = setup(&args.setup)?;
-    let analyzer = analyzer(args.setup.tablebase.as_ref(), Limits::default())?;
-    let start = analyzer.analyze(&setup).map_err(failure)?;
+    let analyzer = Arc::new(analyzer(args.setup.tablebase.as_ref(), Limits::default())?);
+    let setup = setup(&args.setup, &analyzer)?;
+    let setup = analyzer.check(&setup).map_err(failure)?;
     if !std::io::stdout().is_terminal() {
         return Err(Failure::Input("gsolve play needs a terminal (standard output is not one)".into()));
     }
-    let mut play = Play::new(analyzer, start, args.second).map_err(failure)?;
     let mut screen = Screen::start().map_err(terminal_error)?;
+    let solved =
+        screen.solve(&analyzer, &setup, "the start position", |frame, busy| ui::draw_waiting(frame, &setup, busy))?;
+    let Some(start) = solved else { return Ok(()) };
+    let start = start.map_err(failure)?;
+    let mut play = Play::new(analyzer, start, args.second);
     screen.play(&mut play)
 }
 
@@ -71,18 +86,73 @@ impl Screen {
     }
 
     /// Reads keys until the user quits; draws the human's move before the computer
-    /// thinks about its answer.
+    /// thinks about its answer, and every analysis that takes a while with its
+    /// progress.
     fn play(&mut self, play: &mut Play) -> Result<(), Failure> {
         loop {
-            self.terminal.draw(|frame| ui::draw(frame, play)).map_err(terminal_error)?;
-            if play.computer_to_move() {
-                play.computer_move().map_err(failure)?;
+            if let Some(pending) = play.wanted() {
+                let setup = pending.setup.clone();
+                let what = match pending.made_by.0 {
+                    Player::Computer => "the computer's move".to_string(),
+                    Player::Human => format!("your move {}", pending.made_by.2),
+                };
+                let analyzer = play.analyzer().clone();
+                let solved = self.solve(&analyzer, &setup, &what, |frame, busy| ui::draw(frame, play, Some(busy)))?;
+                let Some(result) = solved else { return Ok(()) };
+                play.deliver(result).map_err(failure)?;
                 continue;
             }
+            self.terminal.draw(|frame| ui::draw(frame, play, None)).map_err(terminal_error)?;
             let Event::Key(key) = event::read().map_err(terminal_error)? else { continue };
             let Some(action) = action(key) else { continue };
-            if play.apply(action).map_err(failure)? == Flow::Quit {
+            if play.apply(action) == Flow::Quit {
                 return Ok(());
+            }
+        }
+    }
+
+    /// Analyses `setup` on another thread, drawing `draw` with the progress while it
+    /// runs. `None` when the user quits meanwhile (the analysis is abandoned: the
+    /// process is about to end).
+    fn solve(
+        &mut self,
+        analyzer: &Arc<Analyzer>,
+        setup: &Setup,
+        what: &str,
+        draw: impl Fn(&mut Frame, &Busy),
+    ) -> Result<Option<Result<Analysis, AnalysisError>>, Failure> {
+        let latest: Arc<Mutex<Option<Progress>>> = Arc::default();
+        let (sender, receiver) = mpsc::channel();
+        {
+            let (analyzer, setup, latest) = (analyzer.clone(), setup.clone(), latest.clone());
+            std::thread::spawn(move || {
+                let observe = |p| *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
+                let _ = sender.send(analyzer.analyze_with_progress(&setup, Some(&observe)));
+            });
+        }
+        let started = Instant::now();
+        let mut wait = QUIET_FOR;
+        loop {
+            match receiver.recv_timeout(wait) {
+                Ok(result) => return Ok(Some(result)),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Ok(Some(Err(AnalysisError::Internal("the analysis stopped without an answer".into()))))
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            wait = REDRAW_EVERY;
+            let busy = Busy {
+                what: what.to_string(),
+                progress: *latest.lock().unwrap_or_else(|e| e.into_inner()),
+                elapsed: started.elapsed(),
+            };
+            self.terminal.draw(|frame| draw(frame, &busy)).map_err(terminal_error)?;
+            while event::poll(Duration::ZERO).map_err(terminal_error)? {
+                if let Event::Key(key) = event::read().map_err(terminal_error)? {
+                    if action(key) == Some(Action::Quit) {
+                        return Ok(None);
+                    }
+                }
             }
         }
     }

@@ -1,8 +1,14 @@
 //! The game against perfect play as a pure state machine: no terminal, only actions
 //! and analyses.
+//!
+//! Analyses can take long (a large board's first search), so the machine never runs
+//! one itself: it says which setup it needs analysed next ([`Play::wanted`]) and
+//! takes the result when it comes ([`Play::deliver`]). The front end runs it where it
+//! likes, drawing progress meanwhile; tests run it at once ([`Play::settle`]).
 
-use gsolve_analysis::{Analysis, AnalysisError, Analyzer, GameKind, MoveInfo};
+use gsolve_analysis::{Analysis, AnalysisError, Analyzer, GameKind, MoveInfo, Setup};
 use gsolve_engine::Value;
+use std::sync::Arc;
 
 /// What a key asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,9 +90,18 @@ pub struct Outcome {
     pub end: String,
 }
 
+/// A move made whose position is being analysed.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    /// The position after the move.
+    pub setup: Setup,
+    /// Who made it, its side and its label.
+    pub made_by: (Player, &'static str, String),
+}
+
 /// A game against perfect play.
 pub struct Play {
-    analyzer: Analyzer,
+    analyzer: Arc<Analyzer>,
     start: Analysis,
     history: Vec<Step>,
     human: &'static str,
@@ -94,12 +109,13 @@ pub struct Play {
     hints: bool,
     ascii: bool,
     message: String,
+    pending: Option<Pending>,
 }
 
 impl Play {
     /// A game from the analysed start; the human takes the side to move, or the other
-    /// one if `second` (and the computer then moves at once).
-    pub fn new(analyzer: Analyzer, start: Analysis, second: bool) -> Result<Play, AnalysisError> {
+    /// one if `second` (the computer's first move is then [`Play::wanted`]).
+    pub fn new(analyzer: Arc<Analyzer>, start: Analysis, second: bool) -> Play {
         let game = start.setup.game;
         let human = if second { opponent(game, start.to_move) } else { start.to_move };
         let mut play = Play {
@@ -110,11 +126,42 @@ impl Play {
             selected: 0,
             hints: false,
             ascii: false,
-            message: String::new(),
+            message: format!("you play {human}"),
+            pending: None,
         };
-        play.message = format!("you play {human}");
-        play.computer_move()?;
-        Ok(play)
+        play.computer_move();
+        play
+    }
+
+    /// The analyzer every position of this game is analysed with.
+    pub fn analyzer(&self) -> &Arc<Analyzer> {
+        &self.analyzer
+    }
+
+    /// The setup whose analysis the game waits for, if any.
+    pub fn wanted(&self) -> Option<&Pending> {
+        self.pending.as_ref()
+    }
+
+    /// Takes the analysis of [`Play::wanted`]: the move is made (and the computer's
+    /// answer becomes wanted, if it is to move), or, if the analysis failed, not made.
+    pub fn deliver(&mut self, result: Result<Analysis, AnalysisError>) -> Result<(), AnalysisError> {
+        let Some(pending) = self.pending.take() else { return Ok(()) };
+        let analysis = result?;
+        self.history.push(Step { analysis, made_by: Some(pending.made_by) });
+        self.selected = 0;
+        self.computer_move();
+        Ok(())
+    }
+
+    /// Runs every wanted analysis at once, on this thread.
+    #[cfg(test)]
+    pub fn settle(&mut self) -> Result<(), AnalysisError> {
+        while let Some(pending) = self.wanted() {
+            let result = self.analyzer.analyze(&pending.setup);
+            self.deliver(result)?;
+        }
+        Ok(())
     }
 
     /// The position now.
@@ -178,14 +225,15 @@ impl Play {
         self.current().moves.is_empty()
     }
 
-    /// Whether it is the human's turn (the game may be over).
+    /// Whether it is the human's turn (the game may be over) and no move waits for
+    /// its analysis.
     pub fn human_to_move(&self) -> bool {
-        self.current().to_move == self.human
+        self.current().to_move == self.human && self.pending.is_none()
     }
 
     /// Whether the computer is to move in a game that goes on.
     pub fn computer_to_move(&self) -> bool {
-        !self.over() && !self.human_to_move()
+        !self.over() && self.current().to_move != self.human
     }
 
     /// Who won and how, when the game is over.
@@ -209,8 +257,12 @@ impl Play {
     /// The action's effect on the human's side of the game; the computer's answer, if
     /// it is then to move, is [`Play::computer_move`] (so that a front end can draw the
     /// human's move first).
-    pub fn apply(&mut self, action: Action) -> Result<Flow, AnalysisError> {
+    pub fn apply(&mut self, action: Action) -> Flow {
         let count = self.moves().len();
+        if self.pending.is_some() && action != Action::Quit && action != Action::Hints && action != Action::Glyphs {
+            self.message = "solving: wait for the answer, or q to quit".into();
+            return Flow::Continue;
+        }
         match action {
             Action::Up | Action::Down if count > 0 && self.human_to_move() => {
                 self.selected = if action == Action::Up {
@@ -223,7 +275,7 @@ impl Play {
             Action::Up | Action::Down => {}
             Action::Play => match self.selected_move().cloned() {
                 Some(chosen) => {
-                    self.advance(Player::Human, &chosen)?;
+                    self.advance(Player::Human, &chosen);
                     self.message.clear();
                 }
                 None if self.over() => self.message = "the game is over: n for a new game, u to undo".into(),
@@ -244,11 +296,13 @@ impl Play {
                 self.human = self.computer();
                 self.selected = 0;
                 self.message = format!("you play {} now", self.human);
+                self.computer_move();
             }
             Action::NewGame => {
                 self.history = vec![Step { analysis: self.start.clone(), made_by: None }];
                 self.selected = 0;
                 self.message = format!("new game: you play {}", self.human);
+                self.computer_move();
             }
             Action::Hints => {
                 self.hints = !self.hints;
@@ -262,37 +316,33 @@ impl Play {
                 self.ascii = !self.ascii;
                 self.message = if self.ascii { "ASCII board" } else { "Unicode board" }.into();
             }
-            Action::Quit => return Ok(Flow::Quit),
+            Action::Quit => return Flow::Quit,
         }
-        Ok(Flow::Continue)
+        Flow::Continue
     }
 
-    /// The computer plays the best move if it is to move (fastest win, slowest loss,
-    /// a draw kept).
-    pub fn computer_move(&mut self) -> Result<(), AnalysisError> {
-        if !self.computer_to_move() {
-            return Ok(());
+    /// If the computer is to move, its best move (fastest win, slowest loss, a draw
+    /// kept) becomes wanted.
+    fn computer_move(&mut self) {
+        if self.computer_to_move() && self.pending.is_none() {
+            let best = self.current().moves[0].clone();
+            self.advance(Player::Computer, &best);
         }
-        let best = self.current().moves[0].clone();
-        self.advance(Player::Computer, &best)
     }
 
-    /// [`Play::apply`], then the computer's answer: what a key press does.
+    /// [`Play::apply`], then every analysis it wants: what a key press does.
     #[cfg(test)]
     pub fn step(&mut self, action: Action) -> Result<Flow, AnalysisError> {
-        let flow = self.apply(action)?;
-        self.computer_move()?;
+        let flow = self.apply(action);
+        self.settle()?;
         Ok(flow)
     }
 
-    /// Plays `chosen` from the current position (nothing changes if the analysis of the
-    /// position it leads to fails).
-    fn advance(&mut self, player: Player, chosen: &MoveInfo) -> Result<(), AnalysisError> {
+    /// Asks for the position after `chosen` (the move is made when it comes).
+    fn advance(&mut self, player: Player, chosen: &MoveInfo) {
         let now = self.current();
         let side = now.to_move;
-        let next = self.analyzer.analyze(&now.setup.at(chosen.position.clone()))?;
-        self.history.push(Step { analysis: next, made_by: Some((player, side, chosen.label.clone())) });
-        self.selected = 0;
-        Ok(())
+        let setup = now.setup.at(chosen.position.clone());
+        self.pending = Some(Pending { setup, made_by: (player, side, chosen.label.clone()) });
     }
 }

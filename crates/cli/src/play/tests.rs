@@ -34,7 +34,9 @@ fn analyzer() -> Analyzer {
 fn start(setup: &Setup, second: bool) -> Play {
     let analyzer = analyzer();
     let start = analyzer.analyze(setup).unwrap();
-    Play::new(analyzer, start, second).unwrap()
+    let mut play = Play::new(std::sync::Arc::new(analyzer), start, second);
+    play.settle().unwrap();
+    play
 }
 
 fn step(play: &mut Play, action: Action) {
@@ -74,7 +76,7 @@ fn play_out(play: &mut Play) -> usize {
 /// The screen as text, one line per row.
 fn render(play: &Play) -> String {
     let mut terminal = Terminal::new(TestBackend::new(110, 30)).unwrap();
-    terminal.draw(|frame| ui::draw(frame, play)).unwrap();
+    terminal.draw(|frame| ui::draw(frame, play, None)).unwrap();
     let buffer = terminal.backend().buffer();
     let mut text = String::new();
     for y in 0..buffer.area.height {
@@ -110,7 +112,7 @@ fn the_computer_answers_a_human_move_with_the_best_move() {
 fn the_computer_keeps_a_draw() {
     let mut play = start(&queens(), false);
     assert_eq!(play.current().value, Value::Win(6));
-    play_move(&mut play, "(1,1)->(1,1)");
+    play_move(&mut play, "stay at (1,1)");
     assert_eq!(play.history().len(), 3);
     assert_eq!(play.current().value, Value::Draw);
 }
@@ -222,8 +224,9 @@ fn hints_toggle() {
     step(&mut play, Action::Hints);
     assert!(play.hints());
     let screen = render(&play);
-    assert!(screen.contains("(3,2)->(2,2)  - loss in 6"), "{screen}");
-    assert!(screen.contains("(3,1)->(2,1)  - loss in 4"), "{screen}");
+    let line_of = |screen: &str, label: &str| screen.lines().find(|l| l.contains(label)).unwrap_or("").to_string();
+    assert!(line_of(&screen, "(3,2)->(2,2)").contains("- loss in 6"), "{screen}");
+    assert!(line_of(&screen, "(3,1)->(2,1)").contains("- loss in 4"), "{screen}");
     assert!(screen.contains("white: - loss in 6"), "{screen}");
     step(&mut play, Action::Hints);
     let screen = render(&play);
@@ -232,9 +235,9 @@ fn hints_toggle() {
     let mut play = start(&queens(), false);
     step(&mut play, Action::Hints);
     let screen = render(&play);
-    assert!(screen.contains("(1,1)->(2,1)  + win in 6"), "{screen}");
-    assert!(screen.contains("(1,1)->(1,1)  = draw"), "{screen}");
-    assert!(screen.contains("(1,1)->(1,2)  = draw"), "{screen}");
+    assert!(line_of(&screen, "(1,1)->(2,1)").contains("+ win in 6"), "{screen}");
+    assert!(line_of(&screen, "stay at (1,1)").contains("= draw"), "{screen}");
+    assert!(line_of(&screen, "(1,1)->(1,2)").contains("= draw"), "{screen}");
 }
 
 #[test]
@@ -341,4 +344,112 @@ fn keys() {
     let mut release = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
     release.kind = KeyEventKind::Release;
     assert_eq!(action(release), None);
+}
+
+/// The screen of a given size as text.
+fn render_at(play: &Play, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| ui::draw(frame, play, None)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let mut text = String::new();
+    for y in 0..buffer.area.height {
+        for x in 0..buffer.area.width {
+            text.push_str(buffer[(x, y)].symbol());
+        }
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn a_small_window_keeps_the_board_rows_and_every_key() {
+    // 6x6 pawns on 60x15: the board scrolls, says which rows it shows, and the keys
+    // wrap instead of being cut.
+    let setup = Setup::new(GameKind::Pawns, "ppp/.../.../PPP w");
+    let play = start(&setup, false);
+    let screen = render_at(&play, 60, 15);
+    for key in ui::KEYS {
+        let first_word = key.split(' ').next_back().unwrap();
+        assert!(screen.contains(first_word), "{key} missing:\n{screen}");
+    }
+    let big = Setup::new(GameKind::Chase, "1,1 9,9 w").with("size", "9");
+    let play = start(&big, false);
+    let screen = render_at(&play, 60, 15);
+    assert!(screen.contains("board rows"), "a clipped board says what it shows:\n{screen}");
+    assert!(screen.contains("q quit"), "{screen}");
+}
+
+#[test]
+fn a_window_below_the_minimum_says_how_large_it_must_be() {
+    let play = start(&hexapawn(), false);
+    let screen = render_at(&play, 30, 10);
+    assert!(screen.contains("at least 40x12"), "{screen}");
+}
+
+#[test]
+fn a_wide_window_shows_the_moves_played() {
+    let mut play = start(&hexapawn(), false);
+    play_move(&mut play, "(3,2)->(2,2)");
+    let screen = render_at(&play, 140, 30);
+    assert!(screen.contains("moves played"), "{screen}");
+    assert!(screen.contains("white (you) (3,2)->(2,2)"), "{screen}");
+}
+
+#[test]
+fn the_move_list_keeps_its_width_when_the_game_ends() {
+    let mut play = start(&hexapawn(), false);
+    let column = |screen: &str| {
+        let line = screen.lines().find(|l| l.contains("your moves")).unwrap().to_string();
+        line.find("your moves").unwrap()
+    };
+    let before = column(&render(&play));
+    play_out(&mut play);
+    assert!(play.over());
+    let after = render(&play);
+    assert_eq!(column(&after), before, "{after}");
+}
+
+#[test]
+fn a_stay_reads_stay() {
+    let play = start(&queens(), false);
+    let labels: Vec<&str> = play.moves().iter().map(|m| m.label.as_str()).collect();
+    assert!(labels.contains(&"stay at (1,1)"), "{labels:?}");
+    assert!(!labels.iter().any(|l| l.contains("(1,1)->(1,1)")), "{labels:?}");
+}
+
+#[test]
+fn a_move_waits_for_its_analysis() {
+    let analyzer = analyzer();
+    let start = analyzer.analyze(&hexapawn()).unwrap();
+    let mut play = Play::new(std::sync::Arc::new(analyzer), start, false);
+    assert!(play.wanted().is_none(), "the human moves first");
+    play.apply(Action::Play);
+    let pending = play.wanted().expect("the human's move waits for its analysis").clone();
+    assert_eq!(pending.made_by.0, Player::Human);
+    // Keys other than quit, hints and glyphs wait too.
+    play.apply(Action::Undo);
+    assert!(play.message().contains("solving"));
+    let result = play.analyzer().analyze(&pending.setup);
+    play.deliver(result).unwrap();
+    let computer = play.wanted().expect("then the computer's answer").clone();
+    assert_eq!(computer.made_by.0, Player::Computer);
+    play.settle().unwrap();
+    assert_eq!(play.history().len(), 3);
+    assert!(play.human_to_move());
+}
+
+#[test]
+fn snakes_bodies_are_drawn_apart_from_walls() {
+    let setup = Setup::new(GameKind::Snakes, "1.#./..../.#.2 1");
+    let mut play = start(&setup, false);
+    play_move(&mut play, "(1,1)->(2,1)");
+    // The human's old head is now snake 1's body, the computer's snake 2's.
+    let position = &play.current().setup.position;
+    assert!(position.starts_with('a'), "{position}");
+    assert!(position.contains('b'), "{position}");
+    assert_eq!(position.matches('#').count(), 2, "the walls stay walls: {position}");
+    let screen = render(&play);
+    assert!(screen.contains('▒'), "{screen}");
+    play.apply(Action::Glyphs);
+    assert!(render(&play).contains(" a "));
 }

@@ -1,40 +1,146 @@
-//! Drawing the game: the board, the move list, the status and the keys.
+//! Drawing the game: the board, the move list, the moves played, the status and the
+//! keys, fitted to the window.
+//!
+//! ```text
+//! ┌ title ───────────────────────────────────────────────────────────────┐
+//! │ board (scrolls to the selected move)│ your moves (fixed width) │ moves played (what is left) │
+//! │ status: whose turn, last move, the end or "solving …", a message     │
+//! │ keys (on as many lines as the width needs)                            │
+//! ```
+//! Below [`MIN_WIDTH`] × [`MIN_HEIGHT`] the screen only says how large it must be.
 
 use super::state::{Play, Player};
-use gsolve_analysis::{Board, GameKind, MoveInfo};
-use gsolve_engine::Value;
+use crate::progress::describe;
+use gsolve_analysis::{Board, GameKind, MoveInfo, Setup};
+use gsolve_engine::{Progress, Value};
 use gsolve_games::notation::Coord;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, List, ListItem, ListState, Paragraph, Wrap};
 use ratatui::Frame;
+use std::time::Duration;
 
 /// Characters a cell takes on screen.
 const CELL: u16 = 3;
 
-/// The keys, on the last line.
-pub const HELP: &str = "↑↓/jk select  Enter play  h hints  u undo  s swap sides  n new game  g ASCII/Unicode  q quit";
+/// The smallest window the game is drawn in.
+pub const MIN_WIDTH: u16 = 40;
+/// The smallest window height the game is drawn in.
+pub const MIN_HEIGHT: u16 = 12;
 
-/// Draws the whole screen.
-pub fn draw(frame: &mut Frame, play: &Play) {
-    let [title, main, status, help] =
-        Layout::vertical([Constraint::Length(1), Constraint::Min(5), Constraint::Length(6), Constraint::Length(1)])
-            .areas(frame.area());
+/// The keys, as the footer lists them (and `gsolve play --help` too).
+pub const KEYS: [&str; 8] =
+    ["↑↓/jk select", "Enter play", "h hints", "u undo", "s swap sides", "n new game", "g ASCII/Unicode", "q quit"];
+
+/// A width under which no history panel is drawn.
+const MIN_HISTORY_WIDTH: u16 = 26;
+
+/// An analysis under way: what is being solved, and its latest progress report.
+pub struct Busy {
+    /// What is solved, e.g. "the computer's answer".
+    pub what: String,
+    /// The solver's latest report.
+    pub progress: Option<Progress>,
+    /// Time since the analysis started.
+    pub elapsed: Duration,
+}
+
+impl Busy {
+    /// `solving the computer's answer … search: 3.07 M positions (…), 12 s`.
+    fn line(&self) -> String {
+        let mut text = format!("solving {} …", self.what);
+        if let Some(p) = &self.progress {
+            text.push(' ');
+            text.push_str(&describe(p, self.elapsed));
+        }
+        text.push_str(&format!(" [{} s]", self.elapsed.as_secs()));
+        text
+    }
+}
+
+/// Whether the window is too small; if so, says so.
+fn too_small(frame: &mut Frame) -> bool {
+    let area = frame.area();
+    if area.width >= MIN_WIDTH && area.height >= MIN_HEIGHT {
+        return false;
+    }
+    let text = format!(
+        "gsolve play needs a window of at least {MIN_WIDTH}x{MIN_HEIGHT}; this one is {}x{}. Enlarge it, or q to quit.",
+        area.width, area.height
+    );
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+    true
+}
+
+/// The keys laid out in as many lines as `width` needs.
+fn key_lines(width: u16) -> Vec<String> {
+    let mut lines: Vec<String> = vec![String::new()];
+    for key in KEYS {
+        let last = lines.last_mut().expect("one line at least");
+        if !last.is_empty() && last.chars().count() + 2 + key.chars().count() > width as usize {
+            lines.push(key.to_string());
+        } else {
+            if !last.is_empty() {
+                last.push_str("  ");
+            }
+            last.push_str(key);
+        }
+    }
+    lines
+}
+
+/// The screen while the start position is solved, before the game can be drawn.
+pub fn draw_waiting(frame: &mut Frame, setup: &Setup, busy: &Busy) {
+    if too_small(frame) {
+        return;
+    }
+    let [title, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(frame.area());
+    let heading = format!(" gsolve play: {}  {}", setup.game.title(), setup.position);
+    frame.render_widget(Paragraph::new(heading).bold(), title);
+    let text = vec![Line::raw(busy.line()), Line::raw("q quits").dim()];
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).block(Block::bordered()), body);
+}
+
+/// Draws the whole screen; `busy` while an analysis runs.
+pub fn draw(frame: &mut Frame, play: &Play, busy: Option<&Busy>) {
+    if too_small(frame) {
+        return;
+    }
+    let area = frame.area();
+    let keys = key_lines(area.width);
+    let status = status_lines(play, busy);
+    // A border around the status only where the height allows it.
+    let bordered = area.height >= 20;
+    let status_height = status.len() as u16 + if bordered { 2 } else { 0 };
+    let [title, main, status_area, help] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(5),
+        Constraint::Length(status_height),
+        Constraint::Length(keys.len() as u16),
+    ])
+    .areas(area);
     let now = play.current();
     let heading = format!(" gsolve play: {}  {}", now.setup.game.title(), now.setup.position);
     frame.render_widget(Paragraph::new(heading).bold(), title);
 
     let board_width = (now.board.cols as u16).saturating_mul(CELL).saturating_add(label_width(&now.board) + 2);
-    let moves_width = label_column(play) as u16 + 22;
-    let [board_area, moves_area] =
-        Layout::horizontal([Constraint::Max(board_width.max(24)), Constraint::Length(moves_width.max(30))])
-            .flex(Flex::Start)
-            .areas(main);
-    draw_board(frame, play, board_area);
-    draw_moves(frame, play, moves_area);
-    draw_status(frame, play, status);
-    frame.render_widget(Paragraph::new(HELP).dim(), help);
+    let moves_width = moves_width(&now.board);
+    let history_width = main.width.saturating_sub(board_width.max(24) + moves_width);
+    let mut columns = vec![Constraint::Max(board_width.max(24)), Constraint::Length(moves_width)];
+    if history_width >= MIN_HISTORY_WIDTH {
+        columns.push(Constraint::Min(MIN_HISTORY_WIDTH));
+    }
+    let areas = Layout::horizontal(columns).flex(Flex::Start).split(main);
+    draw_board(frame, play, areas[0]);
+    draw_moves(frame, play, areas[1], busy.is_some());
+    if let Some(&history_area) = areas.get(2) {
+        draw_history(frame, play, history_area);
+    }
+    let paragraph = Paragraph::new(status).wrap(Wrap { trim: true });
+    let paragraph = if bordered { paragraph.block(Block::bordered()) } else { paragraph };
+    frame.render_widget(paragraph, status_area);
+    frame.render_widget(Paragraph::new(keys.join("\n")).dim(), help);
 }
 
 /// A hint: the symbol readable without colour, and the colour.
@@ -55,6 +161,18 @@ fn label_width(board: &Board) -> u16 {
     board.rows.to_string().len() as u16 + 1
 }
 
+/// The widest move label a board can have: `(10,10)->(10,10)` or `stay at (10,10)`.
+fn move_label_width(board: &Board) -> usize {
+    let coord = board.rows.to_string().len() + board.cols.to_string().len() + 3;
+    (2 * coord + 2).max(coord + 8)
+}
+
+/// The move list's width: the same for the whole game (labels, a hint, the border
+/// and the selection mark), so that it does not jump as moves come and go.
+fn moves_width(board: &Board) -> u16 {
+    (move_label_width(board) + 2 + "- loss in 999".len() + 4) as u16
+}
+
 /// A board character as drawn (Unicode or ASCII), and its style.
 fn glyph(game: GameKind, c: char, ascii: bool) -> (char, Style) {
     let first = Style::new().fg(Color::White).add_modifier(Modifier::BOLD);
@@ -68,10 +186,12 @@ fn glyph(game: GameKind, c: char, ascii: bool) -> (char, Style) {
         (GameKind::QueensCase, 'Q') => ('♛', first),
         (GameKind::QueensCase, 'A') => ('♜', second),
         (GameKind::QueensCase, 'E') => ('⌂', Style::new().fg(Color::Green).add_modifier(Modifier::BOLD)),
-        (GameKind::Snakes, '1') => ('1', first),
-        (GameKind::Snakes, '2') => ('2', second),
+        (GameKind::Snakes, '1') => ('1', first.bg(Color::DarkGray)),
+        (GameKind::Snakes, '2') => ('2', second.bg(Color::DarkGray)),
+        // A snake's body: its head's colour, a lighter fill than a wall.
+        (GameKind::Snakes, 'a') => ('▒', Style::new().fg(Color::White)),
+        (GameKind::Snakes, 'b') => ('▒', Style::new().fg(Color::LightRed)),
         (_, 'X') => ('✖', Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD)),
-        (GameKind::Snakes, '#') => ('▓', Style::new().fg(Color::Gray)),
         (_, '#') => ('█', Style::new().fg(Color::Gray)),
         (_, '.') => ('·', floor),
         (_, other) => (other, Style::new()),
@@ -92,23 +212,39 @@ fn draw_board(frame: &mut Frame, play: &Play, area: Rect) {
     let now = play.current();
     let board = &now.board;
     let game = now.setup.game;
-    let block = Block::bordered().title(" board: [from] (to) ");
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let label = label_width(board);
+    let inner_width = area.width.saturating_sub(2);
+    let inner_height = area.height.saturating_sub(2);
+    let visible_cols = ((inner_width.saturating_sub(label) / CELL) as u32).clamp(1, board.cols);
+    let visible_rows = (inner_height.saturating_sub(1) as u32).clamp(1, board.rows);
 
     let selected = play.selected_move();
     let (from, to) = match selected {
         Some(m) => (Some(m.from), Some(m.to)),
         None => (None, None),
     };
-    let label = label_width(board);
-    let visible_cols = (inner.width.saturating_sub(label) / CELL) as u32;
-    let visible_rows = inner.height.saturating_sub(1) as u32;
     let focus = to.unwrap_or(Coord { row: 1, col: 1 });
     let first_row = window(board.rows, visible_rows, focus.row);
     let first_col = window(board.cols, visible_cols, focus.col);
     let last_row = (first_row + visible_rows).min(board.rows);
     let last_col = (first_col + visible_cols).min(board.cols);
+
+    // Say which part shows when the board does not fit.
+    let mut title = " board: [from] (to) ".to_string();
+    if visible_rows < board.rows || visible_cols < board.cols {
+        title = format!(
+            " board rows {}-{} of {}, cols {}-{} of {} ",
+            first_row + 1,
+            last_row,
+            board.rows,
+            first_col + 1,
+            last_col,
+            board.cols
+        );
+    }
+    let block = Block::bordered().title(title);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
 
     let mut lines = Vec::new();
     let mut header = vec![Span::raw(" ".repeat(label as usize))];
@@ -123,14 +259,13 @@ fn draw_board(frame: &mut Frame, play: &Play, area: Rect) {
         for col in first_col + 1..=last_col {
             let here = Coord { row, col };
             let (c, style) = glyph(game, board.at(row, col), play.ascii());
-            let (text, style) = if Some(here) == from {
+            let (text, style) = if Some(here) == from && Some(here) == to {
+                // A piece that stays: both marks on one cell.
+                (format!("[{c}]"), style.bg(target_colour(play, selected)))
+            } else if Some(here) == from {
                 (format!("[{c}]"), style.bg(Color::Blue))
             } else if Some(here) == to {
-                let target = match (play.hints(), selected) {
-                    (true, Some(m)) => hint(m.value).1,
-                    _ => Color::Cyan,
-                };
-                (format!("({c})"), style.bg(target))
+                (format!("({c})"), style.bg(target_colour(play, selected)))
             } else {
                 (format!(" {c} "), style)
             };
@@ -141,13 +276,16 @@ fn draw_board(frame: &mut Frame, play: &Play, area: Rect) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// The width of the move labels' column: the longest label and two spaces.
-fn label_column(play: &Play) -> usize {
-    play.current().moves.iter().map(|m| m.label.chars().count()).max().unwrap_or(0) + 2
+/// The target cell's colour: the hint's with hints on, cyan otherwise.
+fn target_colour(play: &Play, selected: Option<&MoveInfo>) -> Color {
+    match (play.hints(), selected) {
+        (true, Some(m)) => hint(m.value).1,
+        _ => Color::Cyan,
+    }
 }
 
 fn move_item(m: &MoveInfo, hints: bool, width: usize) -> ListItem<'static> {
-    let mut spans = vec![Span::raw(format!("{:<width$}", m.label))];
+    let mut spans = vec![Span::raw(format!("{:<width$}  ", m.label))];
     if hints {
         let (_, colour) = hint(m.value);
         spans.push(Span::styled(hint_text(m.value), Style::new().fg(colour).add_modifier(Modifier::BOLD)));
@@ -155,16 +293,22 @@ fn move_item(m: &MoveInfo, hints: bool, width: usize) -> ListItem<'static> {
     ListItem::new(Line::from(spans))
 }
 
-fn draw_moves(frame: &mut Frame, play: &Play, area: Rect) {
+fn draw_moves(frame: &mut Frame, play: &Play, area: Rect, busy: bool) {
     let title = format!(" your moves ({}) ", play.human());
     let block = Block::bordered().title(title);
-    if play.over() || !play.human_to_move() {
-        let text = if play.over() { "no moves: the game is over" } else { "the computer is thinking…" };
-        frame.render_widget(Paragraph::new(text).block(block), area);
+    if busy || play.over() || !play.human_to_move() {
+        let text = if busy {
+            "solving …"
+        } else if play.over() {
+            "no moves: the game is over"
+        } else {
+            "the computer is thinking …"
+        };
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).block(block), area);
         return;
     }
-    let items: Vec<ListItem> =
-        play.moves().into_iter().map(|m| move_item(m, play.hints(), label_column(play))).collect();
+    let width = move_label_width(&play.current().board);
+    let items: Vec<ListItem> = play.moves().into_iter().map(|m| move_item(m, play.hints(), width)).collect();
     let list = List::new(items)
         .block(block)
         .highlight_symbol("> ")
@@ -173,7 +317,33 @@ fn draw_moves(frame: &mut Frame, play: &Play, area: Rect) {
     frame.render_stateful_widget(list, area, &mut state);
 }
 
-fn draw_status(frame: &mut Frame, play: &Play, area: Rect) {
+/// The moves played so far, the last ones in view; with hints, each with its value
+/// for the side that made it.
+fn draw_history(frame: &mut Frame, play: &Play, area: Rect) {
+    let history = play.history();
+    let mut lines: Vec<Line> = Vec::new();
+    for (ply, step) in history.iter().enumerate().skip(1) {
+        let Some((player, side, label)) = &step.made_by else { continue };
+        let who = if *player == Player::Computer { "computer" } else { "you" };
+        let mut spans = vec![Span::raw(format!("{ply:>3}. {side} ({who}) {label}"))];
+        if play.hints() {
+            let value = step.analysis.value.parent_view();
+            spans.push(Span::styled(format!("  {}", hint_text(value)), Style::new().fg(hint(value).1)));
+        }
+        lines.push(Line::from(spans));
+    }
+    if lines.is_empty() {
+        lines.push(Line::raw("no moves yet").dim());
+    }
+    let visible = area.height.saturating_sub(2) as usize;
+    let skip = lines.len().saturating_sub(visible);
+    let shown: Vec<Line> = lines.into_iter().skip(skip).collect();
+    frame.render_widget(Paragraph::new(shown).block(Block::bordered().title(" moves played ")), area);
+}
+
+/// The status: whose turn, the last move, the end (or the analysis under way), the
+/// last action's message.
+fn status_lines(play: &Play, busy: Option<&Busy>) -> Vec<Line<'static>> {
     let now = play.current();
     let mut lines = Vec::new();
     let mut turn =
@@ -190,7 +360,9 @@ fn draw_status(frame: &mut Frame, play: &Play, area: Rect) {
             lines.push(Line::raw(format!("last move: {side} ({who}) {label}")));
         }
     }
-    if let Some(outcome) = play.outcome() {
+    if let Some(busy) = busy {
+        lines.push(Line::styled(busy.line(), Style::new().fg(Color::Cyan)));
+    } else if let Some(outcome) = play.outcome() {
         let result = match (outcome.winner, outcome.human_won) {
             (Some(winner), Some(true)) => format!("{winner} wins: you win!"),
             (Some(winner), _) => format!("{winner} wins: the computer wins"),
@@ -199,10 +371,10 @@ fn draw_status(frame: &mut Frame, play: &Play, area: Rect) {
         let colour = if outcome.human_won == Some(true) { Color::Green } else { Color::Red };
         lines.push(Line::styled(format!("Game over: {}. {result}", outcome.end), Style::new().fg(colour).bold()));
     } else if play.computer_to_move() {
-        lines.push(Line::raw("the computer is thinking…"));
+        lines.push(Line::raw("the computer is thinking …"));
     }
     if !play.message().is_empty() {
         lines.push(Line::raw(play.message().to_string()).italic());
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(Block::bordered()), area);
+    lines
 }

@@ -106,7 +106,7 @@ fn describe(game: GameKind) -> Value {
         GameKind::Snakes => (
             json!([number("rows", 1, 11, 5, false), number("cols", 2, 11, 5, false)]),
             json!([{"name": "snake 1", "code": "1"}, {"name": "snake 2", "code": "2"}]),
-            json!({"1": "snake 1's head", "2": "snake 2's head", "#": "blocked (obstacle or body)", ".": "free"}),
+            json!({"1": "snake 1's head", "2": "snake 2's head", "a": "snake 1's body", "b": "snake 2's body", "#": "obstacle", ".": "free"}),
         ),
     };
     json!({
@@ -233,11 +233,41 @@ fn variant_of(map: &Map<String, Value>) -> Result<Vec<(String, String)>, ApiErro
 
 /// Runs the analysis on a blocking thread (it may take a second of CPU).
 async fn analyze(state: Arc<App>, setup: Setup) -> Result<Json<Value>, ApiError> {
+    let asked = setup.clone();
     let analysis = tokio::task::spawn_blocking(move || {
         let _slot = state.slots.take();
         state.analyzer.analyze(&setup)
     })
     .await
-    .map_err(|e| ApiError::from(AnalysisError::Internal(format!("the analysis failed: {e}"))))??;
-    Ok(Json(analysis.to_json()))
+    .map_err(|e| ApiError::from(AnalysisError::Internal(format!("the analysis failed: {e}"))))?;
+    match analysis {
+        Ok(analysis) => Ok(Json(analysis.to_json())),
+        Err(AnalysisError::TooLarge(message)) => {
+            Err(ApiError::from(AnalysisError::TooLarge(format!("{message}. {}", how_to_answer(&asked)))))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// How to get the answer the page refuses: the command line has no such limits,
+/// and a tablebase answers at once.
+fn how_to_answer(setup: &Setup) -> String {
+    let quoted = |text: &str| format!("'{}'", text.replace('\'', "'\\''"));
+    let size = setup.variant.iter().find(|(k, _)| k == "size").map(|(_, v)| v.as_str());
+    let command = match (setup.game, size) {
+        (GameKind::Chase, Some(size)) => format!("gsolve analyze chase --size {size} {}", quoted(&setup.position)),
+        (GameKind::QueensCase, _) => format!("gsolve analyze queens-case --map MAP.txt {}", quoted(&setup.position)),
+        (game, _) => format!("gsolve analyze {} {}", game.name(), quoted(&setup.position)),
+    };
+    let build = match (setup.game, size) {
+        (GameKind::Chase, Some(size)) => format!(" or build a tablebase (`gsolve build chase --size {size} -o chase.gtb`) and serve it (`gsolve serve --tablebase chase.gtb`)"),
+        (GameKind::QueensCase, _) => " or build a tablebase of the map (`gsolve build queens-case MAP.txt -o map.gtb`) and serve it (`gsolve serve --tablebase map.gtb`)".to_string(),
+        (GameKind::Pawns, _) => {
+            let board = setup.position.split_whitespace().next().unwrap_or("");
+            let (rows, cols) = (board.split('/').count(), board.split('/').next().map_or(0, |r| r.chars().count()));
+            format!(" or build a tablebase (`gsolve build pawns --rows {rows} --cols {cols} -o pawns.gtb`) and serve it (`gsolve serve --tablebase pawns.gtb`)")
+        }
+        (GameKind::Snakes, _) | (GameKind::Chase, None) => String::new(),
+    };
+    format!("To get the answer, run `{command}` in a terminal (no time limit there){build}")
 }

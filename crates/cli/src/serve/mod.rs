@@ -13,8 +13,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use gsolve_analysis::{Analyzer, GameKind, Limits};
-use gsolve_tablebase::Tablebase;
+use gsolve_analysis::{Analyzer, Limits};
 use std::net::SocketAddr;
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -68,7 +67,7 @@ impl Drop for Slot<'_> {
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     let analyzer = crate::analyze::analyzer(args.tablebase.as_ref(), Limits::interactive())?;
     let tablebase = match &args.tablebase {
-        Some(path) => Some(tablebase_setup(path)?),
+        Some(path) => Some(tablebase_setup(&analyzer, path)?),
         None => None,
     };
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -82,21 +81,13 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
 
 /// The game and variant a tablebase holds, and the start of that game, so that the
 /// page can open on a setup the tablebase answers.
-fn tablebase_setup(path: &std::path::Path) -> Result<serde_json::Value, Failure> {
-    let file = Tablebase::open(path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
-    let header = file.header();
-    let game = GameKind::from_name(&header.game).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
-    // `start` takes the board parameters only (a Queen's Case map's width and height
-    // are in its map).
-    let board: Vec<(String, String)> = header
-        .parameters
-        .iter()
-        .filter(|(k, _)| ["rows", "cols", "size", "map"].contains(&k.as_str()))
-        .cloned()
-        .collect();
+fn tablebase_setup(analyzer: &Analyzer, path: &std::path::Path) -> Result<serde_json::Value, Failure> {
+    let Some((game, board)) = analyzer.tablebase_board() else {
+        return Err(Failure::Other(anyhow::anyhow!("{}: the tablebase was not opened", path.display())));
+    };
     let start = Analyzer::start(game, &board).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
     let parameters: serde_json::Map<String, serde_json::Value> =
-        header.parameters.iter().map(|(k, v)| (k.clone(), serde_json::Value::from(v.as_str()))).collect();
+        board.iter().map(|(k, v)| (k.clone(), serde_json::Value::from(v.as_str()))).collect();
     Ok(serde_json::json!({"game": game.name(), "parameters": parameters, "start": start.to_json()}))
 }
 

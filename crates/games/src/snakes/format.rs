@@ -21,6 +21,11 @@ pub enum Cell {
     Snake1,
     /// 2: snake 2's head.
     Snake2,
+    /// A cell snake 1 has been on: blocked like an obstacle, drawn as its body (plain
+    /// notation `a`; the contest format has no such cell).
+    Body1,
+    /// A cell snake 2 has been on (plain notation `b`).
+    Body2,
 }
 
 /// One checked board.

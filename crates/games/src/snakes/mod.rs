@@ -58,6 +58,8 @@ pub struct Snakes {
     cols: u32,
     /// The node of each grid cell (row-major), `u32::MAX` for an obstacle.
     node_of: Vec<u32>,
+    /// The board as given: which blocked cells are obstacles and which bodies.
+    board: Vec<Cell>,
     /// How the cells of recently ordered positions split between the heads.
     splits: RefCell<SplitCache>,
     /// The last position [`SearchHooks::exact_value`] found the snakes together in,
@@ -258,6 +260,7 @@ impl Snakes {
             rows,
             cols,
             node_of: node,
+            board: board.cells.clone(),
             splits: RefCell::new(SplitCache::new()),
             live: std::cell::Cell::new((SnakesPosition { free: 0, heads: [0, 0], to_move: 0 }, 0)),
         }
@@ -288,6 +291,42 @@ impl Snakes {
             Value::Loss(r) => format!("{other} {}", r + 1),
             Value::Tie(_) | Value::Draw => unreachable!("the snakes game always ends"),
         }
+    }
+
+    /// Whose body each node is in `p` (0: snake 1, 1: snake 2), for drawing; only
+    /// entries of cells that are blocked and not heads mean anything. A snake's start
+    /// cell is its own; a cell visited since the start is given to the snake whose
+    /// start reaches it first through blocked cells, both spreading one step at a time
+    /// (snake 1 first). That is exact one move after the start, which is all the front
+    /// ends show from one game (each position they show is a board of its own), and
+    /// close enough for longer lines: values never depend on it.
+    pub fn bodies(&self, p: &SnakesPosition) -> Vec<u8> {
+        let nodes = self.coords.len();
+        let empty = self.empty_cells() as usize;
+        let occupied = |n: usize| n >= empty || p.free >> n & 1 == 0;
+        let mut owner = vec![u8::MAX; nodes];
+        let mut frontier: Vec<(usize, u8)> = vec![(empty, 0), (empty + 1, 1)];
+        owner[empty] = 0;
+        owner[empty + 1] = 1;
+        while !frontier.is_empty() {
+            let mut next = Vec::new();
+            for &(n, snake) in &frontier {
+                let Coord { row, col } = self.coords[n];
+                let (r, c) = (row - 1, col - 1);
+                for (nr, nc) in [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)] {
+                    if nr >= self.rows || nc >= self.cols {
+                        continue;
+                    }
+                    let m = self.node_of[(nr * self.cols + nc) as usize];
+                    if m != u32::MAX && occupied(m as usize) && owner[m as usize] == u8::MAX {
+                        owner[m as usize] = snake;
+                        next.push((m as usize, snake));
+                    }
+                }
+            }
+            frontier = next;
+        }
+        owner.iter().map(|&o| if o == u8::MAX { 0 } else { o }).collect()
     }
 
     /// Free cells reachable from `node` through free cells (not counting `node`).

@@ -2,9 +2,11 @@
 //! `/`, then the snake to move, `1` or `2`:
 //!
 //! ```text
-//! 1..#/..../#..2 1      . free   # blocked (an obstacle or a cell a snake has been on)
-//!                       1 2 the snakes' heads
+//! a1.#/..../#.b2 1      . free          # an obstacle
+//!                       1 2 the heads   a b cells snake 1 / snake 2 has been on
 //! ```
+//! `a` and `b` block a cell exactly as `#` does; they only say whose body it is, so
+//! that a board can be drawn with each snake's body apart from the walls.
 //!
 //! A board in this notation is a game of its own ([`parse_plain`]: blocked cells are
 //! obstacles, the heads start where they stand), and within a game
@@ -16,7 +18,8 @@ use crate::error::FormatError;
 use crate::notation::PlainNotation;
 use crate::plain::{exact_tokens, notation_error};
 
-const EXAMPLE: &str = "rows joined by '/' (. free, # blocked, 1 and 2 the heads), then 1 or 2 (e.g. `1../.#./..2 1`)";
+const EXAMPLE: &str =
+    "rows joined by '/' (. free, # obstacle, 1 and 2 the heads, a and b their bodies), then 1 or 2 (e.g. `a1./.#./..2 1`)";
 
 /// One character of the board with its grid cell and 1-based column in the text.
 struct Square {
@@ -81,6 +84,8 @@ pub fn parse_plain(text: &str) -> Result<(SnakesBoard, u8), FormatError> {
         cells.push(match square.ch {
             '.' => Cell::Empty,
             '#' => Cell::Obstacle,
+            'a' => Cell::Body1,
+            'b' => Cell::Body2,
             '1' | '2' => {
                 let snake = square.ch as usize - '1' as usize;
                 if let Some(first) = heads[snake] {
@@ -92,7 +97,9 @@ pub fn parse_plain(text: &str) -> Result<(SnakesBoard, u8), FormatError> {
                 heads[snake] = Some(square.column);
                 [Cell::Snake1, Cell::Snake2][snake]
             }
-            other => return Err(notation_error(square.column, format!("unknown cell {other:?}: expected . # 1 or 2"))),
+            other => {
+                return Err(notation_error(square.column, format!("unknown cell {other:?}: expected . # a b 1 or 2")))
+            }
         });
     }
     for (snake, head) in heads.iter().enumerate() {
@@ -127,7 +134,7 @@ impl PlainNotation for Snakes {
             let node = self.node_of[(square.row * self.cols + square.col) as usize];
             let at = |what: &str| format!("cell {},{} {what}", square.row + 1, square.col + 1);
             match square.ch {
-                '#' => {}
+                '#' | 'a' | 'b' => {}
                 '.' if node < empty => free |= 1 << node,
                 '.' if node == u32::MAX => {
                     return Err(notation_error(square.column, at("is an obstacle on this board")))
@@ -144,7 +151,10 @@ impl PlainNotation for Snakes {
                     heads[snake] = Some(node as u8);
                 }
                 other => {
-                    return Err(notation_error(square.column, format!("unknown cell {other:?}: expected . # 1 or 2")))
+                    return Err(notation_error(
+                        square.column,
+                        format!("unknown cell {other:?}: expected . # a b 1 or 2"),
+                    ))
                 }
             }
         }
@@ -155,16 +165,24 @@ impl PlainNotation for Snakes {
         Ok(SnakesPosition { free, heads: [first, second], to_move })
     }
 
+    /// Bodies as `a` and `b`: those the board was read with, and the cells visited
+    /// since (see [`Snakes::bodies`]).
     fn format_position(&self, p: &SnakesPosition) -> String {
+        let owners = self.bodies(p);
         let rows: Vec<String> = (0..self.rows)
             .map(|r| {
                 (0..self.cols)
-                    .map(|c| match self.node_of[(r * self.cols + c) as usize] {
-                        u32::MAX => '#',
-                        node if node == p.heads[0] as u32 => '1',
-                        node if node == p.heads[1] as u32 => '2',
-                        node if node < self.empty_cells() && p.free >> node & 1 == 1 => '.',
-                        _ => '#',
+                    .map(|c| {
+                        let cell = (r * self.cols + c) as usize;
+                        match (self.node_of[cell], self.board[cell]) {
+                            (u32::MAX, Cell::Body1) => 'a',
+                            (u32::MAX, Cell::Body2) => 'b',
+                            (u32::MAX, _) => '#',
+                            (node, _) if node == p.heads[0] as u32 => '1',
+                            (node, _) if node == p.heads[1] as u32 => '2',
+                            (node, _) if node < self.empty_cells() && p.free >> node & 1 == 1 => '.',
+                            (node, _) => ['a', 'b'][owners[node as usize] as usize],
+                        }
                     })
                     .collect()
             })
