@@ -18,6 +18,7 @@ const state = {
   seq: 0, // request counter: only the latest answer is used
   busy: false,
   timer: null, // the computer's pending move
+  error: null, // the message shown: {message, kind}
 };
 
 const $ = (id) => document.getElementById(id);
@@ -49,7 +50,11 @@ async function api(path, body) {
   } catch (e) {
     throw new Error(`HTTP ${response.status}: the answer is not JSON`);
   }
-  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(data.error || `HTTP ${response.status}`);
+    error.kind = data.kind; // e.g. "too-large": shown as a notice, not as a mistake
+    throw error;
+  }
   return data;
 }
 
@@ -65,7 +70,7 @@ async function request(work) {
     showError(null);
     return result;
   } catch (e) {
-    if (seq === state.seq) showError(e.message);
+    if (seq === state.seq) showError(e.message, e.kind);
     return null;
   } finally {
     if (seq === state.seq) {
@@ -366,8 +371,12 @@ function fillParams(analysis) {
   }
 }
 
+// The controls back to the game and board on the page, after a setup that failed
+// (e.g. a board too large): the inputs must describe the board shown, not the refused one.
 function syncControls() {
-  if (state.info) $("game").value = state.info.name;
+  if (!state.info) return;
+  $("game").value = state.info.name;
+  if (state.history.length) fillParams(current());
 }
 
 async function newGameOnBoard(event) {
@@ -380,12 +389,29 @@ async function newGameOnBoard(event) {
   }
   const setup = await request(() => api(`api/start?${query}`));
   if (setup) await startSetup(setup);
+  else syncControls();
 }
 
-function showError(message) {
+// Shows the server's message in full (or hides the box). A setup refused as too large
+// is not a mistake: it is a notice, whose message says how to get the answer, often
+// with a command in backticks, shown as code to copy.
+function showError(message, kind) {
+  state.error = message ? { message, kind: kind || "" } : null;
   const box = $("error");
   box.hidden = !message;
-  box.textContent = message || "";
+  box.replaceChildren();
+  box.className = kind === "too-large" ? "notice" : "";
+  box.dataset.kind = kind || "";
+  if (!message) return;
+  if (kind === "too-large") box.append(el("strong", { class: "heading" }, "Too large to solve here"));
+  box.append(...messageNodes(message));
+}
+
+// Text with `quoted` parts as <code> elements; an unpaired backtick stays text.
+function messageNodes(message) {
+  const parts = message.split("`");
+  if (parts.length % 2 === 0) return [message];
+  return parts.map((part, i) => (i % 2 ? el("code", {}, part) : part)).filter((node) => node !== "");
 }
 
 function updateState() {
@@ -524,7 +550,6 @@ function renderBoard() {
   const checkered = game === "pawns" || game === "chase";
   const trails = game === "snakes" && !state.editing ? snakeTrails() : new Map();
   const last = !state.editing ? state.history[state.history.length - 1].move : null;
-  const centre = (r, c) => ({ x: (c - 0.5) * CELL, y: (r - 0.5) * CELL });
   const layer = svg("g", { class: "cells" });
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
@@ -536,7 +561,7 @@ function renderBoard() {
       if (last && last.from[0] === r + 1 && last.from[1] === c + 1) cls += " last-from";
       if (last && last.to[0] === r + 1 && last.to[1] === c + 1) cls += " last-to";
       g.append(svg("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, class: cls }));
-      const { x, y } = centre(r + 1, c + 1);
+      const { x, y } = cellCentre(r + 1, c + 1);
       drawPiece(g, ch, x, y);
       if (state.editing && !(game === "queens-case" && ch === "#")) {
         g.classList.add("editable");
@@ -550,61 +575,143 @@ function renderBoard() {
   board.append(layer);
   if (state.editing) return;
   const showValues = $("show-values").checked;
-  const moves = analysis.moves;
-  const into = new Map();
-  for (const m of moves) into.set(`${m.to}`, (into.get(`${m.to}`) || 0) + 1);
   const arrows = svg("g", { class: "arrows" });
   const badges = svg("g", { class: "badges" });
-  for (const m of moves) {
-    const f = centre(...m.from);
-    const t = centre(...m.to);
-    const stay = m.from[0] === m.to[0] && m.from[1] === m.to[1];
-    let p = t;
-    // A small badge for a move that stays (in a corner: arrows leave from the sides)
-    // or that ends where another move ends or on a piece (a capture): on the arrow,
-    // a quarter of a cell before the end, so that pieces and badges stay apart.
-    const small = stay || into.get(`${m.to}`) > 1 || !".E".includes(cells[m.to[0] - 1][m.to[1] - 1]);
-    if (stay) p = { x: t.x + CELL * 0.29, y: t.y - CELL * 0.29 };
-    else if (small) {
-      const back = (CELL * 0.27) / Math.hypot(t.x - f.x, t.y - f.y);
-      p = { x: t.x - (t.x - f.x) * back, y: t.y - (t.y - f.y) * back };
-    }
-    const kind = showValues ? m.value : "hidden";
-    if (!stay) {
-      // From the piece's edge, so that the piece stays readable.
-      const length = Math.hypot(p.x - f.x, p.y - f.y);
-      const skip = Math.min(CELL * 0.3, length / 2) / length;
-      const start = { x: f.x + (p.x - f.x) * skip, y: f.y + (p.y - f.y) * skip };
-      arrows.append(svg("line", {
-        x1: start.x, y1: start.y, x2: p.x, y2: p.y, class: `arrow ${kind}`, "data-move": m.move,
-      }));
-    }
-    const badge = svg("g", {
-      class: `move-badge ${kind}`, "data-move": m.move, role: "button", tabindex: "0",
-      "aria-label": showValues ? `${m.move}: ${valueText(m.value, m.remoteness)}` : m.move,
-    });
-    badge.append(svg("title", {}, showValues ? `${m.move}: ${valueText(m.value, m.remoteness)}` : m.move));
-    badge.append(svg("circle", { cx: p.x, cy: p.y, r: CELL * (small ? 0.21 : 0.28) }));
-    if (showValues) {
-      const label = symbol(m.value, m.remoteness);
-      const size = small || label.length > 3 ? "small" : label.length > 2 ? "medium" : "";
-      badge.append(svg("text", { x: p.x, y: p.y + 1, class: size }, label));
-    }
-    badge.addEventListener("click", (event) => {
-      event.stopPropagation();
-      play(m);
-    });
-    badge.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        play(m);
-      }
-    });
-    badge.addEventListener("mouseenter", () => highlight(m.move, true));
-    badge.addEventListener("mouseleave", () => highlight(m.move, false));
-    badges.append(badge);
-  }
+  // In the document before the badges are made: a small badge's width is its text's.
   board.append(arrows, badges);
+  const corners = badgeCorners(analysis.moves, cells);
+  analysis.moves.forEach((m, i) => {
+    const badge = drawBadge(badges, m, corners[i], showValues);
+    if (!(m.from[0] === m.to[0] && m.from[1] === m.to[1])) drawArrow(arrows, m, badge.anchor, showValues);
+  });
+}
+
+const cellCentre = (r, c) => ({ x: (c - 0.5) * CELL, y: (r - 0.5) * CELL });
+
+// The corners of a cell as [dx, dy], top right first (where a lone badge reads best).
+const CORNERS = [[1, -1], [-1, -1], [1, 1], [-1, 1]];
+const SMALL_BADGE = { height: 16, inset: 2 };
+
+// Where each move's badge goes: null for the middle of the target cell (a large badge),
+// or a corner [dx, dy]. A badge goes in a corner when the target cell shows a piece (a
+// capture; a Queen's Case stay, on the mover's own cell) or when several moves end on
+// the same cell, so that neither the piece nor another badge is covered. A move takes
+// the free corner nearest its origin, so that its arrow ends at it; a stay, which has
+// no arrow, the corner farthest from the other badges, not to look like one of theirs.
+function badgeCorners(moves, cells) {
+  const into = new Map();
+  for (const m of moves) into.set(`${m.to}`, (into.get(`${m.to}`) || 0) + 1);
+  const stays = (m) => m.from[0] === m.to[0] && m.from[1] === m.to[1];
+  const corners = moves.map((m) => {
+    const occupied = !".E".includes(cells[m.to[0] - 1][m.to[1] - 1]);
+    return occupied || stays(m) || into.get(`${m.to}`) > 1 ? undefined : null;
+  });
+  const taken = new Map(); // cell -> the corners given out there
+  const point = (m, corner) => { // where drawBadge anchors a badge, CELL / 3 from the centre
+    const t = cellCentre(...m.to);
+    return corner ? { x: t.x + (corner[0] * CELL) / 3, y: t.y + (corner[1] * CELL) / 3 } : t;
+  };
+  const give = (i, rank) => {
+    const key = `${moves[i].to}`;
+    const used = taken.get(key) || [];
+    // A stable sort: equally good corners (a straight move) keep CORNERS' order.
+    const free = CORNERS.filter((corner) => !used.includes(corner)).sort((a, b) => rank(a) - rank(b));
+    corners[i] = free[0] || CORNERS[0]; // more than four badges on a cell: none of the games has that
+    taken.set(key, [...used, corners[i]]);
+  };
+  moves.forEach((m, i) => {
+    if (corners[i] !== undefined || stays(m)) return;
+    const f = cellCentre(...m.from);
+    give(i, (corner) => {
+      const p = point(m, corner);
+      return Math.hypot(p.x - f.x, p.y - f.y);
+    });
+  });
+  moves.forEach((m, i) => {
+    if (!stays(m)) return;
+    const others = [];
+    moves.forEach((o, j) => {
+      if (j !== i && corners[j] !== undefined) others.push(point(o, corners[j]));
+    });
+    give(i, (corner) => {
+      const p = point(m, corner);
+      return others.length ? -Math.min(...others.map((o) => Math.hypot(p.x - o.x, p.y - o.y))) : 0;
+    });
+  });
+  return corners;
+}
+
+// A move's badge: a large disc in the middle of its target cell, or a small pill in a
+// corner (growing along the cell's edge as its label needs). Returns the badge with
+// `anchor`, the point its arrow ends at.
+function drawBadge(layer, m, corner, showValues) {
+  const t = cellCentre(...m.to);
+  const kind = showValues ? m.value : "hidden";
+  const title = showValues ? `${m.move}: ${valueText(m.value, m.remoteness)}` : m.move;
+  const badge = svg("g", {
+    class: `move-badge ${kind}${corner ? " corner" : ""}`, "data-move": m.move, role: "button", tabindex: "0",
+    "aria-label": title,
+  });
+  badge.append(svg("title", {}, title));
+  layer.append(badge);
+  const label = showValues ? symbol(m.value, m.remoteness) : "";
+  if (!corner) {
+    badge.anchor = t;
+    badge.append(svg("circle", { cx: t.x, cy: t.y, r: CELL * 0.28, class: "disc" }));
+    if (label) {
+      const size = label.length > 3 ? "small" : label.length > 2 ? "medium" : "";
+      badge.append(svg("text", { x: t.x, y: t.y + 1, class: size }, label));
+    }
+  } else {
+    const { height, inset } = SMALL_BADGE;
+    const [dx, dy] = corner;
+    const edge = CELL / 2 - inset; // from the cell's centre to the pill's outer side
+    const anchor = { x: t.x + dx * (edge - height / 2), y: t.y + dy * (edge - height / 2) };
+    badge.anchor = anchor;
+    let width = height;
+    const text = label ? svg("text", { y: anchor.y + 1, class: "small" }, label) : null;
+    if (text) {
+      badge.append(text);
+      // Two pills on one edge (two captures onto one pawn) must not meet in the middle.
+      const widest = edge - 1;
+      const measured = text.getComputedTextLength() || label.length * 7;
+      width = Math.max(height, Math.min(widest, measured + 7));
+      if (measured + 7 > widest) {
+        text.setAttribute("textLength", widest - 6);
+        text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
+    }
+    const x = dx > 0 ? t.x + edge - width : t.x - edge;
+    const pill = svg("rect", {
+      x, y: anchor.y - height / 2, width, height, rx: height / 2, class: "disc",
+    });
+    badge.insertBefore(pill, text); // under the label (appended when there is none)
+    if (text) text.setAttribute("x", x + width / 2);
+  }
+  badge.addEventListener("click", (event) => {
+    event.stopPropagation();
+    play(m);
+  });
+  badge.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      play(m);
+    }
+  });
+  badge.addEventListener("mouseenter", () => highlight(m.move, true));
+  badge.addEventListener("mouseleave", () => highlight(m.move, false));
+  return badge;
+}
+
+// A move's arrow, from the edge of the moving piece to its badge.
+function drawArrow(layer, m, end, showValues) {
+  const f = cellCentre(...m.from);
+  const length = Math.hypot(end.x - f.x, end.y - f.y);
+  const skip = Math.min(CELL * 0.3, length / 2) / length;
+  const start = { x: f.x + (end.x - f.x) * skip, y: f.y + (end.y - f.y) * skip };
+  layer.append(svg("line", {
+    x1: start.x, y1: start.y, x2: end.x, y2: end.y, class: `arrow ${showValues ? m.value : "hidden"}`, "data-move": m.move,
+  }));
 }
 
 function highlight(move, on) {
@@ -643,6 +750,38 @@ function renderMoves(analysis) {
   }
 }
 
+// The chart and the history list show every ply from one fixed side, the game's first
+// (white, queen, snake 1), whoever is to move: a game one side wins throughout then
+// reads as one colour in both, and they never disagree.
+function viewSide() {
+  return sideNames()[0];
+}
+
+function otherSide() {
+  return sideNames()[1] || "the other side";
+}
+
+// An analysis's value for the viewing side (the API gives it for the side to move).
+function viewValue(analysis) {
+  return analysis.to_move === viewSide() ? analysis.value : flip(analysis.value);
+}
+
+// A value for the viewing side in words: "white wins in 7", "black has won", "draw".
+function viewText(kind, remoteness) {
+  if (kind === "draw") return "draw";
+  if (kind === "tie") return remoteness === 0 ? "tied" : `tie in ${remoteness}`;
+  const winner = kind === "win" ? viewSide() : otherSide();
+  return remoteness === 0 ? `${winner} has won` : `${winner} wins in ${remoteness}`;
+}
+
+// A tick step (1, 2 or 5 times a power of ten) leaving at least `gap` pixels between
+// ticks when `range` units span `pixels`: labels of a long game do not run together.
+function tickStep(range, pixels, gap) {
+  for (let power = 1; ; power *= 10) {
+    for (const m of [1, 2, 5]) if ((m * power * pixels) / range >= gap) return m * power;
+  }
+}
+
 function renderChart() {
   const chart = $("chart");
   chart.replaceChildren();
@@ -653,47 +792,52 @@ function renderChart() {
     return;
   }
   const entries = state.history;
-  const first = entries[0].analysis.to_move;
-  const other = sideNames().find((name) => name !== first) || "the other side";
+  const view = viewSide();
+  const other = otherSide();
   $("chart-caption").textContent =
-    `Value for ${first} (to move at ply 0) after each ply: above the band ${first} wins, below it ${other} wins; ` +
-    "the distance from the band is the remoteness (plies to the end). Click a point to go back to it.";
+    `For ${view} (the first player) after each ply, in the chart and the list below: green, above the band, ` +
+    `${view} wins; red, below it, ${other} wins; yellow, a draw. On the axis +n: ${view} wins in n plies, ` +
+    `\u2212n: loses in n. Click a point or a ply to go back to it.`;
   const W = 460;
   const H = 250;
   const left = 34;
   const right = 10;
   const top = 10;
   const bottom = 26;
+  const pad = 10; // between the axes and the first and last points, so that no point sits on an axis
   const plies = Math.max(entries.length - 1, 10);
   const maxR = Math.max(4, ...entries.map((e) => e.analysis.remoteness || 0));
   const band = 9;
   const mid = top + (H - top - bottom) / 2;
   const half = (H - top - bottom) / 2 - band;
-  const x = (i) => left + (i / plies) * (W - left - right);
+  const inner = W - left - right - 2 * pad;
+  const x = (i) => left + pad + (i / plies) * inner;
   const y = (kind, r) => kind === "win" ? mid - band - (r / maxR) * half
     : kind === "loss" ? mid + band + (r / maxR) * half : mid;
   chart.setAttribute("viewBox", `0 0 ${W} ${H}`);
   chart.append(svg("rect", { x: left, y: top, width: W - left - right, height: half, class: "region win" }));
   chart.append(svg("rect", { x: left, y: mid - band, width: W - left - right, height: 2 * band, class: "region draw" }));
   chart.append(svg("rect", { x: left, y: mid + band, width: W - left - right, height: half, class: "region loss" }));
-  chart.append(svg("text", { x: W - right - 6, y: top + 13, class: "region-label" }, `${first} wins`));
+  chart.append(svg("text", { x: W - right - 6, y: top + 13, class: "region-label" }, `${view} wins`));
   chart.append(svg("text", { x: W - right - 6, y: mid + 4, class: "region-label" }, "draw"));
   chart.append(svg("text", { x: W - right - 6, y: H - bottom - 5, class: "region-label" }, `${other} wins`));
-  const step = maxR <= 10 ? 2 : maxR <= 25 ? 5 : 10;
-  for (let r = 0; r <= maxR; r += step) {
+  // Each label once: +n above the band, -n below it; the band's edges (remoteness 0)
+  // go unlabelled rather than showing "0" twice.
+  const rStep = tickStep(maxR, half, 14);
+  for (let r = rStep; r <= maxR; r += rStep) {
     for (const kind of ["win", "loss"]) {
       chart.append(svg("line", { x1: left, x2: W - right, y1: y(kind, r), y2: y(kind, r), class: "grid" }));
-      chart.append(svg("text", { x: left - 4, y: y(kind, r) + 4, class: "tick y" }, r));
+      chart.append(svg("text", { x: left - 4, y: y(kind, r) + 4, class: "tick y" }, symbol(kind, r)));
     }
   }
-  const plyStep = plies <= 20 ? 1 : plies <= 50 ? 5 : 10;
+  const plyStep = tickStep(plies, inner, 24);
   for (let i = 0; i <= plies; i += plyStep) {
     chart.append(svg("text", { x: x(i), y: H - 8, class: "tick x" }, i));
   }
   chart.append(svg("text", { x: left - 4, y: H - 8, class: "tick axis-name" }, "ply"));
   const points = entries.map((entry, i) => {
     const a = entry.analysis;
-    const kind = a.to_move === first ? a.value : flip(a.value);
+    const kind = viewValue(a);
     return { i, a, kind, x: x(i), y: y(kind, a.remoteness || 0) };
   });
   chart.append(svg("polyline", { points: points.map((p) => `${p.x},${p.y}`).join(" "), class: "line" }));
@@ -701,7 +845,7 @@ function renderChart() {
     const dot = svg("circle", {
       cx: p.x, cy: p.y, r: p.i === points.length - 1 ? 6 : 4.5, class: `point ${p.kind}`, "data-ply": p.i,
     });
-    dot.append(svg("title", {}, `ply ${p.i}: ${p.a.to_move} to move, ${valueText(p.a.value, p.a.remoteness)}`));
+    dot.append(svg("title", {}, `ply ${p.i}: ${viewText(p.kind, p.a.remoteness)} (${p.a.to_move} to move)`));
     dot.addEventListener("click", () => goTo(p.i));
     chart.append(dot);
   }
@@ -710,6 +854,7 @@ function renderChart() {
 function renderHistory() {
   const list = $("history");
   list.replaceChildren();
+  const shown = $("show-values").checked;
   state.history.forEach((entry, i) => {
     const a = entry.analysis;
     const item = el("li", { "data-ply": i });
@@ -718,9 +863,10 @@ function renderHistory() {
     button.disabled = state.editing || i === state.history.length - 1;
     button.title = "go back to this position";
     button.addEventListener("click", () => goTo(i));
-    const shown = $("show-values").checked;
-    item.append(button, shown ? ` \u2192 ${a.to_move} to move: ${valueText(a.value, a.remoteness)}` : "");
-    item.className = shown ? a.value : "";
+    // Coloured and worded from the chart's side, not from the side to move at this ply.
+    const kind = viewValue(a);
+    item.append(button, shown ? ` \u2192 ${viewText(kind, a.remoteness)}` : "");
+    item.className = shown ? kind : "";
     list.append(item);
   });
 }
@@ -784,20 +930,20 @@ async function main() {
     const setup = setupFromHash();
     if (!setup || (state.history.length && setup.game === state.info.name && setup.position === current().position)) return;
     if (!(await startSetup(setup))) {
-      showError(`the address's position: ${$("error").textContent}`);
+      if (state.error) showError(`the address's position: ${state.error.message}`, state.error.kind);
       if (state.history.length) saveAddress();
     }
   });
 
   const fromHash = setupFromHash();
   if (fromHash && (await startSetup(fromHash))) return;
-  const message = fromHash ? $("error").textContent : null;
+  const failed = fromHash ? state.error : null;
   const setups = state.games.map(firstSetup);
   if (state.tablebase) setups.unshift(state.tablebase.start);
   for (const setup of setups) {
     if (await startSetup(setup)) break;
   }
-  if (message) showError(`the address's position: ${message}`);
+  if (failed) showError(`the address's position: ${failed.message}`, failed.kind);
 }
 
 main();

@@ -2,7 +2,11 @@
 //! `chromedriver` and `chromium`, driven over the WebDriver HTTP protocol with ureq.
 //! The page opens on the Octapawn start; the test plays a move by clicking it on the
 //! board and checks the value shown against the API's answer, lets the computer
-//! reply, undoes, and sets up a position by clicking in edit mode.
+//! reply, undoes, and sets up a position by clicking in edit mode. Then: the chart's
+//! axes (points inside, each tick label once), move badges on cells with pieces (in a
+//! corner, off the piece, not on each other), a chase game played out (the history
+//! list and the chart colour every ply from the same side), and a board refused as too
+//! large (the page keeps the board it shows, and its settings).
 //!
 //! Without chromedriver or chromium the test fails when the environment variable `CI`
 //! is set (`.ci/run` installs both) and is skipped with a note otherwise. With
@@ -132,6 +136,13 @@ impl Browser {
         self.call("POST", &format!("/element/{element}/click"), Some(json!({})));
     }
 
+    /// Replaces an input's text, as typing would.
+    fn type_text(&self, css: &str, text: &str) {
+        let element = self.find(css);
+        self.call("POST", &format!("/element/{element}/clear"), Some(json!({})));
+        self.call("POST", &format!("/element/{element}/value"), Some(json!({"text": text})));
+    }
+
     fn text(&self, css: &str) -> String {
         let element = self.find(css);
         self.call("GET", &format!("/element/{element}/text"), None).as_str().unwrap_or_default().to_string()
@@ -143,6 +154,18 @@ impl Browser {
         wait_for(&format!("the page to show ply {ply}"), 30, || {
             let got = self.script(script);
             (got[0] == "ready" && got[1] == ply.to_string().as_str()).then_some(())
+        });
+    }
+
+    /// Opens a setup through the address (as a pasted link would) and waits until the
+    /// page shows `position` (canonical) at ply 0.
+    fn load(&self, params: &Value, position: &str) {
+        self.script(&format!("location.hash = new URLSearchParams({params}).toString(); return null;"));
+        wait_for(&format!("the page to show {position}"), 30, || {
+            let got = self.script(
+                "return [document.body.dataset.state, document.body.dataset.position, document.body.dataset.ply];",
+            );
+            (got == json!(["ready", position, "0"])).then_some(())
         });
     }
 
@@ -182,10 +205,29 @@ fn base64_decode(text: &str) -> Vec<u8> {
 
 /// The API's analysis of a pawns position.
 fn api_pawns(server: &str, position: &str) -> Value {
+    api_analyze(server, &json!({"game": "pawns", "position": position}))
+}
+
+/// The API's answer to `POST /api/analyze` with this body, an error's too.
+fn api_analyze(server: &str, body: &Value) -> Value {
     let url = format!("{server}api/analyze");
-    let body = json!({"game": "pawns", "position": position}).to_string();
-    let text = ureq::post(&url).send_string(&body).expect("the API answers").into_string().unwrap();
+    let text = match ureq::post(&url).send_string(&body.to_string()) {
+        Ok(response) => response.into_string().unwrap(),
+        Err(ureq::Error::Status(_, response)) => response.into_string().unwrap(),
+        Err(e) => panic!("the API does not answer: {e}"),
+    };
     serde_json::from_str(&text).unwrap()
+}
+
+/// An analysis's value for the game's first side (white): the API's is for the side to move.
+fn value_for_white(analysis: &Value) -> &str {
+    let value = analysis["value"].as_str().unwrap();
+    match (analysis["to_move"].as_str().unwrap(), value) {
+        ("white", _) => value,
+        (_, "win") => "loss",
+        (_, "loss") => "win",
+        _ => value,
+    }
 }
 
 /// The value line the page shows for an analysis, e.g. `black to move: loss in 10`.
@@ -200,6 +242,145 @@ fn value_line(analysis: &Value) -> String {
 /// CSS for a move's badge on the board.
 fn badge(m: &Value) -> String {
     format!("#board .move-badge[data-move=\"{}\"]", m["move"].as_str().unwrap())
+}
+
+/// The chart's first point lies inside its axes, and no tick label is drawn twice.
+fn check_chart(browser: &Browser) {
+    let chart = browser.script(
+        "const chart = document.getElementById('chart');
+         const first = chart.querySelector('.point[data-ply=\"0\"]');
+         const ticks = (axis) => [...chart.querySelectorAll('.tick.' + axis)].map((t) => t.textContent);
+         return { axis: Number(chart.querySelector('.region').getAttribute('x')),
+                  cx: Number(first.getAttribute('cx')), r: Number(first.getAttribute('r')),
+                  x: ticks('x'), y: ticks('y') };",
+    );
+    let number = |key: &str| chart[key].as_f64().unwrap();
+    assert!(number("cx") - number("r") > number("axis"), "the chart's first point is on its y axis: {chart}");
+    for axis in ["x", "y"] {
+        let labels: Vec<&str> = chart[axis].as_array().unwrap().iter().map(|t| t.as_str().unwrap()).collect();
+        assert!(labels.len() >= 2, "too few {axis} tick labels: {chart}");
+        let mut unique = labels.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), labels.len(), "a {axis} tick label drawn twice: {labels:?}");
+    }
+}
+
+/// The move badges on the board: a badge on a cell with a piece keeps off the cell's
+/// middle third (the piece's glyph), badges on one cell do not overlap, and each
+/// badge's label fits in its shape. Returns how many badges sit on a piece.
+fn check_badges(browser: &Browser) -> usize {
+    let found = browser.script(
+        "const problems = [];
+         let onPieces = 0;
+         const placed = new Map();
+         const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+         for (const badge of document.querySelectorAll('#board .move-badge')) {
+           const move = badge.dataset.move;
+           const [, r, c] = move.match(/->\\((\\d+),(\\d+)\\)$/);
+           const cell = document.querySelector(`#board .cell[data-row='${r}'][data-col='${c}']`);
+           const box = badge.querySelector('circle, rect').getBoundingClientRect();
+           if (cell.querySelector('.piece')) {
+             onPieces++;
+             const sq = cell.querySelector('.square').getBoundingClientRect();
+             const middle = { left: sq.left + sq.width / 3, right: sq.right - sq.width / 3,
+                              top: sq.top + sq.height / 3, bottom: sq.bottom - sq.height / 3 };
+             if (meet(box, middle)) problems.push(`${move}: the badge covers the piece on (${r},${c})`);
+           }
+           const label = badge.querySelector('text');
+           if (label) {
+             const t = label.getBoundingClientRect();
+             if (t.left < box.left - 0.5 || t.right > box.right + 0.5)
+               problems.push(`${move}: the label ${label.textContent} overflows its badge`);
+           }
+           const key = `${r},${c}`;
+           for (const other of placed.get(key) || [])
+             if (meet(box, other.box)) problems.push(`${move} and ${other.move}: the badges overlap`);
+           placed.set(key, [...(placed.get(key) || []), { move, box }]);
+         }
+         return { problems, onPieces };",
+    );
+    assert_eq!(found["problems"], json!([]), "move badges on {}", browser.body_data("position"));
+    found["onPieces"].as_u64().unwrap() as usize
+}
+
+/// Badges where a move's target cell holds a piece: two pawn captures onto one pawn,
+/// and Queen's Case's example, whose queen may stay where she is.
+fn check_badges_on_pieces(browser: &Browser) {
+    browser.load(&json!({"game": "pawns", "position": "..../.p../P.P./.... w"}), "..../.p../P.P./.... w");
+    assert_eq!(check_badges(browser), 2, "two captures onto (2,2)");
+    let corners = browser.script(
+        "return [...document.querySelectorAll('#board .move-badge.corner')].map((b) => b.dataset.move).sort();",
+    );
+    assert_eq!(corners, json!(["(3,1)->(2,2)", "(3,3)->(2,2)"]));
+    let map = "Q...E/.##../..#../E...A";
+    browser.load(&json!({"game": "queens-case", "map": map, "position": "1,1 4,5 q"}), "1,1 4,5 q");
+    assert_eq!(check_badges(browser), 1, "the queen's stay");
+}
+
+/// A chase game played perfectly from the 4×4 start: black wins throughout, so from
+/// white's side (the page's fixed point of view) every ply is a loss, in the history
+/// list and in the chart alike.
+fn check_chase_history(browser: &Browser, url: &str) {
+    browser.load(&json!({"game": "chase", "size": "4", "position": "1,1 4,4 w"}), "1,1 4,4 w");
+    let mut analysis = api_analyze(url, &json!({"game": "chase", "variant": {"size": "4"}, "position": "1,1 4,4 w"}));
+    let mut expected = vec![value_for_white(&analysis).to_string()];
+    let mut captures = 0;
+    while let Some(best) = analysis["moves"].get(0) {
+        let position = best["position"].as_str().unwrap().to_string();
+        browser.click("#best");
+        browser.wait_ready(expected.len());
+        assert_eq!(browser.body_data("position"), position);
+        captures += check_badges(browser);
+        analysis = api_analyze(url, &json!({"game": "chase", "variant": {"size": "4"}, "position": position}));
+        expected.push(value_for_white(&analysis).to_string());
+    }
+    assert!(captures > 0, "the game ends in a capture, shown by a badge on a piece");
+    assert!(expected.iter().all(|v| v == "loss"), "black wins throughout: {expected:?}");
+    let shown = browser.script(
+        "const classes = (css) => [...document.querySelectorAll(css)].map((e) => e.getAttribute('class'));
+         return { list: classes('#history li'), chart: classes('#chart .point').map((c) => c.replace('point ', '')) };",
+    );
+    assert_eq!(shown["list"], json!(expected), "the history list's colours");
+    assert_eq!(shown["chart"], json!(expected), "the chart's colours");
+    let caption = browser.text("#chart-caption");
+    assert!(
+        caption.contains("For white (the first player)"),
+        "the caption names the side the values are for: {caption}"
+    );
+    let last = browser.text(&format!("#history li[data-ply=\"{}\"]", expected.len() - 1));
+    assert!(last.ends_with("black has won"), "{last}");
+    check_chart(browser);
+}
+
+/// A board refused as too large: the page keeps the board it shows, its settings go
+/// back to that board's, and the server's message is shown in full.
+fn check_too_large(browser: &Browser, url: &str) {
+    let before = browser.body_data("position");
+    let ply = browser.body_data("ply");
+    let refused = api_analyze(url, &json!({"game": "chase", "variant": {"size": "60"}, "position": "1,1 60,60 w"}));
+    assert_eq!(refused["kind"], "too-large", "{refused}");
+    browser.type_text("#param-size", "60");
+    browser.click("#new-game");
+    wait_for("the too-large notice", 30, || {
+        let got = browser.script("return [document.body.dataset.state, document.getElementById('error').hidden];");
+        (got == json!(["ready", false])).then_some(())
+    });
+    assert_eq!(browser.script("return document.getElementById('param-size').value;"), json!("4"));
+    assert_eq!(browser.body_data("position"), before);
+    assert_eq!(browser.body_data("ply"), ply);
+    assert_eq!(browser.script("return document.querySelectorAll('#board .cell').length;"), json!(16));
+    assert_eq!(browser.script("return document.getElementById('error').dataset.kind;"), json!("too-large"));
+    let message = refused["error"].as_str().unwrap().replace('`', "");
+    let shown = browser.text("#error");
+    assert!(shown.contains(&message), "the notice {shown:?} lacks the server's message {message:?}");
+    // A command in backticks (how to get the answer) is shown as code, in full.
+    let code = browser.script(
+        "showError('chase: too large here; run `gsolve analyze chase --size 60 1,1 60,60 w` instead', 'too-large');
+         return [...document.querySelectorAll('#error code')].map((c) => c.textContent);",
+    );
+    assert_eq!(code, json!(["gsolve analyze chase --size 60 1,1 60,60 w"]));
+    browser.script("showError(null); return null;");
 }
 
 #[test]
@@ -237,6 +418,7 @@ fn play_a_move_in_headless_chromium() {
     assert_eq!(browser.text("#value"), value_line(&after));
     assert_eq!(browser.text("#value"), "black to move: loss in 10");
     assert_eq!(browser.script("return document.querySelectorAll('#chart .point').length;"), json!(2));
+    check_chart(&browser);
 
     // The computer takes black: it answers at once with the API's best move.
     browser.click("#computer option[value=\"black\"]");
@@ -262,6 +444,10 @@ fn play_a_move_in_headless_chromium() {
     browser.wait_ready(0);
     assert_eq!(browser.body_data("position"), ".ppp/..../..../PPPP w");
     assert_eq!(browser.text("#value"), value_line(&edited));
+
+    check_badges_on_pieces(&browser);
+    check_chase_history(&browser, &url);
+    check_too_large(&browser, &url);
 
     if let Some(path) = std::env::var_os("GSOLVE_SCREENSHOT") {
         screenshot(&browser, &url, Path::new(&path));
