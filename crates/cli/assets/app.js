@@ -192,7 +192,7 @@ const EDIT_HELP = {
   "pawns": "Click a cell: empty \u2192 white pawn \u2192 black pawn \u2192 empty.",
   "chase": "Click a cell: white \u2192 black \u2192 empty (placing a piece moves it there).",
   "queens-case": "Click an open cell: queen \u2192 army \u2192 floor (placing a piece moves it there). The map is a board setting.",
-  "snakes": "Click a cell: free \u2192 blocked \u2192 head 1 \u2192 head 2 \u2192 free (placing a head moves it there).",
+  "snakes": "Click a cell: free \u2192 obstacle \u2192 head 1 \u2192 head 2 \u2192 free (placing a head moves it there); a body (a, b) becomes free.",
 };
 
 function mapRows() {
@@ -496,17 +496,6 @@ function svg(tag, attributes, text) {
   return el(`svg:${tag}`, attributes, text);
 }
 
-// The cells each snake's body has covered in the moves played (to colour them).
-function snakeTrails() {
-  const trails = new Map();
-  for (let i = 1; i < state.history.length; i++) {
-    const mover = state.history[i - 1].analysis.to_move;
-    const [r, c] = state.history[i].move.from;
-    trails.set(`${r},${c}`, mover.endsWith("1") ? "body1" : "body2");
-  }
-  return trails;
-}
-
 function drawPiece(group, ch, x, y) {
   const game = state.info.name;
   const disc = (dx, cls, letter) => {
@@ -548,7 +537,6 @@ function renderBoard() {
   board.setAttribute("viewBox", `0 0 ${cols * CELL} ${rows * CELL}`);
   board.style.maxWidth = `${Math.max(240, Math.min(620, cols * 78))}px`;
   const checkered = game === "pawns" || game === "chase";
-  const trails = game === "snakes" && !state.editing ? snakeTrails() : new Map();
   const last = !state.editing ? state.history[state.history.length - 1].move : null;
   const layer = svg("g", { class: "cells" });
   for (let r = 0; r < rows; r++) {
@@ -556,7 +544,9 @@ function renderBoard() {
       const ch = cells[r][c];
       const g = svg("g", { class: "cell", "data-row": r + 1, "data-col": c + 1 });
       let cls = checkered ? ((r + c) % 2 ? "square dark" : "square light") : "square floor";
-      if (ch === "#") cls += trails.get(`${r + 1},${c + 1}`) ? ` ${trails.get(`${r + 1},${c + 1}`)}` : " wall";
+      // Snakes' bodies (a, b) are drawn in their snake's colour, apart from walls.
+      if (ch === "#") cls += " wall";
+      else if (game === "snakes" && (ch === "a" || ch === "b")) cls += ch === "a" ? " body1" : " body2";
       if (ch === "E" || (game === "queens-case" && baseCell(r, c) === "E")) cls += " exit";
       if (last && last.from[0] === r + 1 && last.from[1] === c + 1) cls += " last-from";
       if (last && last.to[0] === r + 1 && last.to[1] === c + 1) cls += " last-to";

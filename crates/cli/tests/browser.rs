@@ -8,8 +8,9 @@
 //! list and the chart colour every ply from the same side), and a board refused as too
 //! large (the page keeps the board it shows, and its settings).
 //!
-//! Without chromedriver or chromium the test fails when the environment variable `CI`
-//! is set (`.ci/run` installs both) and is skipped with a note otherwise. With
+//! The test is marked ignored, so that a plain `cargo test` reports it as not run;
+//! `.ci/run` installs both programs and runs it with `--ignored`, and without them it
+//! fails. With
 //! `GSOLVE_SCREENSHOT=FILE` it also writes a screenshot of a game in progress
 //! (docs/screenshot.png is made this way).
 
@@ -277,7 +278,7 @@ fn check_badges(browser: &Browser) -> usize {
          const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
          for (const badge of document.querySelectorAll('#board .move-badge')) {
            const move = badge.dataset.move;
-           const [, r, c] = move.match(/->\\((\\d+),(\\d+)\\)$/);
+           const [, r, c] = move.match(/\\((\\d+),(\\d+)\\)$/); // the target: the last cell named
            const cell = document.querySelector(`#board .cell[data-row='${r}'][data-col='${c}']`);
            const box = badge.querySelector('circle, rect').getBoundingClientRect();
            if (cell.querySelector('.piece')) {
@@ -383,16 +384,29 @@ fn check_too_large(browser: &Browser, url: &str) {
     browser.script("showError(null); return null;");
 }
 
-#[test]
-fn play_a_move_in_headless_chromium() {
-    let (driver, chromium) = match tools() {
-        Ok(found) => found,
-        Err(why) if std::env::var_os("CI").is_some() => panic!("{why}: the browser test cannot run in CI"),
-        Err(why) => {
-            eprintln!("skipping the browser test: {why} (apt-get install chromium chromium-driver)");
-            return;
-        }
+/// Snakes' bodies are drawn in their snake's colour, walls as walls.
+fn check_snake_bodies(browser: &Browser) {
+    let position = "a1#./..../...2 2";
+    browser.load(&json!({"game": "snakes", "position": position}), position);
+    let class = |row: u32, col: u32| {
+        browser.script(&format!(
+            "return document.querySelector('#board .cell[data-row=\"{row}\"][data-col=\"{col}\"] rect').getAttribute('class');"
+        ))
     };
+    let body = class(1, 1);
+    assert!(body.as_str().unwrap().contains("body1"), "{body}");
+    let wall = class(1, 3);
+    assert!(wall.as_str().unwrap().contains("wall") && !wall.as_str().unwrap().contains("body"), "{wall}");
+}
+
+// Ignored by `cargo test`, which then says so, because it needs Debian's chromium and
+// chromedriver; `.ci/run` installs both and runs it with `--ignored`.
+#[test]
+#[ignore = "needs chromium and chromedriver: cargo test -p gsolve-cli --test browser -- --ignored"]
+fn play_a_move_in_headless_chromium() {
+    let (driver, chromium) = tools().unwrap_or_else(|why| {
+        panic!("{why}: install them (apt-get install chromium chromium-driver) to run the browser test")
+    });
     let started = Instant::now();
     let (_server, url) = start_server();
     let browser = Browser::start(&driver, &chromium);
@@ -448,6 +462,7 @@ fn play_a_move_in_headless_chromium() {
     check_badges_on_pieces(&browser);
     check_chase_history(&browser, &url);
     check_too_large(&browser, &url);
+    check_snake_bodies(&browser);
 
     if let Some(path) = std::env::var_os("GSOLVE_SCREENSHOT") {
         screenshot(&browser, &url, Path::new(&path));
