@@ -1,5 +1,5 @@
 //! End to end in a real headless browser: `gsolve serve --port 0`, Debian's
-//! `chromedriver` and `chromium`, driven over the WebDriver HTTP protocol with ureq.
+//! `chromedriver` and `chromium`, driven over the WebDriver HTTP protocol (a small std-only client in `common::http`).
 //! The page opens on the Octapawn start; the test plays a move by clicking it on the
 //! board and checks the value shown against the API's answer, lets the computer
 //! reply, undoes, and sets up a position by clicking in edit mode. Then: the chart's
@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::Process;
+use common::{http, Process};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -58,19 +58,14 @@ fn wait_for<T>(what: &str, seconds: u64, mut check: impl FnMut() -> Option<T>) -
 
 /// One WebDriver HTTP request; returns the answer's `value`.
 fn webdriver(method: &str, url: &str, body: Option<&Value>) -> Result<Value, String> {
-    let request = ureq::request(method, url).timeout(Duration::from_secs(60));
-    let result = match body {
-        Some(body) => request.set("Content-Type", "application/json").send_string(&body.to_string()),
-        None => request.call(),
-    };
-    let text = match result {
-        Ok(response) => response.into_string().map_err(|e| e.to_string())?,
-        Err(ureq::Error::Status(status, response)) => {
-            return Err(format!("{method} {url}: HTTP {status}: {}", response.into_string().unwrap_or_default()))
-        }
-        Err(e) => return Err(format!("{method} {url}: {e}")),
-    };
-    let answer: Value = serde_json::from_str(&text).map_err(|e| format!("{method} {url}: {e}: {text}"))?;
+    let text = body.map(Value::to_string);
+    let response =
+        http::try_request(method, url, text.as_deref().map(|t| ("application/json", t)), Duration::from_secs(60))?;
+    if response.status >= 400 {
+        return Err(format!("{method} {url}: HTTP {}: {}", response.status, response.body));
+    }
+    let answer: Value =
+        serde_json::from_str(&response.body).map_err(|e| format!("{method} {url}: {e}: {}", response.body))?;
     Ok(answer["value"].clone())
 }
 
@@ -212,12 +207,8 @@ fn api_pawns(server: &str, position: &str) -> Value {
 /// The API's answer to `POST /api/analyze` with this body, an error's too.
 fn api_analyze(server: &str, body: &Value) -> Value {
     let url = format!("{server}api/analyze");
-    let text = match ureq::post(&url).send_string(&body.to_string()) {
-        Ok(response) => response.into_string().unwrap(),
-        Err(ureq::Error::Status(_, response)) => response.into_string().unwrap(),
-        Err(e) => panic!("the API does not answer: {e}"),
-    };
-    serde_json::from_str(&text).unwrap()
+    let response = http::post_json(&url, &body.to_string());
+    serde_json::from_str(&response.body).unwrap()
 }
 
 /// An analysis's value for the game's first side (white): the API's is for the side to move.

@@ -4,10 +4,9 @@
 
 mod common;
 
-use common::Process;
+use common::{http, Process};
 use serde_json::{json, Value};
 use std::process::Command;
-use std::time::Duration;
 
 /// A running `gsolve serve --port 0`, killed when dropped.
 struct Server {
@@ -28,7 +27,8 @@ impl Server {
 
     /// GET `path`: the status and the body.
     fn get(&self, path: &str) -> (u16, String) {
-        answer(ureq::get(&format!("{}{path}", self.url)).timeout(Duration::from_secs(60)).call())
+        let response = http::get(&format!("{}{path}", self.url));
+        (response.status, response.body)
     }
 
     /// GET `path` and read JSON.
@@ -39,11 +39,8 @@ impl Server {
 
     /// POST a body to `path` and read JSON.
     fn post_json(&self, path: &str, body: &str) -> (u16, Value) {
-        let request = ureq::post(&format!("{}{path}", self.url))
-            .timeout(Duration::from_secs(60))
-            .set("Content-Type", "application/json");
-        let (status, body) = answer(request.send_string(body));
-        (status, parse(&body))
+        let response = http::post_json(&format!("{}{path}", self.url), body);
+        (response.status, parse(&response.body))
     }
 
     /// GET /api/analyze for these query pairs (encoded here).
@@ -58,14 +55,6 @@ impl Server {
         let (status, games) = self.get_json("api/games");
         assert_eq!(status, 200);
         assert_eq!(games["games"].as_array().map(Vec::len), Some(4));
-    }
-}
-
-fn answer(result: Result<ureq::Response, ureq::Error>) -> (u16, String) {
-    match result {
-        Ok(response) => (response.status(), response.into_string().expect("a text body")),
-        Err(ureq::Error::Status(status, response)) => (status, response.into_string().expect("a text body")),
-        Err(e) => panic!("no answer: {e}"),
     }
 }
 
@@ -105,8 +94,9 @@ fn serves_the_page_and_its_files() {
     let (status, style) = server.get("style.css");
     assert_eq!(status, 200);
     assert!(style.contains("--win"));
-    let response = ureq::get(&format!("{}app.js", server.url)).call().unwrap();
-    assert!(response.content_type().contains("javascript"), "{}", response.content_type());
+    let response = http::get(&format!("{}app.js", server.url));
+    let content_type = response.header("content-type").unwrap_or_default();
+    assert!(content_type.contains("javascript"), "{content_type}");
     let (status, _) = server.get("no-such-page");
     assert_eq!(status, 404);
 }

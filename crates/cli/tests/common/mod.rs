@@ -1,11 +1,15 @@
 //! Helpers shared by the CLI test files: run the built `gsolve` and read bundled files.
 #![allow(dead_code)] // each test file uses a different subset
 
-use assert_cmd::Command;
-use std::path::PathBuf;
+pub mod http;
 
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// The built `gsolve`, to be given arguments.
 pub fn gsolve() -> Command {
-    Command::cargo_bin("gsolve").expect("the gsolve binary is built")
+    Command::new(env!("CARGO_BIN_EXE_gsolve"))
 }
 
 pub fn example(name: &str) -> PathBuf {
@@ -29,7 +33,21 @@ pub struct Run {
 
 /// Runs gsolve with these arguments and standard input.
 pub fn run(args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
-    let output = gsolve().args(args).write_stdin(stdin).output().expect("gsolve runs");
+    let mut child = gsolve()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gsolve runs");
+    let input = stdin.into();
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    // Written from a thread: gsolve may answer (or fail) before reading it all.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("gsolve runs");
+    let _ = writer.join();
     let run = Run {
         code: output.status.code(),
         stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
@@ -77,8 +95,7 @@ impl Drop for Process {
 /// shown with a `[server]` prefix.
 pub fn serve(options: &[&str]) -> (Process, String) {
     use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gsolve"))
+    let mut child = gsolve()
         .args(["serve", "--port", "0"])
         .args(options)
         .stdin(Stdio::null())

@@ -1,6 +1,6 @@
 //! The two snakes: alpha-beta search from the start of a board.
 //!
-//! Run: `cargo bench -p gsolve-games --bench snakes`
+//! Run: `cargo bench -p gsolve-benches --bench snakes`
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use gsolve_engine::search::Searcher;

@@ -1,6 +1,6 @@
 //! Tablebases of pawn chess 4×4: build (solve + write), probe, verify.
 //!
-//! Run: `cargo bench -p gsolve-tablebase --bench tablebase`
+//! Run: `cargo bench -p gsolve-benches --bench tablebase`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gsolve_engine::{layered, Indexed};

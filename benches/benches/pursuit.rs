@@ -1,6 +1,6 @@
 //! Whole-game retrograde solves of the two pursuit games.
 //!
-//! Run: `cargo bench -p gsolve-games --bench pursuit`
+//! Run: `cargo bench -p gsolve-benches --bench pursuit`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gsolve_engine::{retrograde, Indexed};
