@@ -1,6 +1,7 @@
 //! Pawn chess: the 4×4 strong solve, 50 random UVa cases, the 5×5 start.
 //!
 //! Run: `cargo bench -p gsolve-benches --bench pawns`
+#![forbid(unsafe_code)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gsolve_engine::{layered, memo::MemoSolution, search, Indexed};

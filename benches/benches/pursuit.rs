@@ -1,6 +1,7 @@
 //! Whole-game retrograde solves of the two pursuit games.
 //!
 //! Run: `cargo bench -p gsolve-benches --bench pursuit`
+#![forbid(unsafe_code)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gsolve_engine::{retrograde, Indexed};

@@ -1,6 +1,7 @@
 //! The two snakes: alpha-beta search from the start of a board.
 //!
 //! Run: `cargo bench -p gsolve-benches --bench snakes`
+#![forbid(unsafe_code)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use gsolve_engine::search::Searcher;

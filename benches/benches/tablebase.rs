@@ -1,6 +1,7 @@
 //! Tablebases of pawn chess 4×4: build (solve + write), probe, verify.
 //!
 //! Run: `cargo bench -p gsolve-benches --bench tablebase`
+#![forbid(unsafe_code)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gsolve_engine::{layered, Indexed};

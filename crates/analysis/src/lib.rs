@@ -28,6 +28,7 @@
 //! # Ok::<(), gsolve_analysis::AnalysisError>(())
 //! ```
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod analyzer;
 mod draw;

@@ -1,5 +1,6 @@
 //! `gsolve`: the command-line front end. It parses arguments, picks a game and a
 //! solver, and prints; everything else lives in the engine and games crates.
+#![forbid(unsafe_code)]
 
 mod analyze;
 mod input;
@@ -13,6 +14,9 @@ mod snakes;
 mod tablebase;
 
 use clap::{Args, Parser, Subcommand};
+
+/// The notices of the crates linked in, generated from Cargo.lock (tests/supply_chain.rs).
+const THIRD_PARTY: &str = include_str!("../../../THIRD-PARTY");
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -98,6 +102,8 @@ enum Command {
     /// Serves the page and a JSON API under /api/ (docs/web-api.md) from files
     /// embedded in the binary; binds to 127.0.0.1 unless --bind says otherwise.
     Serve(ServeArgs),
+    /// The licences of the third-party code in this binary (the THIRD-PARTY file).
+    Licenses,
 }
 
 #[derive(Args)]
@@ -310,6 +316,10 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Licenses => {
+            use std::io::Write;
+            std::io::stdout().write_all(THIRD_PARTY.as_bytes()).map_err(report::write_error)
+        }
     };
     match result {
         Ok(()) | Err(Failure::Quiet) => ExitCode::SUCCESS,

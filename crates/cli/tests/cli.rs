@@ -505,7 +505,7 @@ fn chase_n20_facts() {
         } else {
             let x: u32 =
                 answer.strip_prefix("BLACK ").unwrap_or_else(|| panic!("({r},{c}): {answer}")).parse().unwrap();
-            assert!(x % 2 == 0, "black captures on its own ply: ({r},{c}): {answer}");
+            assert!(x.is_multiple_of(2), "black captures on its own ply: ({r},{c}): {answer}");
             longest = longest.max(x);
         }
     }

@@ -418,7 +418,7 @@ impl<G: SearchHooks> Inner<'_, G> {
     /// an upper bound if ≤ alpha, a lower bound if ≥ beta.
     fn negamax(&mut self, position: &G::Position, alpha: i32, beta: i32, progress: Option<Observer<'_>>) -> i32 {
         self.s.nodes += 1;
-        if self.s.nodes % REPORT_EVERY == 0 {
+        if self.s.nodes.is_multiple_of(REPORT_EVERY) {
             self.report(progress);
         }
         if self.s.nodes > self.s.stop_at && self.s.error.is_none() {

@@ -10,6 +10,7 @@
 //! | [`pawns`]       | pawn chess (UVa 10838), any R×C board         | `Game + Indexed + Layered` |
 //! | [`snakes`]      | two snakes (alternating Tron)                 | `Game + SearchHooks`       |
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod chase;
 pub mod error;

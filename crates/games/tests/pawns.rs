@@ -194,7 +194,7 @@ fn brute_force_agrees_with_layered_and_memo_on_random_positions() {
             // (longer games than random boards have).
             let (grid, white_to_move) = if k < 60 {
                 // Alternate the side to move, with a random start.
-                (random_grid(&mut rng, rows as usize, cols as usize), (k + rng.below(2) as usize) % 2 == 0)
+                (random_grid(&mut rng, rows as usize, cols as usize), (k + rng.below(2) as usize).is_multiple_of(2))
             } else {
                 random_walk(&mut rng, rows as usize, cols as usize)
             };

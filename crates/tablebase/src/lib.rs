@@ -40,6 +40,8 @@
 //! # Ok::<(), gsolve_tablebase::Error>(())
 //! ```
 #![warn(missing_docs)]
+// One `unsafe` block, the memory map in `read.rs`, allowed there with its proof.
+#![deny(unsafe_code)]
 
 pub mod error;
 pub mod format;

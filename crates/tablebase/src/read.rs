@@ -57,6 +57,7 @@ impl Tablebase {
         // inode intact); a user who edits the file in place while gsolve reads it
         // gets wrong values (caught by the checksums) or SIGBUS, as with every
         // memory-mapped database. No reference into the map outlives `self`.
+        #[allow(unsafe_code)]
         let map = unsafe { memmap2::Mmap::map(&file)? };
         let header = Header::decode(&map)?;
         let tablebase = Tablebase { bytes: Bytes::Mapped(map), header };
@@ -191,7 +192,7 @@ impl Tablebase {
             chunk.copy_from_slice(buffer);
             let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             if let Some(observe) = observer {
-                if done % 64 == 0 || done == total {
+                if done.is_multiple_of(64) || done == total {
                     observe(Progress::new("decompress", done, total));
                 }
             }
@@ -211,7 +212,7 @@ impl Tablebase {
                 let result = self.read_block(block, buffer);
                 let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 if let Some(observe) = observer {
-                    if done % 64 == 0 || done == total {
+                    if done.is_multiple_of(64) || done == total {
                         observe(Progress::new("checksums", done, total));
                     }
                 }

@@ -11,6 +11,7 @@
 //! let solution = retrograde::solve_forward_only(&TicTacToe);
 //! assert_eq!(solution.value_of(&TicTacToe, &Board::EMPTY), Some(Value::Tie(9)));
 //! ```
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 use gsolve_engine::{Game, Indexed, Outcome};

@@ -1,4 +1,5 @@
 //! Solves tic-tac-toe with gsolve's engine and prints what it found.
+#![forbid(unsafe_code)]
 
 use gsolve_engine::line::principal_line;
 use gsolve_engine::reachable::count_reachable;

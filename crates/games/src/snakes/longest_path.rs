@@ -432,7 +432,7 @@ mod tests {
                 m
             })
             .collect();
-        let dark = (0..rows * cols).filter(|i| (i / cols + i % cols) % 2 == 0).fold(0, |m, i| m | 1 << i);
+        let dark = (0..rows * cols).filter(|i| (i / cols + i % cols).is_multiple_of(2)).fold(0, |m, i| m | 1 << i);
         Graph::new(neighbours, dark)
     }
 
