@@ -344,14 +344,16 @@ impl Analyzer {
             Some(_) => return Err(self.tablebase_mismatch(setup, &game.parameters())),
             None => {}
         }
-        if rows * cols <= 16 {
+        // Boards of up to 16 cells are solved whole, when their index is within the
+        // limits (a 2x8 board is not); others are searched within the node budget.
+        if rows * cols <= 16 && game.index_size() <= self.limits.max_positions {
             return solve_or_check(mode, |observer| {
                 let solved =
                     cached(&self.pawns, &(rows, cols), || (game.clone(), layered::solve_with(&game, observer)));
                 analysis_of(setup, &solved.0, &solved.1, &position, "layered")
             });
         }
-        if rows * cols > self.limits.max_pawn_cells {
+        if rows * cols > self.limits.max_pawn_cells.max(16) {
             return Err(AnalysisError::TooLarge(format!(
                 "pawns {rows}x{cols}: boards over {} cells are not searched here",
                 self.limits.max_pawn_cells

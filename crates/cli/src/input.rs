@@ -1,27 +1,84 @@
-//! Reading an input file or standard input.
+//! Reading an input file or standard input: in one pass, at most [`MAX_INPUT`]
+//! bytes, with a clear error for what is not a readable text file.
 
 use crate::Failure;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The largest input read, in bytes: far more than any contest file (a thousand
+/// 30×30 maps is under 1 MB), small enough that a runaway input (`/dev/zero`) ends in
+/// an error, not in memory running out.
+pub const MAX_INPUT: u64 = 64 << 20;
+
+/// How long opening a FIFO may wait for a writer before giving up.
+const FIFO_WAIT: Duration = Duration::from_secs(10);
 
 /// Reads the whole input: the file, or standard input for `None` and `-`.
 /// Returns the text and a name for messages.
 pub fn read(file: Option<&PathBuf>) -> Result<(String, String), Failure> {
     let (bytes, name) = match file.filter(|p| p.as_path() != Path::new("-")) {
         Some(path) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
-            (bytes, path.display().to_string())
+            let name = path.display().to_string();
+            (read_file(path, &name)?, name)
         }
         None => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|e| Failure::Input(format!("cannot read standard input: {e}")))?;
-            (bytes, "standard input".to_string())
+            let name = "standard input".to_string();
+            (read_limited(std::io::stdin().lock(), &name)?, name)
         }
     };
     Ok((utf8(bytes, &name)?, name))
+}
+
+/// A file's bytes. A directory or a socket is refused by name; a FIFO that no
+/// writer opens within [`FIFO_WAIT`] too (opening one blocks until a writer comes).
+fn read_file(path: &Path, name: &str) -> Result<Vec<u8>, Failure> {
+    let cannot = |e: std::io::Error| Failure::Input(format!("cannot read {name}: {e}"));
+    let metadata = std::fs::metadata(path).map_err(cannot)?;
+    let kind = metadata.file_type();
+    if kind.is_dir() {
+        return Err(Failure::Input(format!("{name} is a directory, not an input file")));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_socket() {
+            return Err(Failure::Input(format!("{name} is a socket, not an input file")));
+        }
+        if kind.is_fifo() {
+            // Open on a helper thread: the process ends (and the thread with it) if
+            // no writer turns up.
+            let (sender, receiver) = std::sync::mpsc::channel();
+            let owned = path.to_path_buf();
+            std::thread::spawn(move || {
+                let _ = sender.send(std::fs::File::open(owned));
+            });
+            let file = receiver.recv_timeout(FIFO_WAIT).map_err(|_| {
+                Failure::Input(format!(
+                    "{name} is a FIFO that no program has opened for writing in {} s: nothing to read",
+                    FIFO_WAIT.as_secs()
+                ))
+            })?;
+            return read_limited(file.map_err(cannot)?, name);
+        }
+    }
+    read_limited(std::fs::File::open(path).map_err(cannot)?, name)
+}
+
+/// Reads to the end, refusing more than [`MAX_INPUT`] bytes.
+fn read_limited(source: impl Read, name: &str) -> Result<Vec<u8>, Failure> {
+    let mut bytes = Vec::new();
+    source
+        .take(MAX_INPUT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Failure::Input(format!("cannot read {name}: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(Failure::Input(format!(
+            "{name} is larger than {} MiB, more than gsolve reads as input",
+            MAX_INPUT >> 20
+        )));
+    }
+    Ok(bytes)
 }
 
 /// The bytes as text, or an error naming the line and column of the first bad byte.

@@ -75,9 +75,9 @@ pub fn build(args: &BuildArgs) -> Result<(), Failure> {
     | BuildGame::Chase { output: out, .. }
     | BuildGame::QueensCase { output: out, .. }) = &args.game;
     let output = &out.output;
-    if !out.force && output.exists() {
-        return Err(Failure::Input(format!("{} exists (use --force to overwrite it)", output.display())));
-    }
+    // Refused before any work: an output that exists (without --force) or is not a
+    // regular file (never replaced).
+    write::check_output(output, out.force).map_err(|e| Failure::Input(e.to_string()))?;
     let options = WriteOptions { force: out.force, level: out.level, ..WriteOptions::default() };
     match &args.game {
         BuildGame::Pawns { rows, cols, .. } => {
@@ -126,9 +126,10 @@ fn build_with<G: StoredGame>(
     let bar = Bar::new();
     let solution = solve(game, &bar);
     let solved = started.elapsed();
+    let _cleanup = crate::interrupt::remove_on_interrupt(&write::temporary_path(output));
     let written =
         write::write_solution(output, game, &solution, options, Some(&|p| bar.observe(p))).map_err(|e| match e {
-            Error::Exists(_) => Failure::Input(e.to_string()),
+            Error::Exists(_) | Error::NotAFile(_) => Failure::Input(e.to_string()),
             e => Failure::Other(anyhow::Error::new(e).context(format!("cannot write {}", output.display()))),
         })?;
     drop(bar);
@@ -350,13 +351,13 @@ impl Command for Info<'_> {
         let path = &self.args.file;
         let header = file.header();
         let bar = Bar::new();
-        let table = file.load(Some(&|p| bar.observe(p))).map_err(|e| bad_file(path, e))?;
         let side_of = |p: &G::Position| {
             let name = game.side_to_move(p);
             G::SIDES.iter().position(|&s| s == name).unwrap_or(0)
         };
-        let summary = summarize(game, &table, G::SIDES.len(), side_of, Some(&|p| bar.observe(p)))
-            .map_err(|e| bad_file(path, e))?;
+        // Block by block: memory for one block and the counts, not the whole table.
+        let summary =
+            summarize(game, file, G::SIDES.len(), side_of, Some(&|p| bar.observe(p))).map_err(|e| bad_file(path, e))?;
         drop(bar);
         let longest = summary.longest_win.map(|(r, index)| {
             let position = game.position(index).expect("a stored win is a position");
@@ -366,9 +367,8 @@ impl Command for Info<'_> {
         let ratio = file.raw_size() as f64 / file.file_size().max(1) as f64;
         let mut out = BufWriter::new(std::io::stdout().lock());
         if self.args.json {
-            let histogram = |h: &[u64]| {
-                h.iter().enumerate().filter(|(_, &n)| n > 0).map(|(r, n)| json!([r, n])).collect::<Vec<_>>()
-            };
+            let histogram =
+                |h: &std::collections::BTreeMap<u32, u64>| h.iter().map(|(r, n)| json!([r, n])).collect::<Vec<_>>();
             let side_json = |c: &SideCounts| {
                 json!({
                     "wins": c.total_wins(),
@@ -432,10 +432,16 @@ impl Command for Info<'_> {
             "{:>10}  {:>12}{:>12}{:>12}  {:>12}{:>12}{:>12}",
             "remoteness", "wins", "losses", "ties", "wins", "losses", "ties"
         ))?;
-        let longest_r =
-            summary.sides.iter().map(|c| c.wins.len().max(c.losses.len()).max(c.ties.len())).max().unwrap_or(0);
-        let get = |h: &[u64], r: usize| h.get(r).copied().unwrap_or(0);
-        for r in 0..longest_r {
+        let get = |h: &std::collections::BTreeMap<u32, u64>, r: u32| h.get(&r).copied().unwrap_or(0);
+        // Every remoteness that occurs, in order (the file decides how many there are).
+        let mut remoteness: Vec<u32> = summary
+            .sides
+            .iter()
+            .flat_map(|c| c.wins.keys().chain(c.losses.keys()).chain(c.ties.keys()).copied())
+            .collect();
+        remoteness.sort_unstable();
+        remoteness.dedup();
+        for r in remoteness {
             let row: Vec<u64> =
                 summary.sides.iter().flat_map(|c| [get(&c.wins, r), get(&c.losses, r), get(&c.ties, r)]).collect();
             if row.iter().any(|&n| n > 0) {

@@ -3,7 +3,7 @@
 
 use crate::error::FormatError;
 use crate::notation::Coord;
-use crate::text::tokens_with_columns;
+use crate::text::{excerpt, tokens_with_columns};
 use std::ops::RangeInclusive;
 
 /// An error of a one-line notation: it has a column, and no case or line to name.
@@ -22,7 +22,7 @@ pub(crate) fn exact_tokens<'a>(
     if let Some(&(column, token)) = tokens.get(names.len()) {
         return Err(notation_error(
             column,
-            format!("unexpected {token:?} after {}: expected {example}", names[names.len() - 1]),
+            format!("unexpected {} after {}: expected {example}", excerpt(token), names[names.len() - 1]),
         ));
     }
     if tokens.len() < names.len() {
@@ -39,9 +39,10 @@ pub(crate) fn parse_side((column, token): (usize, &str), letters: [&str; 2]) -> 
     match token {
         t if t == letters[0] => Ok(true),
         t if t == letters[1] => Ok(false),
-        other => {
-            Err(notation_error(column, format!("side to move {other:?}: expected {} or {}", letters[0], letters[1])))
-        }
+        other => Err(notation_error(
+            column,
+            format!("side to move {}: expected {} or {}", excerpt(other), letters[0], letters[1]),
+        )),
     }
 }
 
@@ -49,13 +50,16 @@ pub(crate) fn parse_side((column, token): (usize, &str), letters: [&str; 2]) -> 
 pub(crate) fn parse_coord((column, token): (usize, &str), what: &str) -> Result<Coord, FormatError> {
     let err = |message: String| notation_error(column, message);
     let Some((row, col)) = token.split_once(',') else {
-        return Err(err(format!("{what} {token:?}: expected row,column (e.g. 1,1)")));
+        return Err(err(format!("{what} {}: expected row,column (e.g. 1,1)", excerpt(token))));
     };
     let number = |part: &str, name: &str| {
         if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(err(format!("{what} {token:?}: the {name} {part:?} is not a whole number")));
+            return Err(err(format!("{what} {}: the {name} {} is not a whole number", excerpt(token), excerpt(part))));
         }
-        part.parse::<u32>().map_err(|_| err(format!("{what} {token:?}: the {name} {part} is out of range")))
+        part.parse::<u32>().map_err(|_| {
+            let shown = if part.len() <= 20 { part.to_string() } else { excerpt(part) };
+            err(format!("{what} {}: the {name} {shown} is out of range", excerpt(token)))
+        })
     };
     Ok(Coord { row: number(row, "row")?, col: number(col, "column")? })
 }
@@ -101,10 +105,10 @@ impl<'a> Parameters<'a> {
     pub(crate) fn new(list: &'a [(String, String)], known: &[&str]) -> Result<Self, String> {
         for (i, (key, _)) in list.iter().enumerate() {
             if !known.contains(&key.as_str()) {
-                return Err(format!("unknown parameter {key:?} (expected {})", known.join(", ")));
+                return Err(format!("unknown parameter {} (expected {})", excerpt(key), known.join(", ")));
             }
             if list[..i].iter().any(|(k, _)| k == key) {
-                return Err(format!("parameter {key:?} is given twice"));
+                return Err(format!("parameter {} is given twice", excerpt(key)));
             }
         }
         Ok(Parameters { list })
@@ -124,10 +128,14 @@ impl<'a> Parameters<'a> {
     pub(crate) fn number(&self, key: &str, range: RangeInclusive<u32>) -> Result<u32, String> {
         let text = self.text(key)?;
         if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("parameter {key:?} = {text:?} is not a whole number"));
+            return Err(format!("parameter {key:?} = {} is not a whole number", excerpt(text)));
         }
         let out_of_range = || format!("parameter {key:?} = {text} is out of range {}..={}", range.start(), range.end());
         let n: u32 = text.parse().map_err(|_| out_of_range())?;
+        if n.to_string() != text {
+            // One spelling per value: files and caches compare the text.
+            return Err(format!("parameter {key:?} = {text:?}: write it {n}, without leading zeros"));
+        }
         if range.contains(&n) {
             Ok(n)
         } else {

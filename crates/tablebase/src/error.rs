@@ -23,6 +23,14 @@ pub enum Error {
         /// The newest version this build reads.
         supported: u16,
     },
+    /// Written by an older gsolve in a format this one no longer reads.
+    #[error("format version {found} is older than this gsolve reads ({supported}): rebuild the tablebase with `gsolve build`")]
+    OlderVersion {
+        /// The file's version.
+        found: u16,
+        /// The version this build reads.
+        supported: u16,
+    },
     /// The header (or the block index) is inconsistent or fails its checksum.
     #[error("bad header: {0}")]
     BadHeader(String),
@@ -74,6 +82,10 @@ pub enum Error {
     /// The output file exists and overwriting was not asked for.
     #[error("{} exists (use --force to overwrite it)", .0.display())]
     Exists(PathBuf),
+    /// The output path exists and is not a regular file (a directory, a device, a
+    /// FIFO, a socket): it is never replaced.
+    #[error("{} exists and is not a regular file: it is left as it is (choose another output path)", .0.display())]
+    NotAFile(PathBuf),
     /// The values or parameters given to the writer cannot be stored.
     #[error("cannot write: {0}")]
     Unwritable(String),
@@ -83,7 +95,7 @@ impl Error {
     /// True when the file itself is at fault (damaged, truncated, foreign, newer,
     /// another game) rather than the system.
     pub fn is_bad_file(&self) -> bool {
-        !matches!(self, Error::Io(_) | Error::Exists(_) | Error::Unwritable(_))
+        !matches!(self, Error::Io(_) | Error::Exists(_) | Error::NotAFile(_) | Error::Unwritable(_))
     }
 }
 

@@ -1,11 +1,11 @@
 //! The file layout, byte by byte (docs/tablebase-format.md is the full description).
 //!
-//! All integers are little-endian. Checksums are XXH3-64 with seed 0.
+//! All integers are little-endian. Checksums are XXH3-64.
 //!
 //! ```text
 //! offset        size    field
 //! 0             8       magic "GSOLVETB"
-//! 8             2       format version (1)
+//! 8             2       format version (2)
 //! 10            1       value width W: 1, 2 or 4 bytes per position
 //! 11            1       compression: 1 = zstd
 //! 12            4       positions per block B (every block but the last holds B)
@@ -14,15 +14,20 @@
 //! 32            8       block index offset X
 //! 40            4       parameter text length P
 //! 44            4       reserved, 0
-//! 48            8       header checksum: XXH3 of bytes 0..48, then of the parameter text
+//! 48            8       header checksum: XXH3 (seed 0) of bytes 0..48, then of the parameter text
 //! 56            8       reserved, 0
 //! 64            P       parameter text: UTF-8 lines "key=value\n", the first "game=NAME"
 //! 64+P          ...     blocks: zstd frames back to back, in index order
 //! X             24·K    block index, per block: offset u64, compressed length u32,
-//!                       reserved u32 (0), XXH3 of the compressed bytes u64
-//! X+24·K        8       XXH3 of the block index
+//!                       reserved u32 (0), block checksum u64
+//! X+24·K        8       XXH3 (seed 0) of the block index
 //! X+24·K+8      8       end magic "GSTBEND\0"; the file ends here
 //! ```
+//!
+//! A block's checksum binds it to its place and its file: XXH3-64 seeded with the
+//! file's *identity* (XXH3 of header bytes 8..32, then the parameter text: the format,
+//! the sizes, the game and its variant), over the block's number (u64) and then its
+//! compressed bytes. A block moved to another place, or into another file, fails it.
 //!
 //! A block decompresses to `W` bytes per position of its range; each is the
 //! position's [`PackedValue`] (`remoteness << 2 | tag`) truncated to `W` bytes, the
@@ -36,8 +41,9 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 pub const MAGIC: [u8; 8] = *b"GSOLVETB";
 /// The last 8 bytes of every tablebase.
 pub const END_MAGIC: [u8; 8] = *b"GSTBEND\0";
-/// The format version this build writes, and the newest it reads.
-pub const VERSION: u16 = 1;
+/// The format version this build writes, and the only one it reads: version 1
+/// files (whose block checksums did not bind the block's place) must be rebuilt.
+pub const VERSION: u16 = 2;
 /// Bytes of the fixed part of the header.
 pub const FIXED_HEADER: usize = 64;
 /// Bytes of one block index entry.
@@ -94,6 +100,17 @@ impl Header {
         first..first.saturating_add(self.block_positions as u64).min(self.index_size)
     }
 
+    /// The file's identity: XXH3 of the encoded header's bytes 8..32 (version, value
+    /// width, compression, block size, index size, block count), then of the
+    /// parameter text. It seeds every block's checksum.
+    pub fn identity(&self) -> u64 {
+        let encoded = self.encode();
+        let mut hasher = Xxh3::new();
+        hasher.update(&encoded[8..32]);
+        hasher.update(self.parameter_text().as_bytes());
+        hasher.digest()
+    }
+
     /// The fixed header bytes followed by the parameter text.
     pub fn encode(&self) -> Vec<u8> {
         let text = self.parameter_text();
@@ -137,6 +154,9 @@ impl Header {
         }
         if version == 0 {
             return Err(Error::BadHeader("format version 0 does not exist".into()));
+        }
+        if version < VERSION {
+            return Err(Error::OlderVersion { found: version, supported: VERSION });
         }
         let text_len = u32_at(file, 40);
         if text_len > MAX_PARAMETER_TEXT {
@@ -228,9 +248,13 @@ impl BlockEntry {
         bytes
     }
 
-    /// Reads an entry from its 24 bytes.
-    pub fn decode(bytes: &[u8]) -> BlockEntry {
-        BlockEntry { offset: u64_at(bytes, 0), length: u32_at(bytes, 8), checksum: u64_at(bytes, 16) }
+    /// Reads an entry from its 24 bytes; `None` if its reserved field is not 0.
+    pub fn decode(bytes: &[u8]) -> Option<BlockEntry> {
+        (u32_at(bytes, 12) == 0).then(|| BlockEntry {
+            offset: u64_at(bytes, 0),
+            length: u32_at(bytes, 8),
+            checksum: u64_at(bytes, 16),
+        })
     }
 }
 
@@ -239,9 +263,13 @@ pub fn index_checksum(entries: &[u8]) -> u64 {
     xxh3_64(entries)
 }
 
-/// Checksum of a block's compressed bytes.
-pub fn block_checksum(compressed: &[u8]) -> u64 {
-    xxh3_64(compressed)
+/// Checksum of block number `block` of the file with this identity
+/// ([`Header::identity`]), over its compressed bytes.
+pub fn block_checksum(identity: u64, block: u64, compressed: &[u8]) -> u64 {
+    let mut hasher = Xxh3::with_seed(identity);
+    hasher.update(&block.to_le_bytes());
+    hasher.update(compressed);
+    hasher.digest()
 }
 
 fn header_checksum(fixed: &[u8], text: &[u8]) -> u64 {

@@ -32,6 +32,8 @@ impl std::ops::Deref for Bytes {
 pub struct Tablebase {
     bytes: Bytes,
     header: Header,
+    /// [`Header::identity`], which seeds the block checksums.
+    identity: u64,
 }
 
 thread_local! {
@@ -60,7 +62,8 @@ impl Tablebase {
         #[allow(unsafe_code)]
         let map = unsafe { memmap2::Mmap::map(&file)? };
         let header = Header::decode(&map)?;
-        let tablebase = Tablebase { bytes: Bytes::Mapped(map), header };
+        let identity = header.identity();
+        let tablebase = Tablebase { bytes: Bytes::Mapped(map), header, identity };
         tablebase.check_block_index()?;
         Ok(tablebase)
     }
@@ -68,7 +71,8 @@ impl Tablebase {
     /// A tablebase held in memory (the same checks as [`Tablebase::open`]).
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Tablebase> {
         let header = Header::decode(&bytes)?;
-        let tablebase = Tablebase { bytes: Bytes::Owned(bytes), header };
+        let identity = header.identity();
+        let tablebase = Tablebase { bytes: Bytes::Owned(bytes), header, identity };
         tablebase.check_block_index()?;
         Ok(tablebase)
     }
@@ -103,8 +107,9 @@ impl Tablebase {
         self.header.index_size * self.header.value_width as u64
     }
 
-    /// A block's index entry.
-    pub fn block_entry(&self, block: u64) -> BlockEntry {
+    /// A block's index entry (`block` below the block count); `None` if its
+    /// reserved field is not 0 (which opening the file has already refused).
+    pub fn block_entry(&self, block: u64) -> Option<BlockEntry> {
         let at = self.header.block_index_offset as usize + block as usize * INDEX_ENTRY;
         BlockEntry::decode(&self.bytes[at..at + INDEX_ENTRY])
     }
@@ -119,6 +124,9 @@ impl Tablebase {
         if self.bytes[end + 8..end + 16] != format::END_MAGIC {
             return Err(Error::BadHeader("the file does not end with the bytes \"GSTBEND\\0\"".into()));
         }
+        if let Some(block) = (0..self.header.block_count).find(|&b| self.block_entry(b).is_none()) {
+            return Err(Error::BadHeader(format!("block index entry {block}: its reserved bytes are not 0")));
+        }
         Ok(())
     }
 
@@ -130,7 +138,7 @@ impl Tablebase {
         if block >= self.header.block_count {
             return Err(bad(format!("no such block ({} blocks)", self.header.block_count)));
         }
-        let entry = self.block_entry(block);
+        let entry = self.block_entry(block).ok_or_else(|| bad("its index entry's reserved bytes are not 0".into()))?;
         let data_start = self.header.data_offset();
         let end = entry.offset.checked_add(entry.length as u64);
         if entry.offset < data_start || end.is_none_or(|end| end > self.header.block_index_offset) {
@@ -140,10 +148,17 @@ impl Tablebase {
             )));
         }
         let compressed = &self.bytes[entry.offset as usize..(entry.offset + entry.length as u64) as usize];
-        if format::block_checksum(compressed) != entry.checksum {
-            return Err(bad("checksum mismatch (the block is damaged)".into()));
+        if format::block_checksum(self.identity, block, compressed) != entry.checksum {
+            return Err(bad("checksum mismatch (the block is damaged, or belongs to another place or file)".into()));
         }
         let expected = (range.end - range.start) as usize * self.header.value_width as usize;
+        // The frame says what it decompresses to: check that before allocating.
+        match zstd::zstd_safe::get_frame_content_size(compressed) {
+            Ok(Some(size)) if size == expected as u64 => {}
+            Ok(Some(size)) => return Err(bad(format!("decompresses to {size} bytes, expected {expected}"))),
+            Ok(None) => return Err(bad("its zstd frame does not say its size".into())),
+            Err(_) => return Err(bad("does not decompress: not a zstd frame".into())),
+        }
         out.clear();
         out.resize(expected, 0);
         let written = DECOMPRESSOR.with(|cell| {
@@ -230,7 +245,7 @@ thread_local! {
     static BLOCK_BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-fn decode_value(index: u64, code: PackedValue) -> Result<Option<Value>> {
+pub(crate) fn decode_value(index: u64, code: PackedValue) -> Result<Option<Value>> {
     match code.unpack() {
         Some(value) => Ok(Some(value)),
         None if code == PackedValue::NONE => Ok(None),

@@ -1,21 +1,28 @@
 //! Counts of a tablebase's values: wins, losses, ties and draws per side to move,
 //! by remoteness, and the longest win.
+//!
+//! The file is read one block at a time (in parallel), never loaded whole, and the
+//! counts are kept by remoteness only for the remoteness values that occur: the
+//! memory a summary takes grows with what the file holds (a block, and one counter
+//! per distinct value), not with what its header claims.
 
 use crate::error::Result;
-use crate::read::Table;
+use crate::format;
+use crate::read::Tablebase;
 use gsolve_engine::{Indexed, Observer, Progress, Value};
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Counts for one side to move; `wins[r]` positions are won in exactly r plies.
+/// Counts for one side to move; `wins[&r]` positions are won in exactly r plies.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SideCounts {
     /// Wins by remoteness.
-    pub wins: Vec<u64>,
+    pub wins: BTreeMap<u32, u64>,
     /// Losses by remoteness.
-    pub losses: Vec<u64>,
+    pub losses: BTreeMap<u32, u64>,
     /// Ties by remoteness.
-    pub ties: Vec<u64>,
+    pub ties: BTreeMap<u32, u64>,
     /// Draws.
     pub draws: u64,
 }
@@ -23,28 +30,27 @@ pub struct SideCounts {
 impl SideCounts {
     /// Total wins.
     pub fn total_wins(&self) -> u64 {
-        self.wins.iter().sum()
+        self.wins.values().sum()
     }
     /// Total losses.
     pub fn total_losses(&self) -> u64 {
-        self.losses.iter().sum()
+        self.losses.values().sum()
     }
     /// Total ties.
     pub fn total_ties(&self) -> u64 {
-        self.ties.iter().sum()
+        self.ties.values().sum()
+    }
+
+    /// The largest remoteness of any win, loss or tie.
+    pub fn max_remoteness(&self) -> Option<u32> {
+        [&self.wins, &self.losses, &self.ties].iter().filter_map(|h| h.keys().next_back().copied()).max()
     }
 
     fn add(&mut self, value: Value) {
-        let bump = |histogram: &mut Vec<u64>, r: u32| {
-            if histogram.len() <= r as usize {
-                histogram.resize(r as usize + 1, 0);
-            }
-            histogram[r as usize] += 1;
-        };
         match value {
-            Value::Win(r) => bump(&mut self.wins, r),
-            Value::Loss(r) => bump(&mut self.losses, r),
-            Value::Tie(r) => bump(&mut self.ties, r),
+            Value::Win(r) => *self.wins.entry(r).or_default() += 1,
+            Value::Loss(r) => *self.losses.entry(r).or_default() += 1,
+            Value::Tie(r) => *self.ties.entry(r).or_default() += 1,
             Value::Draw => self.draws += 1,
         }
     }
@@ -53,10 +59,9 @@ impl SideCounts {
         for (mine, theirs) in
             [(&mut self.wins, &other.wins), (&mut self.losses, &other.losses), (&mut self.ties, &other.ties)]
         {
-            if mine.len() < theirs.len() {
-                mine.resize(theirs.len(), 0);
+            for (&r, &n) in theirs {
+                *mine.entry(r).or_default() += n;
             }
-            mine.iter_mut().zip(theirs).for_each(|(m, t)| *m += t);
         }
         self.draws += other.draws;
     }
@@ -73,33 +78,34 @@ pub struct Summary {
     pub longest_win: Option<(u32, u64)>,
 }
 
-const CHUNK: u64 = 1 << 16;
-
-/// Counts the value of every position of `game` in `table`; `side_of` numbers the
-/// side to move (below `sides`). Indices that name no position count as holes. Fails
-/// on the first invalid code.
+/// Counts the value of every position of `game` in `tablebase`, block by block;
+/// `side_of` numbers the side to move (below `sides`). Indices that name no position
+/// count as holes. Fails on the first damaged block or invalid code.
 pub fn summarize<G: Indexed + Sync>(
     game: &G,
-    table: &Table,
+    tablebase: &Tablebase,
     sides: usize,
     side_of: impl Fn(&G::Position) -> usize + Sync,
     observer: Option<Observer<'_>>,
 ) -> Result<Summary> {
-    let size = table.len();
+    let header = tablebase.header();
+    let (blocks, size, width) = (header.block_count, header.index_size, header.value_width);
     let done = AtomicU64::new(0);
-    let parts: Vec<Summary> = (0..size.div_ceil(CHUNK))
+    let parts: Vec<Summary> = (0..blocks)
         .into_par_iter()
-        .map(|chunk| {
-            let range = chunk * CHUNK..((chunk + 1) * CHUNK).min(size);
+        .map_init(Vec::new, |buffer, block| {
+            tablebase.read_block(block, buffer)?;
+            let range = header.block_range(block);
             let mut part = Summary { sides: vec![SideCounts::default(); sides], ..Summary::default() };
             let mut error = None;
             let mut positions = 0;
             game.for_each_position_in(range.clone(), |index, position| {
                 positions += 1;
-                match table.value(index) {
+                let code = format::read_code(buffer, width, (index - range.start) as usize);
+                match crate::read::decode_value(index, code) {
                     Ok(None) => part.holes += 1,
                     Ok(Some(value)) => {
-                        part.sides[side_of(&position)].add(value);
+                        part.sides[side_of(&position).min(sides - 1)].add(value);
                         if let Value::Win(r) = value {
                             if part.longest_win.is_none_or(|(best, _)| r > best) {
                                 part.longest_win = Some((r, index));

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::format::{self, BlockEntry, Header, FIXED_HEADER};
 use gsolve_engine::{Observer, PackedValue, Progress};
 use rayon::prelude::*;
-use std::fs::{self, File};
+use std::fs;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -61,9 +61,7 @@ pub fn write(
     observer: Option<Observer<'_>>,
 ) -> Result<Written> {
     check_parameters(game, parameters)?;
-    if !options.force && path.exists() {
-        return Err(Error::Exists(path.to_path_buf()));
-    }
+    check_output(path, options.force)?;
     let max_code = values.par_iter().map(|v| v.0).max().unwrap_or(0);
     let value_width = format::width_for(max_code);
     let block_positions = (options.block_bytes / value_width as u32).clamp(1, format::MAX_BLOCK_POSITIONS);
@@ -79,6 +77,13 @@ pub fn write(
         parameters: parameters.to_vec(),
     };
     let temporary = temporary_path(path);
+    // A regular file of that name is left over from a run killed before it could
+    // clean up (with the same process number); anything else is not ours to touch.
+    match fs::symlink_metadata(&temporary) {
+        Ok(m) if m.is_file() => fs::remove_file(&temporary)?,
+        Ok(_) => return Err(Error::NotAFile(temporary)),
+        Err(_) => {}
+    }
     let result = write_file(&temporary, &mut header, values, options, observer);
     match result.and_then(|file_bytes| fs::rename(&temporary, path).map(|()| file_bytes).map_err(Error::from)) {
         Ok(file_bytes) => Ok(Written { header, file_bytes, raw_bytes: index_size * value_width as u64 }),
@@ -104,7 +109,23 @@ fn check_parameters(game: &str, parameters: &[(String, String)]) -> Result<()> {
     Ok(())
 }
 
-fn temporary_path(path: &Path) -> PathBuf {
+/// The output may be replaced only if it is a regular file (and `force` is given):
+/// renaming over a device, a FIFO, a socket or a directory would destroy it or fail
+/// half-way.
+pub fn check_output(path: &Path, force: bool) -> Result<()> {
+    match fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Error::Io(e)),
+        Ok(m) if !m.is_file() => Err(Error::NotAFile(path.to_path_buf())),
+        Ok(_) if !force => Err(Error::Exists(path.to_path_buf())),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// The name the file is written under until it is complete: `FILE.tmp-PID`, in the
+/// same directory (so that the rename is atomic). A front end that is interrupted
+/// removes it.
+pub fn temporary_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
     name.push(format!(".tmp-{}", std::process::id()));
     path.with_file_name(name)
@@ -121,7 +142,8 @@ fn write_file(
     options: &WriteOptions,
     observer: Option<Observer<'_>>,
 ) -> Result<u64> {
-    let file = File::create(temporary)?;
+    // A new file: never write into whatever else has that name.
+    let file = fs::OpenOptions::new().write(true).create_new(true).open(temporary)?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
     // Step 1: a placeholder header, rewritten once the block index's place is known.
     let placeholder = header.encode();
@@ -129,7 +151,9 @@ fn write_file(
     let mut offset = placeholder.len() as u64;
     debug_assert_eq!(offset, FIXED_HEADER as u64 + header.parameter_text().len() as u64);
 
-    // Step 2: blocks, compressed in parallel batches, written in order.
+    // Step 2: blocks, compressed in parallel batches, written in order; each
+    // checksum binds the block to its number and this file's identity.
+    let identity = header.identity();
     let blocks: Vec<&[PackedValue]> = values.chunks(header.block_positions as usize).collect();
     let mut index = Vec::with_capacity(blocks.len() * format::INDEX_ENTRY);
     for (batch_number, batch) in blocks.chunks(BATCH_BLOCKS).enumerate() {
@@ -147,9 +171,11 @@ fn write_file(
                 },
             )
             .collect::<std::io::Result<_>>()?;
-        for bytes in &compressed {
+        for (i, bytes) in compressed.iter().enumerate() {
+            let block = (batch_number * BATCH_BLOCKS + i) as u64;
             let length = u32::try_from(bytes.len()).map_err(|_| Error::Unwritable("a block over 4 GiB".into()))?;
-            index.extend_from_slice(&BlockEntry { offset, length, checksum: format::block_checksum(bytes) }.encode());
+            let checksum = format::block_checksum(identity, block, bytes);
+            index.extend_from_slice(&BlockEntry { offset, length, checksum }.encode());
             out.write_all(bytes)?;
             offset += bytes.len() as u64;
         }

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{Layout, TempDir};
-use gsolve_engine::{layered, PackedValue};
+use gsolve_engine::{layered, PackedValue, Value};
 use gsolve_games::pawns::Pawns;
 use gsolve_tablebase::write::{self, WriteOptions};
 use gsolve_tablebase::{Error, GameTablebase, Tablebase};
@@ -105,17 +105,24 @@ fn every_truncation_is_truncated() {
 #[test]
 fn newer_and_impossible_versions() {
     let dir = TempDir::new("version");
-    for (byte8, byte9, found) in [(2u8, 0u8, 2u16), (0xff, 0xff, 0xffff), (1, 1, 0x101), (0, 1, 0x100)] {
+    for (byte8, byte9, found) in [(3u8, 0u8, 3u16), (0xff, 0xff, 0xffff), (1, 1, 0x101), (0, 1, 0x100)] {
         let mut bytes = small().to_vec();
         bytes[8] = byte8;
         bytes[9] = byte9;
         for e in [open_error(&bytes), open_file_error(&dir, &bytes)] {
-            assert!(matches!(e, Error::NewerVersion { found: f, supported: 1 } if f == found), "{e:?}");
+            assert!(matches!(e, Error::NewerVersion { found: f, supported: 2 } if f == found), "{e:?}");
             assert!(e.to_string().contains("upgrade"), "{e}");
         }
         // The same with a correct checksum.
         common::reseal(&mut bytes);
         assert!(matches!(open_error(&bytes), Error::NewerVersion { found: f, .. } if f == found));
+    }
+    // Version 1 files (block checksums not bound to their place) must be rebuilt.
+    let mut bytes = small().to_vec();
+    bytes[8] = 1;
+    for e in [open_error(&bytes), open_file_error(&dir, &bytes)] {
+        assert!(matches!(e, Error::OlderVersion { found: 1, supported: 2 }), "{e:?}");
+        assert!(e.to_string().contains("rebuild"), "{e}");
     }
     // Version 0 never existed.
     let mut bytes = small().to_vec();
@@ -131,7 +138,10 @@ fn newer_and_impossible_versions() {
 fn expect_header_damage(at: usize, e: &Error) {
     let ok = match at {
         0..=7 => matches!(e, Error::BadMagic),
-        8..=9 => matches!(e, Error::NewerVersion { .. }) || matches!(e, Error::BadHeader(m) if m.contains("version 0")),
+        8..=9 => {
+            matches!(e, Error::NewerVersion { .. } | Error::OlderVersion { .. })
+                || matches!(e, Error::BadHeader(m) if m.contains("version 0"))
+        }
         // A longer parameter text can end beyond the file: read as a truncation,
         // since the checksum cannot be computed without it.
         40..=43 => matches!(e, Error::BadHeader(_) | Error::Truncated(_)),
@@ -421,7 +431,7 @@ fn fixed_header(
     text: &[u8],
 ) -> Vec<u8> {
     let mut bytes = b"GSOLVETB".to_vec();
-    bytes.extend_from_slice(&1u16.to_le_bytes());
+    bytes.extend_from_slice(&2u16.to_le_bytes());
     bytes.extend_from_slice(&[width, 1]);
     bytes.extend_from_slice(&block_positions.to_le_bytes());
     bytes.extend_from_slice(&index_size.to_le_bytes());
@@ -500,7 +510,7 @@ proptest! {
         open_anything(bytes);
     }
 
-    /// A plausible header (version 1, zstd, some width, some sizes) with a correct
+    /// A plausible header (version 2, zstd, some width, some sizes) with a correct
     /// checksum, then random bytes: reaches the checks behind the header checksum.
     #[test]
     fn random_sealed_headers_never_panic(
@@ -705,4 +715,90 @@ fn resealed_mutations_reach_the_blocks_and_the_parameters() {
     common::reseal(&mut bytes);
     let tablebase = Tablebase::from_bytes(bytes).unwrap();
     assert!(matches!(GameTablebase::<Pawns>::new(tablebase), Err(Error::BadParameters { .. })));
+}
+
+/// Rewrites the block index's checksum (and nothing else) after the entries changed.
+fn reseal_index_only(bytes: &mut [u8]) {
+    let layout = Layout::of(bytes);
+    let start = layout.block_index_offset as usize;
+    let end = start + 24 * layout.block_count as usize;
+    let checksum = xxhash_rust::xxh3::xxh3_64(&bytes[start..end]);
+    bytes[end..end + 8].copy_from_slice(&checksum.to_le_bytes());
+}
+
+/// Two block index entries swapped, the index checksum recomputed: each block's own
+/// checksum still matches its bytes, but no longer its number, so reading either
+/// block fails (probe, info and verify alike) instead of giving the other's values.
+#[test]
+fn swapped_blocks_are_found_by_every_reader() {
+    let mut bytes = pawns_file().clone();
+    let layout = Layout::of(&bytes);
+    assert!(layout.block_count >= 3);
+    let entry = |k: usize| layout.block_index_offset as usize + 24 * k;
+    let (a, b) = (entry(0), entry(2));
+    let saved: Vec<u8> = bytes[a..a + 24].to_vec();
+    bytes.copy_within(b..b + 24, a);
+    bytes[b..b + 24].copy_from_slice(&saved);
+    reseal_index_only(&mut bytes);
+    let tablebase = Tablebase::from_bytes(bytes).expect("the index itself is consistent");
+    let mut buffer = Vec::new();
+    for block in [0, 2] {
+        let e = tablebase.read_block(block, &mut buffer).unwrap_err();
+        assert!(
+            matches!(&e, Error::BadBlock { block: b, problem, .. } if *b == block && problem.contains("checksum")),
+            "{e:?}"
+        );
+    }
+    assert!(tablebase.read_block(1, &mut buffer).is_ok());
+    // A probe in a swapped block, a load (verify) and a summary (info) all fail.
+    assert!(tablebase.value(0).is_err());
+    assert!(tablebase.load(None).is_err());
+    let typed = gsolve_tablebase::GameTablebase::<Pawns>::new(tablebase).unwrap();
+    let summary = gsolve_tablebase::summary::summarize(
+        typed.game(),
+        typed.tablebase(),
+        2,
+        |p| usize::from(!p.white_to_move),
+        None,
+    );
+    assert!(summary.is_err());
+}
+
+/// A block taken from another file, with the checksum it has there: two files of
+/// the same values but of different games have the same compressed blocks, and
+/// each block's checksum is seeded with its own file's identity, so the donor's
+/// checksum fails in ours.
+#[test]
+fn a_block_from_another_file_is_found() {
+    let values: Vec<PackedValue> = (0..1000).map(|i| PackedValue::pack(Value::Win(i % 7))).collect();
+    let ours = common::tablebase_bytes(&values, 64);
+    let dir = TempDir::new("transplant");
+    let path = dir.join("other.gtb");
+    let options = WriteOptions { block_bytes: 64, ..WriteOptions::default() };
+    write::write(&path, "other-game", &[], &values, &options, None).unwrap();
+    let donor = fs::read(&path).unwrap();
+    let (ours_layout, donor_layout) = (Layout::of(&ours), Layout::of(&donor));
+    let block = 3;
+    assert_eq!(&ours[ours_layout.block_bytes(block)], &donor[donor_layout.block_bytes(block)]);
+    let mut forged = ours.clone();
+    let at = ours_layout.block_index_offset as usize + 24 * block + 16;
+    let donor_at = donor_layout.block_index_offset as usize + 24 * block + 16;
+    assert_ne!(forged[at..at + 8], donor[donor_at..donor_at + 8], "the checksums differ by file");
+    forged[at..at + 8].copy_from_slice(&donor[donor_at..donor_at + 8]);
+    reseal_index_only(&mut forged);
+    let tablebase = Tablebase::from_bytes(forged).unwrap();
+    let e = tablebase.read_block(block as u64, &mut Vec::new()).unwrap_err();
+    assert!(matches!(&e, Error::BadBlock { problem, .. } if problem.contains("checksum")), "{e:?}");
+}
+
+/// The reserved field of a block index entry must be 0.
+#[test]
+fn a_block_entry_with_reserved_bytes_set_is_refused() {
+    let mut bytes = small().to_vec();
+    let layout = Layout::of(&bytes);
+    let at = layout.block_index_offset as usize + 24 + 12;
+    bytes[at] = 1;
+    reseal_index_only(&mut bytes);
+    let e = open_error(&bytes);
+    assert!(matches!(&e, Error::BadHeader(m) if m.contains("entry 1") && m.contains("reserved")), "{e:?}");
 }

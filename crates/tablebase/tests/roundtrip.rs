@@ -65,7 +65,7 @@ fn check_tablebase(tablebase: &Tablebase, values: &[PackedValue], width: u8, blo
     assert_eq!(tablebase.game_name(), "test-values");
     assert_eq!(header.game, "test-values");
     assert_eq!(header.parameters, common::test_parameters());
-    assert_eq!(header.version, 1);
+    assert_eq!(header.version, 2);
     assert_eq!(tablebase.index_size(), values.len() as u64);
     assert_eq!(header.value_width, width);
     let block_positions = (block_bytes / width as u32).max(1);
@@ -124,8 +124,8 @@ proptest! {
         let mut next = layout.data_offset();
         for (k, &(offset, length)) in layout.blocks.iter().enumerate() {
             prop_assert_eq!(offset, next);
-            prop_assert_eq!(opened.block_entry(k as u64).offset, offset);
-            prop_assert_eq!(opened.block_entry(k as u64).length, length);
+            prop_assert_eq!(opened.block_entry(k as u64).unwrap().offset, offset);
+            prop_assert_eq!(opened.block_entry(k as u64).unwrap().length, length);
             next += length as u64;
         }
         prop_assert_eq!(next, layout.block_index_offset);
@@ -149,9 +149,10 @@ fn checksums_are_as_documented() {
     assert_eq!(&bytes[44..48], &[0; 4]);
     assert_eq!(&bytes[64..text_end], "game=test-values\nkind=made up, for tests = ✓\nempty=\n".as_bytes());
     let tablebase = Tablebase::from_bytes(bytes.clone()).unwrap();
+    let identity = common::identity(bytes);
     for k in 0..layout.block_count as usize {
-        let entry = tablebase.block_entry(k as u64);
-        assert_eq!(entry.checksum, xxh3_64(&bytes[layout.block_bytes(k)]));
+        let entry = tablebase.block_entry(k as u64).unwrap();
+        assert_eq!(entry.checksum, common::block_checksum(identity, k as u64, &bytes[layout.block_bytes(k)]));
         let at = layout.block_index_offset as usize + 24 * k;
         assert_eq!(&bytes[at + 12..at + 16], &[0; 4], "reserved bytes of entry {k}");
     }
@@ -192,19 +193,46 @@ fn an_existing_file_is_refused_without_force_and_replaced_with_it() {
     assert_eq!(dir.entries(), vec!["table.gtb"]);
 }
 
+/// Outputs that are not regular files are never replaced, with or without force: a
+/// FIFO, a device node's stand-in (a symbolic link to /dev/null), a socket.
+#[cfg(unix)]
+#[test]
+fn only_regular_files_are_replaced() {
+    let dir = TempDir::new("not-a-file");
+    let values = [PackedValue::pack(Value::Win(1)); 10];
+    let fifo = dir.join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let null = dir.join("null");
+    std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+    let socket = dir.join("socket");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    for path in [&fifo, &null, &socket] {
+        for force in [false, true] {
+            let options = WriteOptions { force, ..WriteOptions::default() };
+            let result = write::write(path, "test-values", &[], &values, &options, None);
+            assert!(matches!(&result, Err(Error::NotAFile(p)) if p == path), "{path:?}: {result:?}");
+        }
+    }
+    use std::os::unix::fs::FileTypeExt;
+    assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(fs::symlink_metadata(&null).unwrap().file_type().is_symlink());
+    assert!(fs::metadata(&socket).unwrap().file_type().is_socket());
+    assert!(!dir.has_temporary());
+}
+
 #[test]
 fn a_failed_write_leaves_no_temporary_file() {
     let dir = TempDir::new("failed-write");
     let values = [PackedValue::pack(Value::Win(1)); 100];
     let force = WriteOptions { force: true, ..WriteOptions::default() };
 
-    // The target is a directory (with something in it): the final rename fails after
-    // the whole file was written under its temporary name.
+    // The target is a directory (with something in it): refused before anything is
+    // written, even with force.
     let target = dir.join("a-directory");
     fs::create_dir(&target).unwrap();
     fs::write(target.join("inside"), b"x").unwrap();
     let result = write::write(&target, "test-values", &[], &values, &force, None);
-    assert!(matches!(result, Err(Error::Io(_))), "{result:?}");
+    assert!(matches!(result, Err(Error::NotAFile(_))), "{result:?}");
     assert_eq!(dir.entries(), vec!["a-directory"]);
     assert!(!dir.has_temporary());
     assert_eq!(fs::read(target.join("inside")).unwrap(), b"x");

@@ -437,7 +437,7 @@ fn a_damaged_block_is_pinned_to_its_block() {
 
     let mut rng = Rng::new(99);
     for k in [0, 1, blocks / 2, blocks - 1] {
-        let entry = clean.block_entry(k);
+        let entry = clean.block_entry(k).unwrap();
         let mut bytes = original.clone();
         let at = entry.offset + rng.below(entry.length as u64);
         bytes[at as usize] ^= 1 << rng.below(8);
@@ -475,7 +475,7 @@ fn a_damaged_block_is_pinned_to_its_block() {
     // Two damaged blocks are reported in block order, up to the limit.
     let mut bytes = original.clone();
     for k in [blocks - 1, 1] {
-        let entry = clean.block_entry(k);
+        let entry = clean.block_entry(k).unwrap();
         bytes[entry.offset as usize] ^= 0x40;
     }
     let tablebase = Tablebase::from_bytes(bytes).unwrap();

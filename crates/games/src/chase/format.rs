@@ -8,7 +8,7 @@
 
 use crate::error::FormatError;
 use crate::notation::Coord;
-use crate::text::tokens_with_columns;
+use crate::text::{excerpt, tokens_with_columns};
 
 /// The smallest board.
 pub const MIN_SIZE: u32 = 2;
@@ -83,7 +83,7 @@ pub fn parse_cases(text: &str) -> Result<Vec<ChaseCase>, FormatError> {
                 let message = if token.bytes().all(|b| b.is_ascii_digit()) {
                     format!("{token} is out of range (far too large)")
                 } else {
-                    format!("{token:?} is not a whole number ≥ 0")
+                    format!("{} is not a whole number ≥ 0", excerpt(token))
                 };
                 FormatError::at(case, line, Some(col), message)
             })?;

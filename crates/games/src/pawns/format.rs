@@ -12,6 +12,7 @@
 use super::PawnsPosition;
 use crate::error::FormatError;
 use crate::plain::{exact_tokens, notation_error, parse_side};
+use crate::text::excerpt;
 
 /// The smallest number of rows or columns.
 pub const MIN_SIDE: u32 = 2;
@@ -101,7 +102,7 @@ pub fn parse_boards(text: &str) -> Result<Vec<PawnsCase>, FormatError> {
         case: None,
         line: Some(count_line),
         column: None,
-        message: format!("expected the number of cases, found {:?}", count_text.trim()),
+        message: format!("expected the number of cases, found {}", excerpt(count_text.trim())),
     })?;
     // Blocks of non-blank lines.
     let mut blocks: Vec<Vec<(usize, usize, &str)>> = Vec::new();
@@ -189,6 +190,17 @@ pub(super) fn parse_plain(text: &str, size: Option<(u32, u32)>, goal_pawns: bool
     }
     // Sizes and widths are checked: what is left (characters, goal ranks) has a column.
     let mut case = parse_rows(None, &rows, true, goal_pawns).map_err(|e| FormatError { line: None, ..e })?;
+    // A side starts with one pawn a column and never gains one: a position of the
+    // game has at most as many pawns a side as the board has columns.
+    for (side, pawns) in [("white", case.position.white), ("black", case.position.black)] {
+        let count = pawns.count_ones();
+        if count > cols {
+            return Err(notation_error(
+                board_column,
+                format!("{side} has {count} pawns; a board of {cols} columns holds at most {cols} a side"),
+            ));
+        }
+    }
     // The side last: errors name the first offending token, left to right.
     case.position.white_to_move = parse_side(tokens[1], ["w", "b"])?;
     Ok(case)

@@ -8,7 +8,7 @@
 //! spaces and CR line ends are accepted.
 
 use crate::error::FormatError;
-use crate::text::tokens_with_columns;
+use crate::text::{excerpt, tokens_with_columns};
 use std::fmt;
 
 /// The largest width or height accepted.
@@ -121,7 +121,7 @@ fn parse_size(case: usize, line: usize, text: &str) -> Result<(u32, u32), Format
     let err = |col: Option<usize>, msg: String| FormatError::at(case, line, col, msg);
     let tokens: Vec<(usize, &str)> = tokens_with_columns(text);
     if tokens.len() != 2 {
-        return Err(err(None, format!("expected the map size `W H` (two numbers), found {:?}", text.trim())));
+        return Err(err(None, format!("expected the map size `W H` (two numbers), found {}", excerpt(text.trim()))));
     }
     let mut size = [0u32; 2];
     for (slot, &(col, token)) in size.iter_mut().zip(&tokens) {
@@ -134,7 +134,7 @@ fn parse_size(case: usize, line: usize, text: &str) -> Result<(u32, u32), Format
                     format!("map size {token} is out of range: width and height must be 1 to {MAX_SIDE}"),
                 ));
             }
-            Err(_) => return Err(err(Some(col), format!("map size {token:?} is not a whole number"))),
+            Err(_) => return Err(err(Some(col), format!("map size {} is not a whole number", excerpt(token)))),
         };
     }
     let [width, height] = size;
@@ -181,9 +181,9 @@ fn parse_rows<'a>(
             return Err(err(
                 None,
                 format!(
-                    "expected row {} of {height}, found the size line {:?}: the map has only {row} rows",
+                    "expected row {} of {height}, found the size line {}: the map has only {row} rows",
                     row + 1,
-                    text.trim()
+                    excerpt(text.trim())
                 ),
             ));
         }

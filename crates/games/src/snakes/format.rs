@@ -3,7 +3,7 @@
 //! gsolve reads any number of such cases one after another.
 
 use crate::error::FormatError;
-use crate::text::tokens_with_columns;
+use crate::text::{excerpt, tokens_with_columns};
 
 /// The largest number of rows or columns.
 pub const MAX_SIDE: u32 = 64;
@@ -68,7 +68,7 @@ pub fn parse_boards(text: &str) -> Result<Vec<SnakesBoard>, FormatError> {
                 if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
                     Ok(if t.2.starts_with('-') { i64::MIN } else { i64::MAX })
                 } else {
-                    Err(err(t, format!("{:?} is not an integer", t.2)))
+                    Err(err(t, format!("{} is not an integer", excerpt(t.2))))
                 }
             })
         };

@@ -17,6 +17,7 @@ use super::{Cell, Snakes, SnakesBoard, SnakesPosition, MAX_EMPTY, MAX_SIDE};
 use crate::error::FormatError;
 use crate::notation::PlainNotation;
 use crate::plain::{exact_tokens, notation_error};
+use crate::text::excerpt;
 
 const EXAMPLE: &str =
     "rows joined by '/' (. free, # obstacle, 1 and 2 the heads, a and b their bodies), then 1 or 2 (e.g. `a1./.#./..2 1`)";
@@ -66,7 +67,7 @@ fn side((column, token): (usize, &str)) -> Result<u8, FormatError> {
     match token {
         "1" => Ok(0),
         "2" => Ok(1),
-        other => Err(notation_error(column, format!("snake to move {other:?}: expected 1 or 2"))),
+        other => Err(notation_error(column, format!("snake to move {}: expected 1 or 2", excerpt(other)))),
     }
 }
 

@@ -195,6 +195,8 @@ pub fn reseal(bytes: &mut [u8]) {
     let text_end = 64 + u32_at(bytes, 40) as usize;
     let index_offset = u64_at(bytes, 32);
     let blocks = u64_at(bytes, 24);
+    // The file's identity seeds the block checksums (format version 2).
+    let identity = if text_end <= bytes.len() { identity(bytes) } else { 0 };
     // Block checksums, then the index checksum, then the header's.
     let index_end = blocks.checked_mul(24).and_then(|n| n.checked_add(index_offset));
     if let Some(index_end) = index_end.filter(|&end| end.saturating_add(8) <= bytes.len() as u64) {
@@ -203,7 +205,7 @@ pub fn reseal(bytes: &mut [u8]) {
             let at = start + 24 * k;
             let (offset, length) = (u64_at(bytes, at), u32_at(bytes, at + 8) as u64);
             if let Some(block_end) = offset.checked_add(length).filter(|&e| e <= bytes.len() as u64) {
-                let checksum = xxh3_64(&bytes[offset as usize..block_end as usize]);
+                let checksum = block_checksum(identity, k as u64, &bytes[offset as usize..block_end as usize]);
                 bytes[at + 16..at + 24].copy_from_slice(&checksum.to_le_bytes());
             }
         }
@@ -216,4 +218,21 @@ pub fn reseal(bytes: &mut [u8]) {
         let checksum = xxh3_64(&hashed);
         bytes[48..56].copy_from_slice(&checksum.to_le_bytes());
     }
+}
+
+/// The documented file identity: XXH3-64 of header bytes 8..32, then the parameter
+/// text (whose end the header's length field gives; it must lie in the file).
+pub fn identity(bytes: &[u8]) -> u64 {
+    let text_end = 64 + u32_at(bytes, 40) as usize;
+    let mut hashed = bytes[8..32].to_vec();
+    hashed.extend_from_slice(&bytes[64..text_end]);
+    xxhash_rust::xxh3::xxh3_64(&hashed)
+}
+
+/// The documented block checksum: XXH3-64 seeded with the identity, over the block's
+/// number (u64, little-endian) and then its compressed bytes.
+pub fn block_checksum(identity: u64, block: u64, compressed: &[u8]) -> u64 {
+    let mut hashed = block.to_le_bytes().to_vec();
+    hashed.extend_from_slice(compressed);
+    xxhash_rust::xxh3::xxh3_64_with_seed(&hashed, identity)
 }
