@@ -186,7 +186,13 @@ struct OutputArgs {
 
 #[derive(Subcommand)]
 enum BuildGame {
-    /// Pawn chess on an R×C board: every placement of at most C pawns a side.
+    /// Pawn chess on an R×C board: every position of the tight index (at most C
+    /// pawns a side, none on its goal rank), solved tier by tier on disk.
+    ///
+    /// Tiers by (white pawns, black pawns) are solved in order and saved under the
+    /// work directory; a build stopped at any point (Ctrl-C, kill, power off) and
+    /// started again with the same command goes on from the last finished tier and
+    /// writes the same file. The work directory is removed when the file is written.
     Pawns {
         /// Rows.
         #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(2..=8))]
@@ -194,6 +200,13 @@ enum BuildGame {
         /// Columns.
         #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(2..=8))]
         cols: u32,
+        /// The most memory a tier's solve may take (e.g. 1500M, 8G); a tier that needs
+        /// more is refused before any work starts.
+        #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+        memory: Option<u64>,
+        /// Where finished tiers are kept until the file is written (default: FILE.work).
+        #[arg(long, value_name = "DIR")]
+        work_dir: Option<PathBuf>,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -278,6 +291,29 @@ struct CaseArgs {
     /// Per case: one JSON object a line with the value, remoteness and optimal line.
     #[arg(long)]
     json: bool,
+}
+
+/// A size in bytes: a number with an optional unit, K, M, G or T (powers of 1024; a
+/// trailing `B` or `iB` is allowed): `1500M`, `8G`, `8GiB`, `1073741824`.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let trimmed = text.trim();
+    let upper = trimmed.to_ascii_uppercase();
+    let number_end = upper.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(upper.len());
+    let (number, unit) = upper.split_at(number_end);
+    let shift = match unit.trim_end_matches("IB").trim_end_matches('B') {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(format!("{text:?}: expected a size like 1500M or 8G")),
+    };
+    let value: f64 = number.parse().map_err(|_| format!("{text:?}: expected a size like 1500M or 8G"))?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !(1.0..=1e18).contains(&bytes) {
+        return Err(format!("{text:?}: out of range"));
+    }
+    Ok(bytes as u64)
 }
 
 /// How a failed run ends: bad input exits with status 2, anything else with 1.

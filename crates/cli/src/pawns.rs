@@ -4,15 +4,16 @@ use crate::progress::Bar;
 use crate::report::{write_error, CaseReport, Style};
 use crate::{input, Failure, PawnsArgs};
 use gsolve_engine::search::Searcher;
-use gsolve_engine::{layered, Indexed, Layered, Value};
+use gsolve_engine::{tiered, Indexed, PackedValue, Progress, Tiered, Value};
 use gsolve_games::pawns::{self, Pawns};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufWriter, Write};
 
-/// Index sizes above this need more memory than a strong solve should take here
-/// (4 bytes a position: 20 GB).
-const MAX_STRONG_POSITIONS: u64 = 5_000_000_000;
+/// Index sizes above this need more memory than a summary here takes (1 byte a
+/// position, every tier kept): larger boards are built with `gsolve build` and
+/// counted with `gsolve info`.
+const MAX_STRONG_POSITIONS: u64 = 8_000_000_000;
 
 pub fn run(args: &PawnsArgs) -> Result<(), Failure> {
     match (args.summary, args.rows, args.cols) {
@@ -68,32 +69,59 @@ fn summary(rows: u32, cols: u32, as_json: bool) -> Result<(), Failure> {
             if game.pawn_index().is_none() { "over 2^64".to_string() } else { size.to_string() }
         )));
     }
+    // Every tier in order, kept in memory (1 byte a position).
     let bar = Bar::new();
-    let observe = |p| bar.observe(p);
-    let solution = layered::solve_with(&game, Some(&observe));
+    let mut solved = tiered::TiersInMemory::default();
+    let mut done = 0u64;
+    for tier in game.tiers() {
+        let before = done;
+        let report = |p: Progress| bar.observe(Progress::new("tiers", before + p.done, size));
+        let values = tiered::solve_tier(&game, tier, &solved, Some(&report));
+        done += values.len();
+        solved.insert(tier, values);
+    }
     drop(bar);
 
-    // [white to move, black to move]. A layer holds one side to move throughout.
-    let mut counts = [SideCounts::default(), SideCounts::default()];
-    let mut longest: Option<(u32, u64)> = None;
-    let packed = solution.packed();
-    game.for_each_layer(|layer| {
-        let side = usize::from(!game.position(layer.start).expect("indexed").white_to_move);
-        for index in layer {
-            match packed[index as usize].unpack() {
-                Some(Value::Win(r)) => {
-                    *counts[side].wins.entry(r).or_default() += 1;
-                    if longest.is_none_or(|(best, _)| r > best) {
-                        longest = Some((r, index));
-                    }
+    // [white to move, black to move], by code: each tier's layers alternate, white
+    // to move first (see the index's layout), so a layer's codes are counted
+    // straight from the bytes.
+    let mut by_code = [vec![0u64; 256], vec![0u64; 256]];
+    let mut longest: Option<(u32, (u32, u32), u64)> = None;
+    for tier in game.tiers() {
+        let values = solved.get(tier).expect("solved above");
+        let mut side = 0;
+        game.for_each_layer_in_tier(tier, |layer| {
+            for index in layer.clone() {
+                let code = values.code(index).0 as usize;
+                if code >= by_code[side].len() {
+                    by_code[side].resize(code + 1, 0);
                 }
-                Some(Value::Loss(r)) => *counts[side].losses.entry(r).or_default() += 1,
+                by_code[side][code] += 1;
+            }
+            side = 1 - side;
+        });
+        // The longest win: the first index (in solving order) with the largest.
+        for index in 0..values.len() {
+            if let Some(Value::Win(r)) = values.value(index) {
+                if longest.is_none_or(|(best, _, _)| r > best) {
+                    longest = Some((r, tier, index));
+                }
+            }
+        }
+    }
+    let mut counts = [SideCounts::default(), SideCounts::default()];
+    for (side, codes) in by_code.iter().enumerate() {
+        for (code, &n) in codes.iter().enumerate().filter(|(_, &n)| n > 0) {
+            match PackedValue(code as u32).unpack() {
+                Some(Value::Win(r)) => *counts[side].wins.entry(r).or_default() += n,
+                Some(Value::Loss(r)) => *counts[side].losses.entry(r).or_default() += n,
                 Some(Value::Tie(_) | Value::Draw) => unreachable!("pawn chess always ends"),
                 None => {}
             }
         }
-    });
-    let example = longest.map(|(r, i)| (r, game.notation(&game.position(i).expect("indexed"))));
+    }
+    let longest = longest.map(|(r, tier, index)| (r, game.position_in(tier, index).expect("a solved position")));
+    let example = longest.map(|(r, p)| (r, game.notation(&p)));
     let mut out = BufWriter::new(std::io::stdout().lock());
     if as_json {
         let side_json = |c: &SideCounts| {
@@ -117,7 +145,7 @@ fn summary(rows: u32, cols: u32, as_json: bool) -> Result<(), Failure> {
         return out.flush().map_err(write_error);
     }
     let w = |out: &mut BufWriter<_>, line: String| writeln!(out, "{line}").map_err(write_error);
-    w(&mut out, format!("pawns {rows}x{cols}: {size} positions (every placement of at most {cols} pawns a side, either side to move)"))?;
+    w(&mut out, format!("pawns {rows}x{cols}: {size} positions (at most {cols} pawns a side, none on its goal rank, either side to move)"))?;
     w(&mut out, format!("{:>10}  {:>14} {:>14}  {:>14} {:>14}", "", "white to move", "", "black to move", ""))?;
     w(&mut out, format!("{:>10}  {:>14} {:>14}  {:>14} {:>14}", "remoteness", "wins", "losses", "wins", "losses"))?;
     let max_r = counts.iter().flat_map(|c| c.wins.keys().chain(c.losses.keys())).copied().max().unwrap_or(0);

@@ -5,30 +5,39 @@ use crate::report::write_error;
 use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, ProbeArgs, VerifyArgs};
 use gsolve_analysis::move_label;
 use gsolve_engine::retrograde::{self, Options};
-use gsolve_engine::{layered, Indexed, Solution, Value, Variant};
+use gsolve_engine::{Indexed, Observer, Solution, Tiered, Value, Variant};
 use gsolve_games::chase::Chase;
 use gsolve_games::notation::{Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
 use gsolve_games::queens_case::{Map, QueensCase};
 use gsolve_tablebase::summary::{summarize, SideCounts};
-use gsolve_tablebase::{write, Error, GameTablebase, Tablebase, WriteOptions};
+use gsolve_tablebase::tiers::{self, BuildOptions as TierOptions};
+use gsolve_tablebase::{write, Error, GameTablebase, Tablebase, Verification, WriteOptions};
 use serde_json::json;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::time::Instant;
 
-/// Index sizes above this need more memory than a build should take here (4 bytes a
-/// position while solving: 20 GB).
-const MAX_BUILD_POSITIONS: u64 = 5_000_000_000;
-
 /// What the tablebase commands need of a game.
 pub trait StoredGame: Variant + Indexed + PlainNotation + Explain + Sync {
     /// The sides' names as [`Explain::side_to_move`] gives them, mover first at the start.
     const SIDES: [&'static str; 2];
+
+    /// Every position's stored value checked against the rules and its children's.
+    /// The default decompresses the whole table into memory; tiered games go tier
+    /// by tier, in the memory of one tier and the tiers it reads.
+    fn verify_values(&self, file: &Tablebase, observer: Option<Observer<'_>>) -> Result<Verification, Error> {
+        let table = file.load(observer)?;
+        Ok(gsolve_tablebase::verify(self, &table, FAILURES_SHOWN, observer))
+    }
 }
 
 impl StoredGame for Pawns {
     const SIDES: [&'static str; 2] = ["white", "black"];
+
+    fn verify_values(&self, file: &Tablebase, observer: Option<Observer<'_>>) -> Result<Verification, Error> {
+        gsolve_tablebase::verify_tiered(self, file, FAILURES_SHOWN, observer)
+    }
 }
 impl StoredGame for Chase {
     const SIDES: [&'static str; 2] = ["white", "black"];
@@ -80,10 +89,13 @@ pub fn build(args: &BuildArgs) -> Result<(), Failure> {
     write::check_output(output, out.force).map_err(|e| Failure::Input(e.to_string()))?;
     let options = WriteOptions { force: out.force, level: out.level, ..WriteOptions::default() };
     match &args.game {
-        BuildGame::Pawns { rows, cols, .. } => {
+        BuildGame::Pawns { rows, cols, memory, work_dir, .. } => {
             let game = Pawns::new(*rows, *cols);
-            check_size(&game, game.pawn_index().is_some())?;
-            build_with(&game, output, &options, |game, bar| layered::solve_with(game, Some(&|p| bar.observe(p))))
+            if game.pawn_index().is_none() {
+                return Err(Failure::Input(format!("pawns {rows}x{cols}: the index does not fit in 64 bits")));
+            }
+            let work_dir = work_dir.clone().unwrap_or_else(|| default_work_dir(output));
+            build_tiered(&game, output, &work_dir, TierOptions { memory: *memory, write: options })
         }
         BuildGame::Chase { size, .. } => {
             let game = Chase::new(*size);
@@ -98,22 +110,43 @@ pub fn build(args: &BuildArgs) -> Result<(), Failure> {
     }
 }
 
+/// `FILE.work`, beside the output.
+fn default_work_dir(output: &Path) -> std::path::PathBuf {
+    let mut name = output.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".work");
+    output.with_file_name(name)
+}
+
+/// A tiered game's build: tier by tier in the work directory (resuming what a
+/// stopped build finished), then the file.
+fn build_tiered<G: StoredGame + Tiered>(
+    game: &G,
+    output: &Path,
+    work_dir: &Path,
+    options: TierOptions,
+) -> Result<(), Failure> {
+    let started = Instant::now();
+    let bar = Bar::new();
+    let _cleanup = crate::interrupt::remove_on_interrupt(&write::temporary_path(output));
+    let result = tiers::build(game, output, work_dir, &options, Some(&|p| bar.observe(p)));
+    drop(bar);
+    let (written, solved_now) = result.map_err(|e| match e {
+        Error::Io(_) => Failure::Input(format!("cannot build {}: {e}", output.display())),
+        e if !e.is_bad_file() => Failure::Input(e.to_string()),
+        e => Failure::Other(anyhow::Error::new(e).context(format!("cannot build {}", output.display()))),
+    })?;
+    let total = game.tiers().len();
+    let resumed = if solved_now < total {
+        format!(" ({} of {total} tiers were finished before, in {})", total - solved_now, work_dir.display())
+    } else {
+        String::new()
+    };
+    report_written(G::NAME, output, &written, started.elapsed(), None, &resumed)
+}
+
 fn retrograde_solve<G: gsolve_engine::Unmoves + Sync>(game: &G, bar: &Bar) -> Solution {
     let observe = |p| bar.observe(p);
     retrograde::solve_with(game, &Options { progress: Some(&observe), ..Options::default() })
-}
-
-fn check_size<G: Variant + Indexed>(game: &G, indexed: bool) -> Result<(), Failure> {
-    let size = game.index_size();
-    if !indexed || size > MAX_BUILD_POSITIONS {
-        let described = if indexed { size.to_string() } else { "over 2^64".into() };
-        return Err(Failure::Input(format!(
-            "{} {}: the index has {described} entries, more than the {MAX_BUILD_POSITIONS} a build here can hold",
-            G::NAME,
-            parameters_text(&game.parameters()),
-        )));
-    }
-    Ok(())
 }
 
 fn build_with<G: StoredGame>(
@@ -133,15 +166,32 @@ fn build_with<G: StoredGame>(
             e => Failure::Other(anyhow::Error::new(e).context(format!("cannot write {}", output.display()))),
         })?;
     drop(bar);
-    let total = started.elapsed();
+    report_written(G::NAME, output, &written, started.elapsed(), Some(solved), "")
+}
+
+/// The line `build` prints: what was written, its size and the time taken
+/// (`solved`: the part of it spent solving, when known).
+fn report_written(
+    game: &str,
+    output: &Path,
+    written: &write::Written,
+    total: std::time::Duration,
+    solved: Option<std::time::Duration>,
+    note: &str,
+) -> Result<(), Failure> {
     let header = &written.header;
     let mut out = std::io::stdout().lock();
     let ratio = written.raw_bytes as f64 / written.file_bytes.max(1) as f64;
+    let timing = match solved {
+        Some(solved) => {
+            format!("solved in {:.2} s, written in {:.2} s", solved.as_secs_f64(), (total - solved).as_secs_f64())
+        }
+        None => format!("solved and written in {:.2} s", total.as_secs_f64()),
+    };
     writeln!(
         out,
-        "{}: {} {}, {} positions, {}-byte values in {} block{}; {} bytes ({ratio:.1}x compression of the raw {} bytes); solved in {:.2} s, written in {:.2} s",
+        "{}: {game} {}, {} positions, {}-byte values in {} block{}; {} bytes ({ratio:.1}x compression of the raw {} bytes); {timing}{note}",
         output.display(),
-        G::NAME,
         parameters_text(&header.parameters),
         header.index_size,
         header.value_width,
@@ -149,8 +199,6 @@ fn build_with<G: StoredGame>(
         if header.block_count == 1 { "" } else { "s" },
         written.file_bytes,
         written.raw_bytes,
-        solved.as_secs_f64(),
-        (total - solved).as_secs_f64(),
     )
     .map_err(write_error)
 }
@@ -273,11 +321,13 @@ impl Command for Verify<'_> {
         writeln!(out, "{}: {} {}, {size} indices", path.display(), G::NAME, parameters_text(&game.parameters()))
             .map_err(write_error)?;
 
-        // Step 1: every block decompressed, its place, checksum and length checked;
-        // only when one fails are all blocks gone through again to name the damaged.
+        // Every block decompressed (its place, checksum and length checked) and every
+        // value re-derived; only when a block fails are all blocks gone through again
+        // to name the damaged ones.
         let bar = Bar::new();
-        let table = match file.load(Some(&|p| bar.observe(p))) {
-            Ok(table) => table,
+        let checking = Instant::now();
+        let report = match game.verify_values(file, Some(&|p| bar.observe(p))) {
+            Ok(report) => report,
             Err(first) => {
                 let damaged = file.damaged_blocks(FAILURES_SHOWN, Some(&|p| bar.observe(p)));
                 drop(bar);
@@ -295,13 +345,9 @@ impl Command for Verify<'_> {
                 )));
             }
         };
-        writeln!(out, "blocks: {} checked, every checksum matches", file.block_count()).map_err(write_error)?;
-
-        // Step 2: every value from the rules and its children's values.
-        let checking = Instant::now();
-        let report = gsolve_tablebase::verify(game, &table, FAILURES_SHOWN, Some(&|p| bar.observe(p)));
         let check_time = checking.elapsed();
         drop(bar);
+        writeln!(out, "blocks: {} checked, every checksum matches", file.block_count()).map_err(write_error)?;
         for failure in &report.failures {
             let position = game.position(failure.index).map(|p| game.format_position(&p));
             let named = position.map_or_else(String::new, |p| format!(" ({p})"));

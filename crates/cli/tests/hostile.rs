@@ -191,7 +191,8 @@ fn info_on_a_file_claiming_an_enormous_remoteness_stays_small() {
     let size = gsolve_engine::Indexed::index_size(&game);
     let values = vec![PackedValue::pack(Value::Win(PackedValue::MAX_REMOTENESS)); size as usize];
     let parameters = gsolve_engine::Variant::parameters(&game);
-    write::write(&file, "pawns", &parameters, &values, &WriteOptions::default(), None).unwrap();
+    let identity = write::Identity { game: "pawns", parameters: &parameters, index_version: 2 };
+    write::write_values(&file, &identity, values.as_slice(), &WriteOptions::default(), None).unwrap();
     let run = run(&["info", s(&file)], "");
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.stdout.contains("1073741823"), "{}", run.stdout);
@@ -207,7 +208,8 @@ fn parameters_have_one_spelling() {
     let parameters = vec![("rows".to_string(), "03".to_string()), ("cols".to_string(), "3".to_string())];
     let game = gsolve_games::pawns::Pawns::new(3, 3);
     let values = vec![PackedValue::NONE; gsolve_engine::Indexed::index_size(&game) as usize];
-    write::write(&file, "pawns", &parameters, &values, &WriteOptions::default(), None).unwrap();
+    let identity = write::Identity { game: "pawns", parameters: &parameters, index_version: 2 };
+    write::write_values(&file, &identity, values.as_slice(), &WriteOptions::default(), None).unwrap();
     refused(&["info", s(&file)], "", "write it 3");
     refused(&["probe", s(&file), "ppp/.../PPP w"], "", "without leading zeros");
 }

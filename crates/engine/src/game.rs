@@ -6,6 +6,7 @@
 //! | [`Indexed`] | no        | a dense index of all positions: whole-game retrograde    |
 //! | [`Unmoves`] | no        | parents of a position: retrograde without a reverse graph in memory |
 //! | [`Layered`] | no        | an order of index ranges for acyclic games: a one-sweep solve, no counters |
+//! | [`Tiered`]  | no        | positions in tiers, each with its own index: solved one tier at a time, on disk |
 //!
 //! A game with only [`Game`] + [`Indexed`] is solved by
 //! [`crate::retrograde::solve_forward_only`], which builds the reverse graph itself.
@@ -61,10 +62,13 @@ pub trait Game {
 /// A finite game whose positions are numbered `0..index_size()`.
 ///
 /// # Invariants
-/// - `position(index(p)) == Some(p)` for every position `p` the game can reach
-///   from any indexed position;
+/// - `position(index(p)) == Some(p)` for every non-terminal position `p` the game
+///   can reach from any indexed position;
 /// - `index(p) < index_size()`;
-/// - `position(i)` may return `None` for indices that name no position (holes).
+/// - `position(i)` may return `None` for indices that name no position (holes);
+/// - terminal positions may be indexed or not: solvers, verification and lookups
+///   evaluate a terminal position with [`Game::terminal`] and never ask its index
+///   (a game whose wins end the moment a piece arrives need not store them).
 pub trait Indexed: Game {
     /// One more than the largest index.
     fn index_size(&self) -> u64;
@@ -111,6 +115,125 @@ pub trait Layered: Indexed {
     fn for_each_layer(&self, f: impl FnMut(std::ops::Range<u64>));
 }
 
+/// Optional capability: the positions split into *tiers*, each numbered densely on its
+/// own, so that a game too large to solve in memory is solved one tier at a time,
+/// each tier reading only the finished tiers its children lie in (GamesmanOne's tier
+/// API; Syzygy's material classes). Pawn chess is tiered by the number of pawns of
+/// each side: a capture leaves the tier, and every other move stays in it.
+///
+/// | method | required? | what it gives |
+/// |---|---|---|
+/// | `tiers`, `child_tiers`, `tier_size`, `tier_name`, `locate`, `position_in` | yes | the tiers, their order and their indexes |
+/// | `for_each_position_in_tier` | no | faster scans than decoding each index |
+/// | `for_each_layer_in_tier` | no | an acyclic tier solved in one sweep (no counters, no parents) |
+/// | `for_each_located` | no | each position's children already located: a faster sweep |
+///
+/// # Invariants
+/// - every non-terminal position lies in exactly one tier: `locate(p) == Some((t, i))`
+///   with `i < tier_size(t)` and `position_in(t, i) == Some(p)`; a terminal position
+///   may lie in none (`locate` gives `None`);
+/// - every child of a position of tier `t` is terminal, or lies in `t` or in one of
+///   `child_tiers(t)`;
+/// - `tiers()` lists every tier once, each after every tier in its `child_tiers`.
+pub trait Tiered: Game {
+    /// A tier's name within the game, e.g. (white pawns, black pawns).
+    type Tier: Copy + Eq + Ord + Hash + Debug + Send + Sync;
+
+    /// Every tier, in an order that solves child tiers first.
+    fn tiers(&self) -> Vec<Self::Tier>;
+    /// The other tiers the children of this tier's positions can lie in.
+    fn child_tiers(&self, tier: Self::Tier) -> Vec<Self::Tier>;
+    /// One more than the largest index in the tier.
+    fn tier_size(&self, tier: Self::Tier) -> u64;
+    /// A short, stable name for files and messages, e.g. `w3b2`. Files store it.
+    fn tier_name(&self, tier: Self::Tier) -> String;
+    /// The tier and the index within it of a position; `None` for a terminal
+    /// position no tier holds.
+    fn locate(&self, position: &Self::Position) -> Option<(Self::Tier, u64)>;
+    /// The position at an index of a tier, or `None` for a hole.
+    fn position_in(&self, tier: Self::Tier, index: u64) -> Option<Self::Position>;
+
+    /// Calls `f(index, position)` for each index of `range` in `tier`, in order;
+    /// holes are skipped. The default decodes each index.
+    fn for_each_position_in_tier(
+        &self,
+        tier: Self::Tier,
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, Self::Position),
+    ) {
+        for index in range {
+            if let Some(p) = self.position_in(tier, index) {
+                f(index, p);
+            }
+        }
+    }
+
+    /// OPTIONAL: calls `f(index, scan)` for each position of `range` in `tier` (holes
+    /// skipped), with the position's children already located ([`Scan`]). The
+    /// default plays every move and locates every child; a game overrides it when it
+    /// can find its children's indices cheaper along a run of positions (pawn chess
+    /// ranks them incrementally along a row). Children come in any order; a child
+    /// reached by two moves may come twice.
+    fn for_each_located(
+        &self,
+        tier: Self::Tier,
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, Scan<'_, Self::Tier>),
+    ) {
+        let mut children = Vec::new();
+        self.for_each_position_in_tier(tier, range, |index, position| {
+            if let Some(outcome) = self.terminal(&position) {
+                f(index, Scan::Over(outcome));
+                return;
+            }
+            children.clear();
+            self.for_each_child(&position, |child| {
+                children.push(match self.terminal(&child) {
+                    Some(outcome) => ChildAt::Over(outcome),
+                    None => match self.locate(&child) {
+                        Some((tier, index)) => ChildAt::In(tier, index),
+                        None => ChildAt::Nowhere,
+                    },
+                });
+            });
+            f(index, Scan::Moves(&children));
+        });
+    }
+
+    /// OPTIONAL, for tiers without cycles: calls `f` with ranges of the tier, in an
+    /// order where every child in the tier of a position lies in an earlier range,
+    /// and returns `true`; each range is then solved in one parallel sweep. The
+    /// default returns `false` without calling `f`: the tier is solved by retrograde
+    /// analysis, cycles and draws included.
+    fn for_each_layer_in_tier(&self, _tier: Self::Tier, _f: impl FnMut(std::ops::Range<u64>)) -> bool {
+        false
+    }
+}
+
+/// A position of a tier as [`Tiered::for_each_located`] gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scan<'a, T> {
+    /// The game is over here.
+    Over(Outcome),
+    /// The value is known from the rules without looking at the children: a move
+    /// that ends the game in the mover's favour at once is a win in 1, the fastest
+    /// a game can be won from a position that is not over.
+    Known(crate::value::Value),
+    /// Where each child lies (none: the side to move has no move).
+    Moves(&'a [ChildAt<T>]),
+}
+
+/// Where a child lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChildAt<T> {
+    /// A terminal child, valued by the rules.
+    Over(Outcome),
+    /// At this index of this tier.
+    In(T, u64),
+    /// In no tier although not terminal: the game breaks the [`Tiered`] invariants.
+    Nowhere,
+}
+
 /// Optional capability: the game names itself and its variant (board size, map, ...),
 /// so a stored solution (a tablebase) can say which game it solves and a reader can
 /// rebuild the rules from the file alone.
@@ -121,6 +244,9 @@ pub trait Layered: Indexed {
 pub trait Variant: Game + Sized {
     /// A short, stable name, e.g. `"pawns"`. Files store it: never change it.
     const NAME: &'static str;
+    /// The version of the game's index: files store it, and a file of another
+    /// version is refused (to be rebuilt). Raise it whenever the index changes.
+    const INDEX_VERSION: u32 = 1;
     /// The parameters that, with [`Variant::NAME`], fix the rules, e.g.
     /// `[("rows", "4"), ("cols", "4")]`. Keys are lowercase ASCII words; values are
     /// UTF-8 text without line breaks.

@@ -76,6 +76,11 @@ fn evaluate<G: Layered>(
     }
     let mut best: Option<Value> = None;
     game.for_each_child(&position, |child| {
+        // A terminal child is valued by the rules: it may have no index.
+        if let Some(outcome) = game.terminal(&child) {
+            best = best.max(Some(outcome.value().parent_view()));
+            return;
+        }
         let child_index = game.index(&child);
         let Some(v) = solved(child_index).unpack() else {
             panic!("position {index} ({position:?}) has child {child_index} ({child:?}) not solved before it: the game breaks the Layered invariant");

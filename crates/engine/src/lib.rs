@@ -12,6 +12,7 @@
 //! | [`layered`]     | one-sweep solve of an acyclic game indexed in layers           |
 //! | [`memo`]        | forward search with a memo table, for acyclic games too big to index |
 //! | [`search`]      | alpha-beta with a transposition table, exact remoteness        |
+//! | [`tiered`]      | one tier at a time, finished tiers as inputs: games too big for memory |
 //! | [`line`]        | each move's value and the line of optimal play                 |
 //! | [`check`]       | self-checks for game authors                                   |
 //! | [`reachable`]   | the positions reachable from a start                           |
@@ -51,9 +52,10 @@ pub mod retrograde;
 pub mod reverse_graph;
 pub mod search;
 pub mod solution;
+pub mod tiered;
 pub mod value;
 
-pub use game::{Game, Indexed, Layered, Unmoves, ValueLookup, Variant};
+pub use game::{ChildAt, Game, Indexed, Layered, Scan, Tiered, Unmoves, ValueLookup, Variant};
 pub use progress::{Observer, Progress};
 pub use solution::{Counts, Solution};
 pub use value::{Outcome, PackedValue, Value};

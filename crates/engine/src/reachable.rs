@@ -3,7 +3,7 @@
 use crate::game::Indexed;
 
 /// Marks every position reachable from `start` (start included), by index.
-/// Memory: one byte per index.
+/// Memory: one byte per index. The game must index its terminal positions too.
 pub fn reachable<G: Indexed>(game: &G, start: &G::Position) -> Vec<bool> {
     let mut seen = vec![false; game.index_size() as usize];
     let mut stack = vec![start.clone()];

@@ -1,6 +1,7 @@
 //! Retrograde analysis: the exact value of every position of an [`Indexed`] game.
 //!
 //! Works for games with cycles: a position that is never decided is a [`Value::Draw`].
+//! Terminal positions must be indexed: they are where the analysis starts from.
 //!
 //! # The algorithm, in named steps
 //! 1. **initialize**: every index is a hole, a terminal position (decided, remoteness
@@ -352,8 +353,11 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
         let position = self.game.position(index).expect("pending positions exist");
         let mut best = None;
         self.game.for_each_child(&position, |child| {
-            let packed = PackedValue(self.values[self.game.index(&child) as usize]);
-            best = best.max(Some(packed.unpack().expect("children exist").parent_view()));
+            let value = match self.game.terminal(&child) {
+                Some(outcome) => outcome.value(),
+                None => PackedValue(self.values[self.game.index(&child) as usize]).unpack().expect("children exist"),
+            };
+            best = best.max(Some(value.parent_view()));
         });
         best.expect("a position with a counter has children")
     }

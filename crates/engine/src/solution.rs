@@ -40,9 +40,9 @@ impl Solution {
         self.values.get(usize::try_from(index).ok()?)?.unpack()
     }
 
-    /// The value of a position.
+    /// The value of a position (a terminal one by the rules).
     pub fn value_of<G: Indexed>(&self, game: &G, position: &G::Position) -> Option<Value> {
-        self.value(game.index(position))
+        self.lookup(game, position)
     }
 
     /// The packed values, by index.
@@ -81,8 +81,12 @@ impl Solution {
     }
 }
 
+/// Terminal positions are valued by the rules (they may have no index).
 impl<G: Indexed + ?Sized> ValueLookup<G> for Solution {
     fn lookup(&self, game: &G, position: &G::Position) -> Option<Value> {
-        self.value(game.index(position))
+        match game.terminal(position) {
+            Some(outcome) => Some(outcome.value()),
+            None => self.value(game.index(position)),
+        }
     }
 }

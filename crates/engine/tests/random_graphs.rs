@@ -21,7 +21,7 @@
 
 use gsolve_engine::check::{self, UnmoveMismatch};
 use gsolve_engine::line::{self, LineEnd};
-use gsolve_engine::{retrograde, Game, Indexed, Outcome, Solution, Unmoves, Value};
+use gsolve_engine::{retrograde, tiered, Game, Indexed, Outcome, Solution, Tiered, Unmoves, Value};
 use proptest::prelude::*;
 use std::fmt::Write as _;
 
@@ -1011,4 +1011,230 @@ fn holes_have_no_value() {
         None,
     ];
     assert_eq!(got, want, "{}", game.describe());
+}
+
+// ---------------------------------------------------------------------------------
+// Tiers: the same graphs cut into tiers, solved one tier at a time
+// ---------------------------------------------------------------------------------
+
+/// A graph game cut into tiers: the strongly connected parts of the move graph, in
+/// an order where every part comes after the parts its moves lead to, grouped at
+/// random into consecutive tiers; within a tier the nodes are numbered in a random
+/// order. A tier whose parts are single nodes without self-loops may be given
+/// layers (its parts, children first), so that both tier solvers run.
+struct TieredGraph<'a> {
+    game: &'a GraphGame,
+    /// Node -> (tier, index in tier); `None` for terminal nodes left out of every
+    /// tier (they are valued by the rules).
+    place: Vec<Option<(usize, u64)>>,
+    /// Tier -> the node at each index (`None`: a hole).
+    members: Vec<Vec<Option<u64>>>,
+    /// Tier -> its layers, if given.
+    layers: Vec<Option<Vec<std::ops::Range<u64>>>>,
+}
+
+/// The strongly connected parts of the graph, children first (Tarjan's algorithm
+/// emits a part after every part reachable from it).
+fn strong_parts(game: &GraphGame) -> Vec<Vec<u64>> {
+    struct Tarjan<'g> {
+        game: &'g GraphGame,
+        index: Vec<usize>,
+        low: Vec<usize>,
+        on_stack: Vec<bool>,
+        stack: Vec<usize>,
+        parts: Vec<Vec<u64>>,
+        counter: usize,
+    }
+    impl Tarjan<'_> {
+        fn edges(&self, v: usize) -> Vec<u64> {
+            match &self.game.nodes[v] {
+                Some(node) if node.terminal.is_none() => node.edges.clone(),
+                _ => Vec::new(),
+            }
+        }
+        fn visit(&mut self, v: usize) {
+            self.index[v] = self.counter;
+            self.low[v] = self.counter;
+            self.counter += 1;
+            self.stack.push(v);
+            self.on_stack[v] = true;
+            for w in self.edges(v) {
+                let w = w as usize;
+                if self.index[w] == usize::MAX {
+                    self.visit(w);
+                    self.low[v] = self.low[v].min(self.low[w]);
+                } else if self.on_stack[w] {
+                    self.low[v] = self.low[v].min(self.index[w]);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut part = Vec::new();
+                loop {
+                    let w = self.stack.pop().expect("v is on the stack");
+                    self.on_stack[w] = false;
+                    part.push(w as u64);
+                    if w == v {
+                        break;
+                    }
+                }
+                self.parts.push(part);
+            }
+        }
+    }
+    let n = game.nodes.len();
+    let mut tarjan = Tarjan {
+        game,
+        index: vec![usize::MAX; n],
+        low: vec![0; n],
+        on_stack: vec![false; n],
+        stack: Vec::new(),
+        parts: Vec::new(),
+        counter: 0,
+    };
+    for v in 0..n {
+        if tarjan.index[v] == usize::MAX {
+            tarjan.visit(v);
+        }
+    }
+    tarjan.parts
+}
+
+impl<'a> TieredGraph<'a> {
+    fn new(game: &'a GraphGame, seed: u64) -> Self {
+        let mut rng = Rng(seed ^ 0x7135);
+        let leave_out_terminals = rng.percent(50);
+        let parts = strong_parts(game);
+        let mut groups: Vec<Vec<Vec<u64>>> = vec![Vec::new()];
+        for part in parts {
+            if !groups.last().expect("one group").is_empty() && rng.percent(35) {
+                groups.push(Vec::new());
+            }
+            groups.last_mut().expect("one group").push(part);
+        }
+        let mut place = vec![None; game.nodes.len()];
+        let mut members = Vec::new();
+        let mut layers = Vec::new();
+        for (tier, group) in groups.iter().enumerate() {
+            let acyclic = group.iter().all(|part| {
+                part.len() == 1 && game.nodes[part[0] as usize].as_ref().is_none_or(|n| !n.edges.contains(&part[0]))
+            });
+            let layered = acyclic && rng.percent(60);
+            let mut order: Vec<u64> = group.iter().flatten().copied().collect();
+            if !layered {
+                // Any numbering: shuffle.
+                for i in (1..order.len()).rev() {
+                    order.swap(i, rng.below(i as u64 + 1) as usize);
+                }
+            }
+            let mut slots = Vec::new();
+            let mut tier_layers = Vec::new();
+            for &node in &order {
+                let terminal = game.nodes[node as usize].as_ref().is_some_and(|n| n.terminal.is_some());
+                if terminal && leave_out_terminals {
+                    continue;
+                }
+                let at = slots.len() as u64;
+                place[node as usize] = Some((tier, at));
+                slots.push(game.nodes[node as usize].as_ref().map(|_| node));
+                tier_layers.push(at..at + 1);
+            }
+            members.push(slots);
+            layers.push(layered.then_some(tier_layers));
+        }
+        TieredGraph { game, place, members, layers }
+    }
+}
+
+impl Game for TieredGraph<'_> {
+    type Position = u64;
+    type Move = usize;
+
+    fn terminal(&self, p: &u64) -> Option<Outcome> {
+        self.game.terminal(p)
+    }
+    fn moves(&self, p: &u64, moves: &mut Vec<usize>) {
+        self.game.moves(p, moves)
+    }
+    fn play(&self, p: &u64, mv: &usize) -> u64 {
+        self.game.play(p, mv)
+    }
+}
+
+impl Tiered for TieredGraph<'_> {
+    type Tier = usize;
+
+    fn tiers(&self) -> Vec<usize> {
+        (0..self.members.len()).collect()
+    }
+    fn child_tiers(&self, tier: usize) -> Vec<usize> {
+        (0..tier).collect()
+    }
+    fn tier_size(&self, tier: usize) -> u64 {
+        self.members[tier].len() as u64
+    }
+    fn tier_name(&self, tier: usize) -> String {
+        format!("t{tier}")
+    }
+    fn locate(&self, p: &u64) -> Option<(usize, u64)> {
+        self.place[*p as usize]
+    }
+    fn position_in(&self, tier: usize, index: u64) -> Option<u64> {
+        self.members[tier][index as usize]
+    }
+    fn for_each_layer_in_tier(&self, tier: usize, mut f: impl FnMut(std::ops::Range<u64>)) -> bool {
+        match &self.layers[tier] {
+            Some(layers) => {
+                layers.iter().cloned().for_each(&mut f);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The tiered solve equals the naive solver at every position.
+fn check_tiered(game: &GraphGame, seed: u64) -> Result<(), String> {
+    let expected = naive_solve(&game.nodes);
+    let tiered = TieredGraph::new(game, seed);
+    let solved = tiered::solve_all(&tiered);
+    for (node, slot) in game.nodes.iter().enumerate() {
+        if slot.is_none() {
+            continue;
+        }
+        let got = match tiered.place[node] {
+            Some((tier, index)) => solved.get(tier).expect("every tier solved").value(index),
+            None => game.terminal(&(node as u64)).map(Outcome::value),
+        };
+        if got != expected[node] {
+            return Err(format!(
+                "node {node} (tier {:?}): tiered {got:?}, naive {:?}",
+                tiered.place[node], expected[node]
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn seeded_random_graphs_in_tiers_match_the_naive_solver() {
+    let mut layered_tiers = 0;
+    for seed in 0..SEEDED_CASES {
+        let game = random_graph(seed);
+        if let Err(message) = check_tiered(&game, seed) {
+            panic!("seed {seed}: {message}\n{}", game.describe());
+        }
+        layered_tiers += TieredGraph::new(&game, seed).layers.iter().filter(|l| l.is_some()).count();
+    }
+    assert!(layered_tiers > 1000, "both tier solvers run: {layered_tiers} layered tiers");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_graphs_in_tiers_match_the_naive_solver(game in graph_strategy(), seed in any::<u64>()) {
+        if let Err(message) = check_tiered(&game, seed) {
+            prop_assert!(false, "{}", message);
+        }
+    }
 }

@@ -292,3 +292,60 @@ fn unmoves_match_moves() {
         check::unmoves_match_moves(&Chase::new(n)).unwrap_or_else(|e| panic!("n = {n}: {e:?}"));
     }
 }
+
+/// The whole game as tiers by the cell white stands on: white's moves leave the
+/// tier, black's stay in it, and moves go both ways between tiers, so the tiers
+/// must be solved together; as one tier (all of them) the tier solver's retrograde
+/// path runs on a real loopy game and must give the whole-game retrograde values.
+struct OneTier(Chase);
+
+impl gsolve_engine::Game for OneTier {
+    type Position = ChasePosition;
+    type Move = u32;
+    fn terminal(&self, p: &ChasePosition) -> Option<gsolve_engine::Outcome> {
+        self.0.terminal(p)
+    }
+    fn moves(&self, p: &ChasePosition, moves: &mut Vec<u32>) {
+        self.0.moves(p, moves)
+    }
+    fn play(&self, p: &ChasePosition, mv: &u32) -> ChasePosition {
+        self.0.play(p, mv)
+    }
+}
+
+impl gsolve_engine::Tiered for OneTier {
+    type Tier = ();
+    fn tiers(&self) -> Vec<()> {
+        vec![()]
+    }
+    fn child_tiers(&self, _: ()) -> Vec<()> {
+        Vec::new()
+    }
+    fn tier_size(&self, _: ()) -> u64 {
+        self.0.index_size()
+    }
+    fn tier_name(&self, _: ()) -> String {
+        "all".into()
+    }
+    fn locate(&self, p: &ChasePosition) -> Option<((), u64)> {
+        Some(((), self.0.index(p)))
+    }
+    fn position_in(&self, _: (), index: u64) -> Option<ChasePosition> {
+        self.0.position(index)
+    }
+}
+
+#[test]
+fn the_tier_solver_equals_the_whole_game_retrograde() {
+    use gsolve_engine::Game;
+    for n in [2, 3, 5, 6] {
+        let game = Chase::new(n);
+        let whole = retrograde::solve(&game);
+        let tiers = gsolve_engine::tiered::solve_all(&OneTier(game.clone()));
+        let tier = tiers.get(()).unwrap();
+        for i in 0..game.index_size() {
+            assert_eq!(tier.value(i), whole.value(i), "n = {n}, index {i}");
+        }
+        assert!(game.terminal(&game.position(0).unwrap()).is_some() || n > 0);
+    }
+}

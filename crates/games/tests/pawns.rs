@@ -1,15 +1,15 @@
 //! Pawn chess, "pawns" (GAMES.md §3), checked against an independent brute force,
 //! across the engine's solvers, and against the facts GAMES.md states; plus the
-//! index (`PawnIndex`, `Indexed`, `Layered`) and the text formats.
+//! tight index (`PawnIndex`, `Indexed`, `Layered`, `Tiered`) and the text formats.
 //!
 //! The brute force below shares no code with the game module nor with the engine: it
 //! re-implements the rules of GAMES.md §3 on a grid of characters and finds the exact
 //! value (winner as fast as possible, loser as slow as possible) by plain recursive
 //! minimax, memoized by the board's text.
 
-use gsolve_engine::reachable::reachable;
-use gsolve_engine::{layered, memo, retrograde, Game, Indexed, Solution, Value};
-use gsolve_games::pawns::{parse_boards, parse_position, PawnIndex, Pawns, PawnsPosition};
+use gsolve_engine::{layered, memo, tiered, Game, Indexed, Solution, Tiered, Value};
+use gsolve_games::notation::PlainNotation;
+use gsolve_games::pawns::{parse_boards, parse_position, Pawns, PawnsPosition};
 use gsolve_games::rng::SplitMix64;
 use gsolve_games::FormatError;
 use std::collections::HashMap;
@@ -256,46 +256,78 @@ fn counting_rule_on_hand_made_positions() {
 // 2. Three engine solvers on whole boards.
 // ---------------------------------------------------------------------------------
 
+/// The non-terminal positions reachable from `start` (start included), by search:
+/// the positions the tight index holds.
+fn reachable_indexed(game: &Pawns, start: &PawnsPosition) -> Vec<PawnsPosition> {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![*start];
+    while let Some(p) = stack.pop() {
+        if game.terminal(&p).is_some() || !seen.insert(p) {
+            continue;
+        }
+        game.for_each_child(&p, |c| stack.push(c));
+    }
+    seen.into_iter().collect()
+}
+
+/// The tiered solve against the whole-index layered sweep at every position of the
+/// boards from 3×3 to 4×5.
 #[test]
-fn layered_retrograde_and_memo_agree_on_whole_boards() {
+fn tiered_equals_layered_at_every_position_up_to_four_by_five() {
+    for (rows, cols) in [(3, 3), (3, 4), (4, 3), (3, 5), (4, 4), (4, 5), (5, 4)] {
+        let game = Pawns::new(rows, cols);
+        let whole = layered::solve(&game);
+        let tiers = tiered::solve_all(&game);
+        let mut offset = 0;
+        for tier in game.tiers() {
+            let values = tiers.get(tier).unwrap();
+            assert_eq!(values.width(), 1, "{rows}x{cols}: 1-byte values");
+            for i in 0..values.len() {
+                assert_eq!(values.value(i), whole.value(offset + i), "{rows}x{cols} {tier:?} {i}");
+            }
+            offset += values.len();
+        }
+        assert_eq!(offset, game.index_size());
+    }
+}
+
+#[test]
+fn layered_tiered_and_memo_agree_on_whole_boards() {
     let mut rng = SplitMix64::new(77);
-    for (rows, cols) in [(3, 3), (2, 4), (3, 4)] {
+    for (rows, cols) in [(3, 3), (2, 4), (3, 4), (4, 3)] {
         let game = Pawns::new(rows, cols);
         let layered = layered_solution(rows, cols);
-        let retro = retrograde::solve_forward_only(&game);
+        let tiers = tiered::solve_all(&game);
         assert_eq!(layered.len(), game.index_size());
         let counts = layered.counts();
         assert_eq!((counts.holes, counts.ties, counts.draws), (0, 0, 0), "{rows}x{cols}: {counts:?}");
         for i in 0..game.index_size() {
+            let p = game.position(i).unwrap();
+            let (tier, j) = game.locate(&p).expect("indexed positions lie in a tier");
             assert_eq!(
                 layered.value(i),
-                retro.value(i),
+                tiers.get(tier).unwrap().value(j),
                 "{rows}x{cols} index {i}: {}",
-                game.notation(&game.position(i).unwrap())
+                game.notation(&p)
             );
         }
         // Memo search from sampled starts (and the real start): every position it
-        // reaches has the layered value, and it reaches exactly the reachable set.
+        // reaches has the layered value.
         let mut starts = vec![game.start()];
         starts.extend((0..25).map(|_| game.position(rng.below(game.index_size())).unwrap()));
         let mut compared = 0u64;
         for start in &starts {
             let searched = memo::solve(&game, start).expect("acyclic");
-            let seen = reachable(&game, start);
-            let mut n = 0;
-            for (i, _) in seen.iter().enumerate().filter(|(_, &s)| s) {
-                let p = game.position(i as u64).unwrap();
+            for p in reachable_indexed(&game, start) {
                 assert_eq!(
                     searched.value(&p),
-                    layered.value(i as u64),
+                    layered.value(game.index(&p)),
                     "{rows}x{cols} memo from {} at {}",
                     game.notation(start),
                     game.notation(&p)
                 );
-                n += 1;
+                compared += 1;
             }
-            assert_eq!(searched.len(), n, "{rows}x{cols} from {}", game.notation(start));
-            compared += n as u64;
         }
         assert!(compared > 0);
     }
@@ -313,10 +345,48 @@ fn binomial(n: u64, k: u64) -> u128 {
     (0..k).fold(1u128, |acc, i| acc * (n - i) as u128 / (i + 1) as u128)
 }
 
-/// The number of (white set, black set, side) triples with at most `m` pawns a side.
-fn expected_size(rows: u64, cols: u64, m: u64) -> u128 {
-    let n = rows * cols;
-    (0..=m).flat_map(|w| (0..=m).map(move |b| 2 * binomial(n, w) * binomial(n - w, b))).sum()
+/// The number of positions the tight index holds, counted by brute force over every
+/// placement of small boards: at most C pawns a side, no white pawn on row 0, no
+/// black pawn on row R-1, either side to move.
+fn counted_size(rows: u32, cols: u32) -> u64 {
+    let cells = rows * cols;
+    let row = (1u64 << cols) - 1;
+    let (white_goal, black_goal) = (row, row << ((rows - 1) * cols));
+    let mut count = 0;
+    for white in 0..1u64 << cells {
+        if white & white_goal != 0 || white.count_ones() > cols {
+            continue;
+        }
+        let rest = !white & ((1u64 << cells) - 1) & !black_goal;
+        // Every subset of `rest` with at most `cols` bits.
+        let mut black = rest;
+        loop {
+            if black.count_ones() <= cols {
+                count += 2;
+            }
+            if black == 0 {
+                break;
+            }
+            black = (black - 1) & rest;
+        }
+    }
+    count
+}
+
+/// The same count by formula: white pawns on the R-1 rows white may stand on, black
+/// pawns on the R-1 rows black may stand on, minus the cells white takes in the rows
+/// both may use.
+fn formula_size(rows: u64, cols: u64) -> u128 {
+    let shared = (rows - 2) * cols;
+    let mut total = 0;
+    for w in 0..=cols {
+        for b in 0..=cols {
+            for wm in 0..=w {
+                total += 2 * binomial(shared, wm) * binomial(cols, w - wm) * binomial((rows - 1) * cols - wm, b);
+            }
+        }
+    }
+    total
 }
 
 fn check_position_shape(game: &Pawns, i: u64, p: &PawnsPosition) {
@@ -325,14 +395,17 @@ fn check_position_shape(game: &Pawns, i: u64, p: &PawnsPosition) {
     assert_eq!(p.white & p.black, 0, "index {i}: overlapping pawns");
     assert_eq!((p.white | p.black) & !board, 0, "index {i}: pawn off the board");
     assert!(p.white.count_ones() <= game.cols() && p.black.count_ones() <= game.cols(), "index {i}: too many pawns");
+    assert!(no_pawn_on_goal(game, p), "index {i}: a pawn on its goal rank");
+    assert_eq!(game.terminal(p), None, "index {i}: indexed positions are not over");
 }
 
 #[test]
 fn index_round_trips_on_whole_small_boards() {
-    for (rows, cols) in [(3, 3), (3, 4), (2, 4), (2, 2)] {
+    for (rows, cols) in [(3, 3), (3, 4), (2, 4), (2, 2), (4, 3), (2, 5)] {
         let game = Pawns::new(rows, cols);
         let size = game.index_size();
-        assert_eq!(size as u128, expected_size(rows as u64, cols as u64, cols as u64), "{rows}x{cols}");
+        assert_eq!(size, counted_size(rows, cols), "{rows}x{cols}");
+        assert_eq!(size as u128, formula_size(rows as u64, cols as u64), "{rows}x{cols}");
         assert_eq!(game.pawn_index().unwrap().size(), size);
         let mut seen = std::collections::HashSet::new();
         for i in 0..size {
@@ -341,6 +414,20 @@ fn index_round_trips_on_whole_small_boards() {
             assert_eq!(game.index(&p), i, "{rows}x{cols}: {}", game.notation(&p));
             assert!(seen.insert(p), "{rows}x{cols}: index {i} repeats a position");
         }
+        // Tiers: sizes add up, each tier round-trips, and the global index is the
+        // tiers one after another.
+        let mut offset = 0;
+        for tier in game.tiers() {
+            let tier_size = game.tier_size(tier);
+            for j in 0..tier_size {
+                let p = game.position_in(tier, j).unwrap();
+                assert_eq!(game.locate(&p), Some((tier, j)));
+                assert_eq!(game.index(&p), offset + j);
+                assert_eq!((p.white.count_ones(), p.black.count_ones()), tier);
+            }
+            offset += tier_size;
+        }
+        assert_eq!(offset, size);
     }
 }
 
@@ -350,7 +437,7 @@ fn index_round_trips_on_samples_of_large_boards() {
     for (rows, cols, samples) in [(4, 4, 100_000), (5, 5, 100_000), (8, 8, 20_000), (2, 8, 20_000), (8, 2, 20_000)] {
         let game = Pawns::new(rows, cols);
         let size = game.index_size();
-        let expected = expected_size(rows as u64, cols as u64, cols as u64);
+        let expected = formula_size(rows as u64, cols as u64);
         if expected > u64::MAX as u128 {
             // Too big for 64 bits: no index, and the game says so.
             assert!(game.pawn_index().is_none() && size == 0, "{rows}x{cols}");
@@ -358,7 +445,7 @@ fn index_round_trips_on_samples_of_large_boards() {
         }
         assert_eq!(size as u128, expected, "{rows}x{cols}");
         if (rows, cols) == (5, 5) {
-            assert_eq!(size, 3_204_289_362);
+            assert_eq!(size, 365_132_764);
         }
         let mut indices: Vec<u64> = (0..samples).map(|_| rng.below(size)).collect();
         indices.extend([0, 1, size / 2, size - 2, size - 1]);
@@ -379,14 +466,16 @@ fn index_round_trips_on_samples_of_large_boards() {
 }
 
 #[test]
-fn a_smaller_pawn_limit_gives_a_smaller_consistent_index() {
-    let ix = PawnIndex::new(4, 5, 2).unwrap();
-    assert_eq!(ix.max_pawns(), 2);
-    assert_eq!(ix.size() as u128, expected_size(4, 5, 2));
-    for i in (0..ix.size()).step_by(7) {
-        let p = ix.position(i);
-        assert!(p.white.count_ones() <= 2 && p.black.count_ones() <= 2 && p.white & p.black == 0);
-        assert_eq!(ix.index(&p), i);
+fn positions_with_a_pawn_on_its_goal_rank_are_terminal_and_not_indexed() {
+    let game = Pawns::new(3, 3);
+    for text in ["P../.../... b", "pp./.../..p w", "P../.../..p w"] {
+        let p = game.parse_position(text).unwrap();
+        assert!(game.terminal(&p).is_some(), "{text}");
+        assert!(!game.is_indexed(&p), "{text}");
+        assert_eq!(game.locate(&p), None, "{text}");
+        assert!(game.index(&p) >= game.index_size(), "{text}: out of range, never a wrong index");
+        // The solution still values it, by the rules.
+        assert!(layered_solution(3, 3).value_of(&game, &p).is_some());
     }
 }
 
@@ -422,6 +511,9 @@ fn layers_partition_the_index_and_children_come_first() {
                 continue;
             }
             game.for_each_child(&p, |c| {
+                if game.terminal(&c).is_some() {
+                    return;
+                }
                 let j = game.index(&c);
                 assert!(
                     layer[j as usize] < layer[i as usize],
@@ -434,12 +526,13 @@ fn layers_partition_the_index_and_children_come_first() {
                 edges += 1;
             });
         }
-        assert!(edges > 0);
+        // On two rows every move reaches a goal rank: no child is indexed.
+        assert_eq!(edges > 0, rows > 2, "{rows}x{cols}");
     }
 }
 
-/// The game's moves against the brute force's, on every position of 3×3 and 3×4
-/// without a pawn on its goal rank.
+/// The game's moves against the brute force's, on every indexed position of 3×3 and
+/// 3×4 (none has a pawn on its goal rank).
 #[test]
 fn moves_match_the_brute_force_rules() {
     for (rows, cols) in [(3, 3), (3, 4)] {
@@ -717,4 +810,77 @@ fn bad_plain_notations_are_errors() {
     assert!(parse_position("pppp/..../..../PPPP/.... w").is_ok());
     let e = parse_position("pppp/..../..../PPPP x").unwrap_err();
     assert!(e.message.contains("side to move"), "{e}");
+}
+
+/// The incremental `for_each_located` gives, for every position of every tier and
+/// any range, the children the rules give (played and located one by one).
+#[test]
+fn located_children_match_the_rules() {
+    use gsolve_engine::{ChildAt, Scan};
+    for (rows, cols) in [(3, 3), (3, 4), (4, 3), (2, 4), (4, 4), (5, 3)] {
+        let game = Pawns::new(rows, cols);
+        for tier in game.tiers() {
+            let size = game.tier_size(tier);
+            // Ranges that start and end inside rows, too.
+            let cut = (size / 3).max(1);
+            for range in [0..size, 0..cut.min(size), cut.min(size)..size] {
+                let mut seen = range.start;
+                game.for_each_located(tier, range.clone(), |index, scan| {
+                    assert_eq!(index, seen, "{rows}x{cols} {tier:?}: indices in order");
+                    seen += 1;
+                    let p = game.position_in(tier, index).unwrap();
+                    let mut expected: Vec<ChildAt<_>> = Vec::new();
+                    game.for_each_child(&p, |c| {
+                        expected.push(match game.terminal(&c) {
+                            Some(o) => ChildAt::Over(o),
+                            None => {
+                                let (t, i) = game.locate(&c).unwrap();
+                                ChildAt::In(t, i)
+                            }
+                        })
+                    });
+                    let children = match scan {
+                        Scan::Moves(children) => children,
+                        Scan::Known(value) => {
+                            // Known at once: a win in 1, and the rules agree.
+                            assert_eq!(value, Value::Win(1));
+                            assert!(
+                                expected.contains(&ChildAt::Over(gsolve_engine::Outcome::Loss)),
+                                "{}",
+                                game.notation(&p)
+                            );
+                            return;
+                        }
+                        Scan::Over(_) => panic!("indexed positions are not over"),
+                    };
+                    let mut got = children.to_vec();
+                    let key = |c: &ChildAt<(u32, u32)>| format!("{c:?}");
+                    got.sort_by_key(key);
+                    expected.sort_by_key(key);
+                    assert_eq!(got, expected, "{rows}x{cols} {}", game.notation(&p));
+                });
+                assert_eq!(seen, range.end);
+            }
+        }
+    }
+}
+
+/// The tiered solve of 5×5 (365 million positions, 1 byte each) against today's
+/// whole-index layered sweep (4 bytes each) at every position. About a minute and
+/// 2 GB in a release build: `cargo test --release -p gsolve-games --test pawns -- --ignored`.
+#[test]
+#[ignore = "a minute and 2 GB: run with --release --ignored"]
+fn five_by_five_tiered_equals_layered_everywhere() {
+    let game = Pawns::new(5, 5);
+    let whole = layered::solve(&game);
+    let tiers = tiered::solve_all(&game);
+    let mut offset = 0;
+    for tier in game.tiers() {
+        let values = tiers.get(tier).unwrap();
+        for i in 0..values.len() {
+            assert_eq!(values.value(i), whole.value(offset + i), "{tier:?} {i}");
+        }
+        offset += values.len();
+    }
+    assert_eq!(offset, game.index_size());
 }

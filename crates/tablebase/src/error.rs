@@ -31,6 +31,16 @@ pub enum Error {
         /// The version this build reads.
         supported: u16,
     },
+    /// The values are stored by another version of the game's index.
+    #[error("this tablebase of {game} is stored by the game's index version {found}, this gsolve uses version {supported}: rebuild it with `gsolve build`")]
+    OldIndex {
+        /// The game.
+        game: String,
+        /// The file's index version.
+        found: u32,
+        /// The index version of this build's game.
+        supported: u32,
+    },
     /// The header (or the block index) is inconsistent or fails its checksum.
     #[error("bad header: {0}")]
     BadHeader(String),
@@ -86,6 +96,9 @@ pub enum Error {
     /// FIFO, a socket): it is never replaced.
     #[error("{} exists and is not a regular file: it is left as it is (choose another output path)", .0.display())]
     NotAFile(PathBuf),
+    /// A build would take more memory than allowed.
+    #[error("{0}")]
+    TooLarge(String),
     /// The values or parameters given to the writer cannot be stored.
     #[error("cannot write: {0}")]
     Unwritable(String),
@@ -95,7 +108,10 @@ impl Error {
     /// True when the file itself is at fault (damaged, truncated, foreign, newer,
     /// another game) rather than the system.
     pub fn is_bad_file(&self) -> bool {
-        !matches!(self, Error::Io(_) | Error::Exists(_) | Error::NotAFile(_) | Error::Unwritable(_))
+        !matches!(
+            self,
+            Error::Io(_) | Error::Exists(_) | Error::NotAFile(_) | Error::Unwritable(_) | Error::TooLarge(_)
+        )
     }
 }
 

@@ -5,7 +5,7 @@
 //! ```text
 //! offset        size    field
 //! 0             8       magic "GSOLVETB"
-//! 8             2       format version (2)
+//! 8             2       format version (3; 2 is still read)
 //! 10            1       value width W: 1, 2 or 4 bytes per position
 //! 11            1       compression: 1 = zstd
 //! 12            4       positions per block B (every block but the last holds B)
@@ -13,7 +13,8 @@
 //! 24            8       block count = ceil(N / B)
 //! 32            8       block index offset X
 //! 40            4       parameter text length P
-//! 44            4       reserved, 0
+//! 44            4       the game's index version (version 3; in version 2 reserved, 0,
+//!                       read as index version 1)
 //! 48            8       header checksum: XXH3 (seed 0) of bytes 0..48, then of the parameter text
 //! 56            8       reserved, 0
 //! 64            P       parameter text: UTF-8 lines "key=value\n", the first "game=NAME"
@@ -25,9 +26,10 @@
 //! ```
 //!
 //! A block's checksum binds it to its place and its file: XXH3-64 seeded with the
-//! file's *identity* (XXH3 of header bytes 8..32, then the parameter text: the format,
-//! the sizes, the game and its variant), over the block's number (u64) and then its
-//! compressed bytes. A block moved to another place, or into another file, fails it.
+//! file's *identity* (XXH3 of header bytes 8..32, in version 3 then bytes 44..48, then
+//! the parameter text: the format, the sizes, the game's index version, the game and
+//! its variant), over the block's number (u64) and then its compressed bytes. A block
+//! moved to another place, or into another file, fails it.
 //!
 //! A block decompresses to `W` bytes per position of its range; each is the
 //! position's [`PackedValue`] (`remoteness << 2 | tag`) truncated to `W` bytes, the
@@ -41,9 +43,11 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 pub const MAGIC: [u8; 8] = *b"GSOLVETB";
 /// The last 8 bytes of every tablebase.
 pub const END_MAGIC: [u8; 8] = *b"GSTBEND\0";
-/// The format version this build writes, and the only one it reads: version 1
-/// files (whose block checksums did not bind the block's place) must be rebuilt.
-pub const VERSION: u16 = 2;
+/// The format version this build writes: 3 records the game's index version.
+pub const VERSION: u16 = 3;
+/// The oldest version this build reads: version 1 files (whose block checksums did
+/// not bind the block's place) must be rebuilt.
+pub const OLDEST_READ: u16 = 2;
 /// Bytes of the fixed part of the header.
 pub const FIXED_HEADER: usize = 64;
 /// Bytes of one block index entry.
@@ -73,6 +77,9 @@ pub struct Header {
     pub block_count: u64,
     /// Where the block index starts.
     pub block_index_offset: u64,
+    /// The version of the game's index the values are stored by
+    /// ([`gsolve_engine::Variant::INDEX_VERSION`]); 1 for version 2 files.
+    pub index_version: u32,
     /// The game's name (the `game` parameter).
     pub game: String,
     /// The other parameters, in file order.
@@ -107,6 +114,9 @@ impl Header {
         let encoded = self.encode();
         let mut hasher = Xxh3::new();
         hasher.update(&encoded[8..32]);
+        if self.version >= 3 {
+            hasher.update(&encoded[44..48]);
+        }
         hasher.update(self.parameter_text().as_bytes());
         hasher.digest()
     }
@@ -124,7 +134,8 @@ impl Header {
         bytes.extend_from_slice(&self.block_count.to_le_bytes());
         bytes.extend_from_slice(&self.block_index_offset.to_le_bytes());
         bytes.extend_from_slice(&(text.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(&0u32.to_le_bytes());
+        let index_field = if self.version >= 3 { self.index_version } else { 0 };
+        bytes.extend_from_slice(&index_field.to_le_bytes());
         let checksum = header_checksum(&bytes[..48], text.as_bytes());
         bytes.extend_from_slice(&checksum.to_le_bytes());
         bytes.extend_from_slice(&0u64.to_le_bytes());
@@ -155,8 +166,8 @@ impl Header {
         if version == 0 {
             return Err(Error::BadHeader("format version 0 does not exist".into()));
         }
-        if version < VERSION {
-            return Err(Error::OlderVersion { found: version, supported: VERSION });
+        if version < OLDEST_READ {
+            return Err(Error::OlderVersion { found: version, supported: OLDEST_READ });
         }
         let text_len = u32_at(file, 40);
         if text_len > MAX_PARAMETER_TEXT {
@@ -173,8 +184,14 @@ impl Header {
         if header_checksum(&file[..48], text) != u64_at(file, 48) {
             return Err(Error::BadHeader("header checksum mismatch (the header is damaged)".into()));
         }
-        if u32_at(file, 44) != 0 || u64_at(file, 56) != 0 {
-            return Err(Error::BadHeader("reserved header bytes 44..48 or 56..64 are not 0".into()));
+        let index_version = match (version, u32_at(file, 44)) {
+            (2, 0) => 1,
+            (2, _) => return Err(Error::BadHeader("reserved header bytes 44..48 are not 0".into())),
+            (_, 0) => return Err(Error::BadHeader("index version 0 does not exist".into())),
+            (_, v) => v,
+        };
+        if u64_at(file, 56) != 0 {
+            return Err(Error::BadHeader("reserved header bytes 56..64 are not 0".into()));
         }
         let value_width = file[10];
         if ![1, 2, 4].contains(&value_width) {
@@ -221,6 +238,7 @@ impl Header {
             index_size,
             block_count,
             block_index_offset,
+            index_version,
             game,
             parameters,
         })

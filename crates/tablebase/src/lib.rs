@@ -14,6 +14,7 @@
 //! | [`typed`]   | [`GameTablebase`]: the file with its game, probed by position  |
 //! | [`verify`]  | re-derives every value from the rules and the children's values |
 //! | [`summary`] | counts by side to move and remoteness, the longest win         |
+//! | [`tiers`]   | a tiered game built tier by tier on disk, resumable            |
 //!
 //! ```
 //! use gsolve_engine::{layered, Value};
@@ -47,6 +48,7 @@ pub mod error;
 pub mod format;
 pub mod read;
 pub mod summary;
+pub mod tiers;
 pub mod typed;
 pub mod verify;
 pub mod write;
@@ -55,5 +57,5 @@ pub use error::{Error, Result};
 pub use format::Header;
 pub use read::{Table, Tablebase};
 pub use typed::GameTablebase;
-pub use verify::{verify, Verification};
+pub use verify::{verify, verify_tiered, Verification};
 pub use write::{WriteOptions, Written};

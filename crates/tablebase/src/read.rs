@@ -213,7 +213,27 @@ impl Tablebase {
             }
             Ok::<(), Error>(())
         })?;
-        Ok(Table { width: self.header.value_width, bytes })
+        Ok(Table { width: self.header.value_width, start: 0, bytes })
+    }
+
+    /// The values of the indices `range` (within the file) decompressed into memory,
+    /// block by block in parallel: a tier of a tiered game. Fails at a damaged block.
+    pub fn load_range(&self, range: std::ops::Range<u64>) -> Result<Table> {
+        let width = self.header.value_width as usize;
+        let range = range.start.min(self.header.index_size)..range.end.min(self.header.index_size);
+        let per_block = self.header.block_positions as u64;
+        let blocks = if range.is_empty() { 0..0 } else { range.start / per_block..range.end.div_ceil(per_block) };
+        let parts: Vec<Vec<u8>> = blocks
+            .into_par_iter()
+            .map_init(Vec::new, |buffer, block| {
+                self.read_block(block, buffer)?;
+                let block_range = self.header.block_range(block);
+                let from = range.start.max(block_range.start) - block_range.start;
+                let to = range.end.min(block_range.end) - block_range.start;
+                Ok(buffer[from as usize * width..to as usize * width].to_vec())
+            })
+            .collect::<Result<_>>()?;
+        Ok(Table { width: self.header.value_width, start: range.start, bytes: parts.concat() })
     }
 
     /// Checks every block (place, checksum, length) in parallel; returns the damaged
@@ -256,6 +276,8 @@ pub(crate) fn decode_value(index: u64, code: PackedValue) -> Result<Option<Value
 /// Every stored value in memory, `width` bytes each (what [`Tablebase::load`] gives).
 pub struct Table {
     width: u8,
+    /// The first index held (0 for a whole table).
+    start: u64,
     bytes: Vec<u8>,
 }
 
@@ -270,10 +292,15 @@ impl Table {
         self.bytes.is_empty()
     }
 
-    /// The stored code at `index` (which must be below [`Table::len`]).
+    /// The stored code at `index` (from [`Table::start`], below its end).
     #[inline]
     pub fn packed(&self, index: u64) -> PackedValue {
-        format::read_code(&self.bytes, self.width, index as usize)
+        format::read_code(&self.bytes, self.width, (index - self.start) as usize)
+    }
+
+    /// The first index held.
+    pub fn start(&self) -> u64 {
+        self.start
     }
 
     /// The value at `index`: `None` for a hole; an error for an invalid code.

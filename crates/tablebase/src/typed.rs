@@ -25,6 +25,13 @@ impl<G: Variant + Indexed> GameTablebase<G> {
         if tablebase.game_name() != G::NAME {
             return Err(Error::WrongGame { expected: G::NAME.into(), found: tablebase.game_name().into() });
         }
+        if tablebase.header().index_version != G::INDEX_VERSION {
+            return Err(Error::OldIndex {
+                game: G::NAME.into(),
+                found: tablebase.header().index_version,
+                supported: G::INDEX_VERSION,
+            });
+        }
         let bad = |message: String| Error::BadParameters { game: G::NAME.into(), message };
         let game = G::from_parameters(&tablebase.header().parameters).map_err(bad)?;
         if game.index_size() != tablebase.index_size() {
@@ -48,8 +55,13 @@ impl<G: Variant + Indexed> GameTablebase<G> {
     }
 
     /// The value of a position; `None` if the index holds no position (a position
-    /// outside the game's index is an [`Error::OutOfRange`]).
+    /// outside the game's index is an [`Error::OutOfRange`]). A terminal position
+    /// gets the rules' value without a read.
     pub fn value(&self, position: &G::Position) -> Result<Option<Value>> {
+        // A terminal position is valued by the rules: it may have no index.
+        if let Some(outcome) = self.game.terminal(position) {
+            return Ok(Some(outcome.value()));
+        }
         self.tablebase.value(self.game.index(position))
     }
 

@@ -20,7 +20,7 @@
 //! exactly the positions no side can force to an end. (Ties go the same way.)
 
 use crate::read::Table;
-use gsolve_engine::{Indexed, Observer, PackedValue, Progress, Value};
+use gsolve_engine::{Game, Indexed, Observer, PackedValue, Progress, Tiered, Value};
 use rayon::prelude::*;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -139,7 +139,9 @@ where
                     let problem = check_hole(table, hole, &mut part);
                     record(&mut part, hole, problem);
                 }
-                let problem = check_position(game, table, index, &position, children, &mut part);
+                let back = game.index(&position);
+                let child_value = |child: &G::Position| whole_table_child(table, game.index(child));
+                let problem = check_position(game, table, index, back, &position, children, &mut part, &child_value);
                 record(&mut part, index, problem);
                 next = index + 1;
             });
@@ -185,14 +187,18 @@ fn check_hole(table: &Table, index: u64, counts: &mut Verification) -> Option<Pr
     }
 }
 
-/// The problem at a position's index, if any. `children` is scratch space.
-fn check_position<G: Indexed>(
+/// The problem at a position's index, if any. `children` is scratch space;
+/// `child_value` reads a child's stored value (a non-terminal child's).
+#[allow(clippy::too_many_arguments)]
+fn check_position<G: Game>(
     game: &G,
     table: &Table,
     index: u64,
+    back: u64,
     position: &G::Position,
     children: &mut Vec<G::Position>,
     counts: &mut Verification,
+    child_value: &impl Fn(&G::Position) -> Result<Value, Problem>,
 ) -> Option<Problem> {
     counts.positions += 1;
     let stored = match stored(table, index) {
@@ -200,11 +206,10 @@ fn check_position<G: Indexed>(
         Ok(None) => return Some(Problem::MissingValue),
         Err(problem) => return Some(problem),
     };
-    let back = game.index(position);
     if back != index {
         return Some(Problem::IndexMismatch { back });
     }
-    let derived = match derive(game, table, position, children) {
+    let derived = match derive(game, position, children, child_value) {
         Ok(value) => value,
         Err(problem) => return Some(problem),
     };
@@ -212,11 +217,11 @@ fn check_position<G: Indexed>(
 }
 
 /// The value the rules and the children's stored values give (the table above).
-fn derive<G: Indexed>(
+fn derive<G: Game>(
     game: &G,
-    table: &Table,
     position: &G::Position,
     children: &mut Vec<G::Position>,
+    child_value: &impl Fn(&G::Position) -> Result<Value, Problem>,
 ) -> Result<Value, Problem> {
     if let Some(outcome) = game.terminal(position) {
         return Ok(outcome.value());
@@ -228,16 +233,16 @@ fn derive<G: Indexed>(
     }
     let (mut fastest_loss, mut fastest_tie, mut slowest_win, mut draw) = (None::<u32>, None::<u32>, None::<u32>, false);
     for child in children.iter() {
-        let child = game.index(child);
-        if child >= table.len() {
-            return Err(Problem::ChildOutside { child });
-        }
-        match table.value(child) {
-            Ok(Some(Value::Loss(r))) => fastest_loss = Some(fastest_loss.map_or(r, |f| f.min(r))),
-            Ok(Some(Value::Tie(r))) => fastest_tie = Some(fastest_tie.map_or(r, |f| f.min(r))),
-            Ok(Some(Value::Draw)) => draw = true,
-            Ok(Some(Value::Win(r))) => slowest_win = Some(slowest_win.map_or(r, |s| s.max(r))),
-            Ok(None) | Err(_) => return Err(Problem::ChildWithoutValue { child }),
+        // A terminal child's value is the rules' (it may have no index).
+        let value = match game.terminal(child) {
+            Some(outcome) => outcome.value(),
+            None => child_value(child)?,
+        };
+        match value {
+            Value::Loss(r) => fastest_loss = Some(fastest_loss.map_or(r, |f| f.min(r))),
+            Value::Tie(r) => fastest_tie = Some(fastest_tie.map_or(r, |f| f.min(r))),
+            Value::Draw => draw = true,
+            Value::Win(r) => slowest_win = Some(slowest_win.map_or(r, |s| s.max(r))),
         }
     }
     Ok(match (fastest_loss, fastest_tie, draw, slowest_win) {
@@ -247,4 +252,117 @@ fn derive<G: Indexed>(
         (None, None, false, Some(r)) => Value::Loss(r + 1),
         (None, None, false, None) => unreachable!("a position with children has a child value"),
     })
+}
+
+/// A stored value of the whole table, for a child at `index`.
+fn whole_table_child(table: &Table, child: u64) -> Result<Value, Problem> {
+    if child >= table.len() {
+        return Err(Problem::ChildOutside { child });
+    }
+    match table.value(child) {
+        Ok(Some(value)) => Ok(value),
+        Ok(None) | Err(_) => Err(Problem::ChildWithoutValue { child }),
+    }
+}
+
+/// Checks a tiered game's tablebase tier by tier: each tier's values and its child
+/// tiers' are decompressed into memory, and nothing else, so that a file larger than
+/// memory is verified in the memory of its largest tier and the tiers it reads. The
+/// whole index must be the tiers one after another in solving order (as the tiered
+/// build writes it). Keeps the first `limit` failures.
+pub fn verify_tiered<G>(
+    game: &G,
+    tablebase: &crate::read::Tablebase,
+    limit: usize,
+    observer: Option<Observer<'_>>,
+) -> crate::error::Result<Verification>
+where
+    G: Tiered + Indexed + Sync,
+{
+    let tiers = game.tiers();
+    let mut offsets = std::collections::HashMap::new();
+    let mut start = 0u64;
+    for &tier in &tiers {
+        offsets.insert(tier, start);
+        start += game.tier_size(tier);
+    }
+    let size = tablebase.index_size();
+    let mut total = Verification::default();
+    let done = AtomicU64::new(0);
+    for &tier in &tiers {
+        let offset = offsets[&tier];
+        let tier_size = game.tier_size(tier);
+        // This tier and the tiers its children lie in: (tier, its first index, values).
+        let mut loaded = vec![(tier, offset, tablebase.load_range(offset..offset + tier_size)?)];
+        for child in game.child_tiers(tier) {
+            let child_offset = offsets[&child];
+            loaded.push((
+                child,
+                child_offset,
+                tablebase.load_range(child_offset..child_offset + game.tier_size(child))?,
+            ));
+        }
+        let own = &loaded[0].2;
+        let child_value = |child: &G::Position| -> Result<Value, Problem> {
+            let Some((child_tier, i)) = game.locate(child) else {
+                return Err(Problem::ChildOutside { child: u64::MAX });
+            };
+            let Some((_, start, table)) = loaded.iter().find(|(t, _, _)| *t == child_tier) else {
+                return Err(Problem::ChildOutside { child: i });
+            };
+            let index = start + i;
+            if i >= table.len() {
+                return Err(Problem::ChildOutside { child: index });
+            }
+            match table.value(index) {
+                Ok(Some(value)) => Ok(value),
+                Ok(None) | Err(_) => Err(Problem::ChildWithoutValue { child: index }),
+            }
+        };
+        let chunks = tier_size.div_ceil(CHUNK);
+        let parts: Vec<Verification> = (0..chunks)
+            .into_par_iter()
+            .map_init(Vec::new, |children, chunk| {
+                let range = chunk * CHUNK..((chunk + 1) * CHUNK).min(tier_size);
+                let mut part = Verification::default();
+                let record = |part: &mut Verification, index: u64, problem: Option<Problem>| {
+                    if let Some(problem) = problem {
+                        part.failure_count += 1;
+                        if part.failures.len() < limit {
+                            part.failures.push(Failure { index, problem });
+                        }
+                    }
+                };
+                let mut next = range.start;
+                game.for_each_position_in_tier(tier, range.clone(), |i, position| {
+                    for hole in next..i {
+                        let problem = check_hole(own, offset + hole, &mut part);
+                        record(&mut part, offset + hole, problem);
+                    }
+                    let back = game.index(&position);
+                    let problem =
+                        check_position(game, own, offset + i, back, &position, children, &mut part, &child_value);
+                    record(&mut part, offset + i, problem);
+                    next = i + 1;
+                });
+                for hole in next..range.end {
+                    let problem = check_hole(own, offset + hole, &mut part);
+                    record(&mut part, offset + hole, problem);
+                }
+                let done = done.fetch_add(range.end - range.start, Ordering::Relaxed) + (range.end - range.start);
+                if let Some(observe) = observer {
+                    observe(Progress::new("verify", done, size));
+                }
+                part
+            })
+            .collect();
+        for part in parts {
+            total.positions += part.positions;
+            total.holes += part.holes;
+            total.failure_count += part.failure_count;
+            let room = limit - total.failures.len();
+            total.failures.extend(part.failures.into_iter().take(room));
+        }
+    }
+    Ok(total)
 }

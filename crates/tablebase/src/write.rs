@@ -42,8 +42,49 @@ pub struct Written {
     pub raw_bytes: u64,
 }
 
+/// The values to store, by index: the whole table in memory, or read piece by piece
+/// (a tiered build's finished tiers on disk). Implementations must be cheap to call
+/// from several threads at once.
+pub trait Values: Sync {
+    /// Number of indices.
+    fn len(&self) -> u64;
+    /// True when there are no indices.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The largest code of any index (what decides the file's value width).
+    fn max_code(&self) -> u32;
+    /// Appends the codes of `range` to `out`, `width` bytes each (little-endian,
+    /// cut to the width, which holds every code).
+    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>);
+}
+
+impl Values for [PackedValue] {
+    fn len(&self) -> u64 {
+        <[PackedValue]>::len(self) as u64
+    }
+    fn max_code(&self) -> u32 {
+        self.par_iter().map(|v| v.0).max().unwrap_or(0)
+    }
+    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) {
+        format::write_codes(&self[range.start as usize..range.end as usize], width, out);
+    }
+}
+
+/// What a file says it holds: the game, its parameters, and the version of the
+/// game's index ([`gsolve_engine::Variant::INDEX_VERSION`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Identity<'a> {
+    /// The game's name.
+    pub game: &'a str,
+    /// Its variant parameters.
+    pub parameters: &'a [(String, String)],
+    /// The version of its index.
+    pub index_version: u32,
+}
+
 /// Writes `values` (index `i` holds position `i`'s value, [`PackedValue::NONE`] for
-/// holes) as the tablebase of game `game` with `parameters`.
+/// holes) as the tablebase of game `game` with `parameters`, index version 1.
 ///
 /// Codes are stored as given: a code that is not a value (such as a solver's
 /// internal "not solved yet") reads back as [`Error::BadValue`] and fails
@@ -60,12 +101,26 @@ pub fn write(
     options: &WriteOptions,
     observer: Option<Observer<'_>>,
 ) -> Result<Written> {
-    check_parameters(game, parameters)?;
+    write_values(path, &Identity { game, parameters, index_version: 1 }, values, options, observer)
+}
+
+/// [`write`] from any [`Values`], with the game's index version: the general form.
+pub fn write_values<V: Values + ?Sized>(
+    path: &Path,
+    identity: &Identity<'_>,
+    values: &V,
+    options: &WriteOptions,
+    observer: Option<Observer<'_>>,
+) -> Result<Written> {
+    check_parameters(identity.game, identity.parameters)?;
+    if identity.index_version == 0 {
+        return Err(Error::Unwritable("index version 0 does not exist".into()));
+    }
     check_output(path, options.force)?;
-    let max_code = values.par_iter().map(|v| v.0).max().unwrap_or(0);
+    let max_code = values.max_code();
     let value_width = format::width_for(max_code);
     let block_positions = (options.block_bytes / value_width as u32).clamp(1, format::MAX_BLOCK_POSITIONS);
-    let index_size = values.len() as u64;
+    let index_size = values.len();
     let mut header = Header {
         version: format::VERSION,
         value_width,
@@ -73,8 +128,9 @@ pub fn write(
         index_size,
         block_count: index_size.div_ceil(block_positions as u64),
         block_index_offset: 0,
-        game: game.to_string(),
-        parameters: parameters.to_vec(),
+        index_version: identity.index_version,
+        game: identity.game.to_string(),
+        parameters: identity.parameters.to_vec(),
     };
     let temporary = temporary_path(path);
     // A regular file of that name is left over from a run killed before it could
@@ -135,10 +191,10 @@ pub fn temporary_path(path: &Path) -> PathBuf {
 const BATCH_BLOCKS: usize = 1024;
 
 /// Writes the whole file; returns its size. `header.block_index_offset` is filled in.
-fn write_file(
+fn write_file<V: Values + ?Sized>(
     temporary: &Path,
     header: &mut Header,
-    values: &[PackedValue],
+    values: &V,
     options: &WriteOptions,
     observer: Option<Observer<'_>>,
 ) -> Result<u64> {
@@ -154,16 +210,16 @@ fn write_file(
     // Step 2: blocks, compressed in parallel batches, written in order; each
     // checksum binds the block to its number and this file's identity.
     let identity = header.identity();
-    let blocks: Vec<&[PackedValue]> = values.chunks(header.block_positions as usize).collect();
+    let blocks: Vec<u64> = (0..header.block_count).collect();
     let mut index = Vec::with_capacity(blocks.len() * format::INDEX_ENTRY);
     for (batch_number, batch) in blocks.chunks(BATCH_BLOCKS).enumerate() {
         let compressed: Vec<Vec<u8>> = batch
             .par_iter()
             .map_init(
                 || (zstd::bulk::Compressor::new(options.level), Vec::new()),
-                |(compressor, raw), block| {
+                |(compressor, raw), &block| {
                     raw.clear();
-                    format::write_codes(block, header.value_width, raw);
+                    values.fill(header.block_range(block), header.value_width, raw);
                     match compressor {
                         Ok(c) => c.compress(raw),
                         Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
@@ -200,7 +256,8 @@ fn write_file(
     Ok(file_bytes)
 }
 
-/// Writes a solved game: [`write`] with the game's name and parameters.
+/// Writes a solved game: [`write_values`] with the game's name, parameters and index
+/// version.
 pub fn write_solution<G: gsolve_engine::Variant>(
     path: &Path,
     game: &G,
@@ -208,5 +265,7 @@ pub fn write_solution<G: gsolve_engine::Variant>(
     options: &WriteOptions,
     observer: Option<Observer<'_>>,
 ) -> Result<Written> {
-    write(path, G::NAME, &game.parameters(), solution.packed(), options, observer)
+    let parameters = game.parameters();
+    let identity = Identity { game: G::NAME, parameters: &parameters, index_version: G::INDEX_VERSION };
+    write_values(path, &identity, solution.packed(), options, observer)
 }

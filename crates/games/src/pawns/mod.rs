@@ -20,20 +20,23 @@
 //! A side with no move loses at remoteness 0 (the engine's rule), which is exactly the
 //! contest's count: the stuck side's missing move is not a ply.
 //!
-//! Every move advances a pawn, and a capture removes one: the game is acyclic, and
-//! [`PawnIndex`] orders all positions of a board size in layers for a one-sweep solve.
+//! Every move advances a pawn, and a capture removes one: the game is acyclic.
+//! [`PawnIndex`], the tight index, numbers every position with no pawn on its own goal
+//! rank in tiers by (white pawns, black pawns), each in layers for a one-sweep solve
+//! ([`Tiered`], [`Layered`]); positions with a pawn on its goal rank are terminal and
+//! have no index.
 
 mod format;
 mod index;
 
 pub use format::{parse_boards, parse_position, PawnsCase, MAX_SIDE, MIN_SIDE};
-pub use index::PawnIndex;
+pub use index::{PawnIndex, PawnTier};
 
 use crate::error::FormatError;
 use crate::notation::{Coord, Explain, PieceMove, PlainNotation};
 use crate::plain::Parameters;
 use gsolve_engine::search::SearchHooks;
-use gsolve_engine::{Game, Indexed, Layered, Outcome, Value, Variant};
+use gsolve_engine::{Game, Indexed, Layered, Outcome, Tiered, Value, Variant};
 use index::bits;
 use std::fmt;
 
@@ -70,8 +73,8 @@ pub struct PawnMove {
 }
 
 impl Pawns {
-    /// The game on an R×C board, [`MIN_SIDE`] ≤ R, C ≤ [`MAX_SIDE`]. The index of
-    /// all positions (at most C pawns a side) exists when it fits in 64 bits.
+    /// The game on an R×C board, [`MIN_SIDE`] ≤ R, C ≤ [`MAX_SIDE`]. The tight index
+    /// exists when its size fits in 64 bits.
     pub fn new(rows: u32, cols: u32) -> Self {
         assert!((MIN_SIDE..=MAX_SIDE).contains(&rows) && (MIN_SIDE..=MAX_SIDE).contains(&cols));
         let row_mask = (1u64 << cols) - 1;
@@ -80,7 +83,7 @@ impl Pawns {
             cols,
             white_goal: row_mask,
             black_goal: row_mask << ((rows - 1) * cols),
-            index: PawnIndex::new(rows, cols, cols),
+            index: PawnIndex::new(rows, cols),
         }
     }
 
@@ -94,14 +97,15 @@ impl Pawns {
         self.cols
     }
 
-    /// The index of all positions with at most C pawns a side, if it fits in 64 bits.
+    /// The tight index, if its size fits in 64 bits.
     pub fn pawn_index(&self) -> Option<&PawnIndex> {
         self.index.as_ref()
     }
 
-    /// True if the whole-board index covers this position.
+    /// True if the tight index holds this position: at most C pawns a side and no
+    /// pawn on its own goal rank.
     pub fn is_indexed(&self, p: &PawnsPosition) -> bool {
-        self.index.as_ref().is_some_and(|ix| p.white.count_ones().max(p.black.count_ones()) <= ix.max_pawns())
+        self.index.as_ref().is_some_and(|ix| ix.holds(p))
     }
 
     /// The start: home ranks full (black on row 0, white on row R-1), white to move.
@@ -231,6 +235,8 @@ impl Game for Pawns {
     }
 }
 
+/// The tight index ([`PawnIndex`]): positions with a pawn on its own goal rank are
+/// terminal and have no index (asking gives [`Indexed::index_size`], out of range).
 impl Indexed for Pawns {
     /// 0 when the board's index does not fit in 64 bits.
     fn index_size(&self) -> u64 {
@@ -238,17 +244,18 @@ impl Indexed for Pawns {
     }
 
     fn index(&self, p: &PawnsPosition) -> u64 {
-        self.index.as_ref().expect("the board has an index").index(p)
+        self.index.as_ref().and_then(|ix| ix.index(p)).unwrap_or_else(|| self.index_size())
     }
 
     fn position(&self, index: u64) -> Option<PawnsPosition> {
-        Some(self.index.as_ref()?.position(index))
+        let ix = self.index.as_ref()?;
+        (index < ix.size()).then(|| ix.position(index))
     }
 
     /// Steps black's cells from one combination to the next instead of decoding.
     fn for_each_position_in(&self, range: std::ops::Range<u64>, f: impl FnMut(u64, PawnsPosition)) {
         if let Some(ix) = &self.index {
-            ix.for_each_position_in(range, f)
+            ix.for_each_position_in(range.start..range.end.min(ix.size()), f)
         }
     }
 }
@@ -257,6 +264,76 @@ impl Layered for Pawns {
     fn for_each_layer(&self, f: impl FnMut(std::ops::Range<u64>)) {
         if let Some(ix) = &self.index {
             ix.for_each_layer(f)
+        }
+    }
+}
+
+/// Tiers by (white pawns, black pawns): a capture leaves the tier for one with a pawn
+/// fewer, every other move stays in it; each tier's rows are its layers.
+impl Tiered for Pawns {
+    type Tier = PawnTier;
+
+    fn tiers(&self) -> Vec<PawnTier> {
+        self.index.as_ref().map_or_else(Vec::new, |ix| ix.tiers().collect())
+    }
+
+    fn child_tiers(&self, (white, black): PawnTier) -> Vec<PawnTier> {
+        let mut children = Vec::new();
+        if white > 0 {
+            children.push((white - 1, black));
+        }
+        if black > 0 {
+            children.push((white, black - 1));
+        }
+        children
+    }
+
+    fn tier_size(&self, tier: PawnTier) -> u64 {
+        self.index.as_ref().map_or(0, |ix| ix.tier_size(tier))
+    }
+
+    fn tier_name(&self, (white, black): PawnTier) -> String {
+        format!("w{white}b{black}")
+    }
+
+    fn locate(&self, p: &PawnsPosition) -> Option<(PawnTier, u64)> {
+        self.index.as_ref()?.locate(p)
+    }
+
+    fn position_in(&self, tier: PawnTier, index: u64) -> Option<PawnsPosition> {
+        let ix = self.index.as_ref()?;
+        (index < ix.tier_size(tier)).then(|| ix.position_in(tier, index))
+    }
+
+    fn for_each_position_in_tier(
+        &self,
+        tier: PawnTier,
+        range: std::ops::Range<u64>,
+        f: impl FnMut(u64, PawnsPosition),
+    ) {
+        if let Some(ix) = &self.index {
+            ix.for_each_position_in_tier(tier, range.start..range.end.min(ix.tier_size(tier)), f)
+        }
+    }
+
+    fn for_each_located(
+        &self,
+        tier: PawnTier,
+        range: std::ops::Range<u64>,
+        f: impl FnMut(u64, gsolve_engine::Scan<'_, PawnTier>),
+    ) {
+        if let Some(ix) = &self.index {
+            ix.for_each_located_in_tier(tier, range.start..range.end.min(ix.tier_size(tier)), f)
+        }
+    }
+
+    fn for_each_layer_in_tier(&self, tier: PawnTier, f: impl FnMut(std::ops::Range<u64>)) -> bool {
+        match &self.index {
+            Some(ix) => {
+                ix.for_each_layer_in_tier(tier, f);
+                true
+            }
+            None => false,
         }
     }
 }
@@ -306,6 +383,8 @@ impl Explain for Pawns {
 /// `rows` and `cols`, each [`MIN_SIDE`] to [`MAX_SIDE`].
 impl Variant for Pawns {
     const NAME: &'static str = "pawns";
+    /// 2: the tight index (1 indexed every placement of at most C pawns a side).
+    const INDEX_VERSION: u32 = 2;
 
     fn parameters(&self) -> Vec<(String, String)> {
         vec![("rows".to_string(), self.rows.to_string()), ("cols".to_string(), self.cols.to_string())]
@@ -319,9 +398,9 @@ impl Variant for Pawns {
     }
 }
 
-/// [`Pawns::notation`]; the board must be this game's size. Unlike a contest input
-/// ([`parse_position`]), pawns on their goal rank are accepted: such decided
-/// positions are in the index, and every indexed position must read back.
+/// [`Pawns::notation`]; the board must be this game's size, with at most C pawns a
+/// side. Unlike a contest input ([`parse_position`]), pawns on their goal rank are
+/// accepted: such a position is over (terminal), and valued by the rules.
 impl PlainNotation for Pawns {
     fn parse_position(&self, text: &str) -> Result<PawnsPosition, FormatError> {
         Ok(format::parse_plain(text, Some((self.rows, self.cols)), true)?.position)
