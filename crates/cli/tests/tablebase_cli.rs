@@ -247,7 +247,9 @@ fn rewrite_with(source: &Path, target: &Path, index: u64, value: PackedValue) {
     values[index as usize] = value;
     let header = tablebase.header();
     let options = WriteOptions { force: true, ..WriteOptions::default() };
-    write::write(target, &header.game, &header.parameters, &values, &options, None).unwrap();
+    let identity =
+        write::Identity { game: &header.game, parameters: &header.parameters, index_version: header.index_version };
+    write::write_values(target, &identity, values.as_slice(), &options, None).unwrap();
 }
 
 #[test]
@@ -340,7 +342,7 @@ fn info_counts_match_the_pawns_summary() {
     assert_eq!(info["positions"], summary["positions"]);
     assert_eq!(info["longest_win"]["remoteness"], summary["longest_win"]["remoteness"]);
     assert_eq!(info["game"], "pawns");
-    assert_eq!(info["format_version"], 2);
+    assert_eq!(info["format_version"], 3);
     let text = ok(&["info", s(&file)], "");
     assert!(text.contains("game        pawns"), "{text}");
     assert!(text.contains("longest win: "), "{text}");
@@ -384,10 +386,10 @@ fn bad_files_are_clear_errors_with_status_2() {
         (
             write("newer.gtb", &{
                 let mut b = bytes.clone();
-                b[8] = 3;
+                b[8] = 4;
                 b
             }),
-            "format version 3 is newer",
+            "format version 4 is newer",
         ),
         (
             write("older.gtb", &{
@@ -425,16 +427,26 @@ fn files_of_unknown_games_or_bad_parameters_are_refused() {
     let message = fails(&["info", s(&othello)]);
     assert!(message.contains("\"othello\"") && message.contains("does not know"), "{message}");
 
+    let pawns = |path: &Path, rows: &str| {
+        let parameters = [("rows".to_string(), rows.to_string()), ("cols".to_string(), "3".to_string())];
+        let identity = write::Identity { game: "pawns", parameters: &parameters, index_version: 2 };
+        write::write_values(path, &identity, values.as_slice(), &options, None).unwrap();
+    };
     let huge = dir.path("huge.gtb");
-    write::write(&huge, "pawns", &[("rows".into(), "99".into()), ("cols".into(), "3".into())], &values, &options, None)
-        .unwrap();
+    pawns(&huge, "99");
     let message = fails(&["verify", s(&huge)]);
     assert!(message.contains("parameters") && message.contains("rows"), "{message}");
 
     // Right parameters, wrong number of positions.
     let short = dir.path("short.gtb");
-    write::write(&short, "pawns", &[("rows".into(), "3".into()), ("cols".into(), "3".into())], &values, &options, None)
-        .unwrap();
+    pawns(&short, "3");
     let message = fails(&["probe", s(&short), "ppp/.../PPP w"]);
     assert!(message.contains("indices"), "{message}");
+
+    // Stored by the old index (version 1, every placement): rebuild.
+    let old = dir.path("old.gtb");
+    write::write(&old, "pawns", &[("rows".into(), "3".into()), ("cols".into(), "3".into())], &values, &options, None)
+        .unwrap();
+    let message = fails(&["info", s(&old)]);
+    assert!(message.contains("index version 1") && message.contains("rebuild"), "{message}");
 }
