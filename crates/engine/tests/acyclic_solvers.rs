@@ -1132,8 +1132,11 @@ fn layers(ranges: &[(u64, u64)]) -> Vec<Range<u64>> {
     ranges.iter().map(|&(start, end)| start..end).collect()
 }
 
+/// A position without moves (lost, but not terminal: it has an index the solver
+/// must read) and its parent. Terminal children are valued by the rules and may lie
+/// anywhere.
 fn loss_and_parent() -> Vec<Node> {
-    vec![Node::Terminal(Outcome::Loss), Node::Inner(vec![0])]
+    vec![Node::Inner(vec![]), Node::Inner(vec![0])]
 }
 
 #[test]
@@ -1163,6 +1166,7 @@ fn layered_panics_on_an_index_in_no_layer() {
 #[should_panic(expected = "breaks the Layered invariant")]
 fn layered_panics_on_a_child_in_the_same_wide_layer() {
     let mut nodes = vec![Node::Terminal(Outcome::Loss); 10_000];
+    nodes[3] = Node::Inner(vec![]);
     nodes[9_000] = Node::Inner(vec![3]);
     layered::solve(&Dag { nodes, layers: layers(&[(0, 10_000)]) });
 }
@@ -1178,7 +1182,11 @@ fn layered_panics_on_random_invariant_breaks() {
         let Some(k) = (1..dag.layers.len()).find(|&k| {
             dag.layers[k].clone().any(|p| {
                 let below = &dag.layers[k - 1];
-                dag.nodes[p as usize] != Node::Hole && dag.children(p).iter().any(|c| below.contains(c))
+                dag.nodes[p as usize] != Node::Hole
+                    && dag
+                        .children(p)
+                        .iter()
+                        .any(|c| below.contains(c) && matches!(dag.nodes[*c as usize], Node::Inner(_)))
             })
         }) else {
             continue;
