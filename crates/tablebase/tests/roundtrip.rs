@@ -65,7 +65,7 @@ fn check_tablebase(tablebase: &Tablebase, values: &[PackedValue], width: u8, blo
     assert_eq!(tablebase.game_name(), "test-values");
     assert_eq!(header.game, "test-values");
     assert_eq!(header.parameters, common::test_parameters());
-    assert_eq!(header.version, 2);
+    assert_eq!(header.version, 3);
     assert_eq!(tablebase.index_size(), values.len() as u64);
     assert_eq!(header.value_width, width);
     let block_positions = (block_bytes / width as u32).max(1);
@@ -146,7 +146,7 @@ fn checksums_are_as_documented() {
     assert_eq!(common::u64_at(bytes, 48), xxh3_64(&hashed));
     assert_eq!(&bytes[..8], b"GSOLVETB");
     assert_eq!(&bytes[56..64], &[0; 8]);
-    assert_eq!(&bytes[44..48], &[0; 4]);
+    assert_eq!(&bytes[44..48], &1u32.to_le_bytes(), "the index version");
     assert_eq!(&bytes[64..text_end], "game=test-values\nkind=made up, for tests = ✓\nempty=\n".as_bytes());
     let tablebase = Tablebase::from_bytes(bytes.clone()).unwrap();
     let identity = common::identity(bytes);
@@ -427,12 +427,29 @@ fn typed_tablebase_with_parameters_of_another_variant_is_refused() {
         let parameters: Vec<(String, String)> =
             parameters.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let path = dir.join(&format!("{n}.gtb"));
-        write::write(&path, "pawns", &parameters, solution.packed(), &WriteOptions::default(), None).unwrap();
+        let identity = write::Identity { game: "pawns", parameters: &parameters, index_version: 2 };
+        write::write_values(&path, &identity, solution.packed(), &WriteOptions::default(), None).unwrap();
         let result = GameTablebase::<Pawns>::open(&path);
         assert!(
             matches!(&result, Err(Error::BadParameters { game, .. }) if game == "pawns"),
             "{parameters:?}: {:?}",
             result.err()
         );
+    }
+}
+
+/// Version 2 files (before the game's index version was stored) still read: their
+/// index version is 1, and every value comes back.
+#[test]
+fn version_2_files_still_read() {
+    let (bytes, values) = common::small_file();
+    let mut old = bytes.clone();
+    old[8..10].copy_from_slice(&2u16.to_le_bytes());
+    old[44..48].copy_from_slice(&[0; 4]);
+    common::reseal(&mut old);
+    let tablebase = Tablebase::from_bytes(old).unwrap();
+    assert_eq!((tablebase.header().version, tablebase.header().index_version), (2, 1));
+    for (i, v) in values.iter().enumerate() {
+        assert_eq!(tablebase.packed(i as u64).unwrap(), *v);
     }
 }

@@ -358,7 +358,10 @@ fn parents_of<G: Indexed>(game: &G) -> Vec<BTreeSet<u64>> {
         if let Some(p) = game.position(i) {
             if game.terminal(&p).is_none() {
                 game.for_each_child(&p, |c| {
-                    parents[game.index(&c) as usize].insert(i);
+                    // Terminal children are valued by the rules: they have no index.
+                    if game.terminal(&c).is_none() {
+                        parents[game.index(&c) as usize].insert(i);
+                    }
                 });
             }
         }

@@ -220,11 +220,15 @@ pub fn reseal(bytes: &mut [u8]) {
     }
 }
 
-/// The documented file identity: XXH3-64 of header bytes 8..32, then the parameter
-/// text (whose end the header's length field gives; it must lie in the file).
+/// The documented file identity: XXH3-64 of header bytes 8..32, then (version 3)
+/// bytes 44..48, then the parameter text (whose end the header's length field gives;
+/// it must lie in the file).
 pub fn identity(bytes: &[u8]) -> u64 {
     let text_end = 64 + u32_at(bytes, 40) as usize;
     let mut hashed = bytes[8..32].to_vec();
+    if u16::from_le_bytes([bytes[8], bytes[9]]) >= 3 {
+        hashed.extend_from_slice(&bytes[44..48]);
+    }
     hashed.extend_from_slice(&bytes[64..text_end]);
     xxhash_rust::xxh3::xxh3_64(&hashed)
 }
