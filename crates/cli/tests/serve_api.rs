@@ -679,3 +679,16 @@ fn bodies_over_64_kib_are_read_8_at_a_time() {
     assert_eq!(status, 200, "{answer}");
     server.assert_alive();
 }
+
+#[test]
+fn a_connection_cap_over_the_limit_of_open_files_is_refused_at_start() {
+    let message = common::fails(&["serve", "--port", "0", "--max-connections", "0"], "");
+    assert!(message.contains("--max-connections"), "{message}");
+    // Only where the limit is finite; the server raises its soft limit to it.
+    let Some(limit) = common::raise_descriptor_limit() else { return };
+    if limit >= u64::from(u32::MAX) {
+        return;
+    }
+    let message = common::fails(&["serve", "--port", "0", "--max-connections", &u32::MAX.to_string()], "");
+    assert!(message.contains("limit of open files") && message.contains(&limit.to_string()), "{message}");
+}

@@ -81,7 +81,7 @@ pub fn connection_cap(asked: Option<u32>, descriptors: Option<u64>) -> Result<us
     match (asked, fits) {
         (Some(asked), Some(fits)) if u64::from(asked) > fits => Err(format!(
             "--max-connections {asked}: the limit of open files is {}, which leaves room for at most {fits} \
-             connections (raise it with `ulimit -n`)",
+             connections (the hard limit, `ulimit -Hn`, bounds it)",
             descriptors.unwrap_or_default()
         )),
         (Some(asked), _) => Ok(asked as usize),
