@@ -162,6 +162,10 @@ pub struct ServeArgs {
     /// Answer from this tablebase when the page asks for its game and variant.
     #[arg(long, value_name = "FILE")]
     tablebase: Option<PathBuf>,
+    /// Most connections open at once; one more is answered 503 and closed
+    /// (default 1000, fewer if the limit of open files is lower).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: Option<u32>,
 }
 
 #[derive(Args)]

@@ -1,12 +1,16 @@
 //! `gsolve serve`: the real binary on a free port, asked over HTTP. The page and its
 //! files are served; every game's example is analysed with the best move first; bad
-//! requests get a 4xx with a JSON message, and the server goes on answering.
+//! requests get a 4xx with a JSON message, and the server goes on answering. Silent
+//! and slow connections are closed after 10 s, connections over the cap and
+//! analyses beyond one a core are refused at once with a 503, and Ctrl-C stops it.
 
 mod common;
 
 use common::{http, Process};
 use serde_json::{json, Value};
+use std::net::TcpStream;
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// A running `gsolve serve --port 0`, killed when dropped.
 struct Server {
@@ -351,7 +355,16 @@ fn concurrent_requests_are_all_answered() {
                 scope.spawn(move || {
                     let size = n.to_string();
                     let position = format!("1,1 {n},{n} w");
-                    server.analyze(&[("game", "chase"), ("size", &size), ("position", &position)])
+                    // A busy server (every analysis slot taken) says when to ask again.
+                    for _ in 0..30 {
+                        let answer = server.analyze(&[("game", "chase"), ("size", &size), ("position", &position)]);
+                        if answer.0 != 503 {
+                            return answer;
+                        }
+                        assert_eq!(answer.1["kind"], "busy", "{}", answer.1);
+                        std::thread::sleep(Duration::from_secs(1));
+                    }
+                    panic!("chase {n}: still busy after 30 tries");
                 })
             })
             .collect();
@@ -362,4 +375,320 @@ fn concurrent_requests_are_all_answered() {
         }
     });
     server.assert_alive();
+}
+
+/// Reads and drops what the server sends on `stream` until it closes the
+/// connection; returns how long after `since` that was, or `None` if it is still
+/// open `limit` after `since`. A reset counts as closed.
+fn closed_after(mut stream: &TcpStream, since: Instant, limit: Duration) -> Option<Duration> {
+    use std::io::{ErrorKind, Read};
+    stream.set_read_timeout(Some(Duration::from_millis(200))).expect("a read timeout");
+    let mut sink = [0u8; 4096];
+    while since.elapsed() < limit {
+        match stream.read(&mut sink) {
+            Ok(0) => return Some(since.elapsed()),
+            Ok(_) => {}
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted) => {}
+            Err(_) => return Some(since.elapsed()),
+        }
+    }
+    None
+}
+
+/// Asserts that the server closed the connection about 10 s (its head timeout)
+/// after `since`: not at once, and not much later.
+fn assert_closed_by_the_timeout(what: &str, stream: &TcpStream, since: Instant) {
+    let closed = closed_after(stream, since, Duration::from_secs(15));
+    let Some(after) = closed else { panic!("{what}: still open 15 s later") };
+    assert!((9.0..12.0).contains(&after.as_secs_f64()), "{what}: closed after {after:?}, expected about 10 s");
+}
+
+/// Writes `bytes` on a new connection to the server.
+fn connect_and_send(server: &Server, bytes: &[u8]) -> TcpStream {
+    use std::io::Write;
+    let mut stream = TcpStream::connect(http::host(&server.url)).expect("connects");
+    stream.write_all(bytes).expect("sends");
+    stream
+}
+
+#[test]
+fn silent_and_slow_connections_are_closed_within_10_s() {
+    use std::io::Write;
+    let mut server = Server::start();
+    let head = "GET /api/games HTTP/1.1\r\nHost: gsolve\r\n\r\n";
+    std::thread::scope(|scope| {
+        let server = &server;
+        scope.spawn(|| {
+            let opened = Instant::now();
+            let silent = connect_and_send(server, b"");
+            assert_closed_by_the_timeout("a connection that sends nothing", &silent, opened);
+        });
+        scope.spawn(|| {
+            let opened = Instant::now();
+            let half = connect_and_send(server, b"GET /api/ga");
+            assert_closed_by_the_timeout("half a request line", &half, opened);
+        });
+        scope.spawn(move || {
+            // A header sent a byte a second: the timer runs from the start of the head.
+            let opened = Instant::now();
+            let mut slow = connect_and_send(server, b"");
+            for byte in head.as_bytes().iter().take(14) {
+                if slow.write_all(&[*byte]).is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_secs(1));
+            }
+            let closed = closed_after(&slow, opened, Duration::from_secs(16));
+            assert!(closed.is_some_and(|t| t < Duration::from_secs(15)), "a header a byte a second: {closed:?}");
+        });
+        scope.spawn(move || {
+            // Kept alive after an answer, then silent: the same timer, from the answer.
+            let kept = connect_and_send(server, head.as_bytes());
+            kept.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+            let answer = http::read_response_from(&kept).expect("an answer");
+            assert_eq!(answer.status, 200);
+            assert_closed_by_the_timeout("a kept-alive connection, idle", &kept, Instant::now());
+        });
+        scope.spawn(|| {
+            // A body that stops half-way: 408 once the body timeout is over.
+            let sent = Instant::now();
+            let stalled = connect_and_send(
+                server,
+                b"POST /api/analyze HTTP/1.1\r\nHost: gsolve\r\nContent-Length: 100\r\n\r\n{\"game\": ",
+            );
+            stalled.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+            let answer = http::read_response_from(&stalled).expect("an answer");
+            let after = sent.elapsed().as_secs_f64();
+            assert_eq!(answer.status, 408, "{}", answer.body);
+            assert_eq!(parse(&answer.body)["kind"], "timeout");
+            assert!((9.0..12.0).contains(&after), "the 408 came after {after} s");
+        });
+        // Meanwhile the server answers others at once.
+        for _ in 0..5 {
+            let asked = Instant::now();
+            let (status, _) = server.get("api/games");
+            assert_eq!(status, 200);
+            assert!(asked.elapsed() < Duration::from_secs(2), "{:?}", asked.elapsed());
+            std::thread::sleep(Duration::from_secs(1));
+        }
+    });
+    server.assert_alive();
+}
+
+#[test]
+fn connections_over_the_cap_are_refused_at_once() {
+    let mut server = Server::start_with(&["--max-connections", "4"]);
+    // Four connections, each known to be accepted by an answer, then kept open.
+    let held: Vec<TcpStream> = (0..4)
+        .map(|_| {
+            let stream = connect_and_send(&server, b"GET /api/games HTTP/1.1\r\nHost: gsolve\r\n\r\n");
+            stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+            assert_eq!(http::read_response_from(&stream).expect("an answer").status, 200);
+            stream
+        })
+        .collect();
+    let asked = Instant::now();
+    let refused = http::request("GET", &format!("{}api/games", server.url), None, Duration::from_secs(5));
+    assert!(asked.elapsed() < Duration::from_secs(1), "the refusal took {:?}", asked.elapsed());
+    assert_eq!(refused.status, 503, "{}", refused.body);
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    assert!(refused.body.contains("too many connections"), "{}", refused.body);
+    // Once they close, the server answers again.
+    drop(held);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let answer = http::request("GET", &format!("{}api/games", server.url), None, Duration::from_secs(5));
+        if answer.status == 200 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "still refused: {} {}", answer.status, answer.body);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    server.assert_alive();
+}
+
+#[test]
+fn analyses_beyond_one_a_core_are_refused_busy_and_cheap_requests_go_on() {
+    let mut server = Server::start();
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    // More whole-game solves at once than there are cores, each of another size
+    // (no cache), each a few million positions.
+    let sizes: Vec<u32> = (0..2 * cores as u32 + 2).map(|i| 36 - i % 16).collect();
+    let answers = std::thread::scope(|scope| {
+        let handles: Vec<_> = sizes
+            .iter()
+            .map(|&n| {
+                let server = &server;
+                scope.spawn(move || {
+                    let url = format!("{}api/analyze?game=chase&size={n}&position=1,1+{n},{n}+w", server.url);
+                    let asked = Instant::now();
+                    (http::request("GET", &url, None, Duration::from_secs(120)), asked.elapsed())
+                })
+            })
+            .collect();
+        // Cheap requests never wait for analyses.
+        std::thread::sleep(Duration::from_millis(200));
+        for path in ["api/games", "api/start?game=pawns&rows=5&cols=5", "", "app.js"] {
+            let asked = Instant::now();
+            let (status, _) = server.get(path);
+            assert_eq!(status, 200, "{path}");
+            assert!(asked.elapsed() < Duration::from_secs(2), "{path}: {:?}", asked.elapsed());
+        }
+        handles.into_iter().map(|h| h.join().unwrap()).collect::<Vec<_>>()
+    });
+    let busy: Vec<_> = answers.iter().filter(|(a, _)| a.status == 503).collect();
+    assert!(
+        !busy.is_empty(),
+        "no request was refused: {:?}",
+        answers.iter().map(|(a, _)| a.status).collect::<Vec<_>>()
+    );
+    for (answer, took) in &answers {
+        match answer.status {
+            200 => {}
+            503 => {
+                assert_eq!(answer.header("retry-after"), Some("1"));
+                let body = parse(&answer.body);
+                assert_eq!(body["kind"], "busy", "{body}");
+                assert!(body["error"].as_str().unwrap().contains("busy"), "{body}");
+                assert!(*took < Duration::from_secs(2), "the refusal took {took:?}");
+            }
+            status => panic!("{status}: {}", answer.body),
+        }
+    }
+    assert!(answers.len() - busy.len() >= 1, "nothing was analysed");
+    server.assert_alive();
+}
+
+/// Writes a request whose body is sent by `send` on another thread (errors ignored:
+/// the server may close before reading it all) and reads the answer.
+fn answer_to(server: &Server, head: &str, send: impl FnOnce(&mut TcpStream) + Send) -> http::Response {
+    let stream = connect_and_send(server, head.as_bytes());
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut writer = stream.try_clone().expect("a second handle");
+    std::thread::scope(|scope| {
+        scope.spawn(move || send(&mut writer));
+        http::read_response_from(&stream).expect("an answer")
+    })
+}
+
+#[test]
+fn bodies_with_duplicate_keys_or_over_2_mib_are_refused() {
+    use std::io::Write;
+    let mut server = Server::start();
+    let message = assert_error(
+        server.post_json("api/analyze", r#"{"game": "chase", "game": "pawns", "position": "ppp/.../PPP w"}"#),
+        400,
+        "the key \"game\" is given twice",
+    );
+    assert!(message.contains("column"), "{message}");
+    assert_error(
+        server.post_json(
+            "api/analyze",
+            r#"{"game": "chase", "variant": {"size": "4", "size": "5"}, "position": "1,1 4,4 w"}"#,
+        ),
+        400,
+        "the key \"size\" is given twice",
+    );
+    assert_error(
+        server.post_json(
+            "api/analyze",
+            r#"{"game": "chase", "variant": {"size": "4"}, "position": "1,1 4,4 w", "x": {"a": 1, "a": 2}}"#,
+        ),
+        400,
+        "\"a\" is given twice",
+    );
+    // A length over the limit is refused before the body is read.
+    let head = "POST /api/analyze HTTP/1.1\r\nHost: gsolve\r\nContent-Type: application/json\r\nContent-Length: 3145728\r\n\r\n";
+    let refused = answer_to(&server, head, |_| {});
+    assert_eq!(refused.status, 413, "{}", refused.body);
+    let body = parse(&refused.body);
+    assert_eq!(body["kind"], "body-too-large");
+    assert!(body["error"].as_str().unwrap().contains("2 MiB"), "{body}");
+    // Without a length, once 2 MiB have come.
+    let head = "POST /api/analyze HTTP/1.1\r\nHost: gsolve\r\nTransfer-Encoding: chunked\r\n\r\n";
+    let refused = answer_to(&server, head, |stream| {
+        let chunk = format!("10000\r\n{}\r\n", " ".repeat(0x10000));
+        for _ in 0..48 {
+            if stream.write_all(chunk.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    assert_eq!(refused.status, 413, "{}", refused.body);
+    assert_eq!(parse(&refused.body)["kind"], "body-too-large");
+    // Just under the limit: read, and judged on its content.
+    let padded =
+        format!(r#"{{"game": "chase", "variant": {{"size": "4"}}, "position": "1,1 4,4 w"{}}}"#, " ".repeat(2_000_000));
+    let (status, answer) = server.post_json("api/analyze", &padded);
+    assert_eq!(status, 200, "{answer}");
+    server.assert_alive();
+}
+
+#[test]
+fn ctrl_c_stops_the_server_with_connections_open() {
+    let mut server = Server::start();
+    let _idle = connect_and_send(&server, b"");
+    let _half = connect_and_send(&server, b"GET /api/ga");
+    let kept = connect_and_send(&server, b"GET /api/games HTTP/1.1\r\nHost: gsolve\r\n\r\n");
+    kept.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    assert_eq!(http::read_response_from(&kept).expect("an answer").status, 200);
+    let pid = server.process.0.id().to_string();
+    let signalled = Command::new("kill").args(["-INT", &pid]).status().expect("kill runs");
+    assert!(signalled.success());
+    let sent = Instant::now();
+    let status = loop {
+        if let Some(status) = server.process.0.try_wait().expect("the child's status") {
+            break status;
+        }
+        assert!(sent.elapsed() < Duration::from_secs(8), "still running 8 s after Ctrl-C");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status:?}");
+    assert!(sent.elapsed() < Duration::from_secs(2), "Ctrl-C took {:?} with no request under way", sent.elapsed());
+    let closed = closed_after(&kept, Instant::now(), Duration::from_secs(1));
+    assert!(closed.is_some(), "the kept-alive connection is still open");
+}
+
+#[test]
+fn bodies_over_64_kib_are_read_8_at_a_time() {
+    let mut server = Server::start();
+    let large_head = |length: usize| {
+        format!("POST /api/analyze HTTP/1.1\r\nHost: gsolve\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n")
+    };
+    // Eight large bodies announced and not sent: the server waits for them.
+    let stalled: Vec<TcpStream> = (0..8).map(|_| connect_and_send(&server, large_head(1 << 20).as_bytes())).collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let padded = |length: usize| {
+        let setup = r#"{"game": "chase", "variant": {"size": "4"}, "position": "1,1 4,4 w"}"#;
+        format!("{setup}{}", " ".repeat(length - setup.len()))
+    };
+    let large = padded(100_000);
+    let refused = answer_to(&server, &large_head(large.len()), |stream| {
+        let _ = std::io::Write::write_all(stream, large.as_bytes());
+    });
+    assert_eq!(refused.status, 503, "{}", refused.body);
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    assert!(parse(&refused.body)["error"].as_str().unwrap().contains("bodies over 64 KiB"), "{}", refused.body);
+    // Small bodies are read all the same.
+    let (status, answer) = server.post_json("api/analyze", &padded(60_000));
+    assert_eq!(status, 200, "{answer}");
+    // Once the stalled clients go, a large body is read again.
+    drop(stalled);
+    std::thread::sleep(Duration::from_millis(500));
+    let (status, answer) = server.post_json("api/analyze", &large);
+    assert_eq!(status, 200, "{answer}");
+    server.assert_alive();
+}
+
+#[test]
+fn a_connection_cap_over_the_limit_of_open_files_is_refused_at_start() {
+    let message = common::fails(&["serve", "--port", "0", "--max-connections", "0"], "");
+    assert!(message.contains("--max-connections"), "{message}");
+    // Only where the limit is finite; the server raises its soft limit to it.
+    let Some(limit) = common::raise_descriptor_limit() else { return };
+    if limit >= u64::from(u32::MAX) {
+        return;
+    }
+    let message = common::fails(&["serve", "--port", "0", "--max-connections", &u32::MAX.to_string()], "");
+    assert!(message.contains("limit of open files") && message.contains(&limit.to_string()), "{message}");
 }

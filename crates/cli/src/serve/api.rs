@@ -7,19 +7,38 @@
 //! | `GET/POST /api/analyze`| a position's value and every move's value, best first   |
 //!
 //! Every error is `{"error": message, "kind": kind}` with a 4xx status (500 only for
-//! a solver's bug); the server goes on serving.
+//! a solver's bug, 503 `busy` when every analysis slot is taken); the server goes on
+//! serving.
 
-use super::App;
+use super::{json as strict_json, App};
 use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{Query, State};
-use axum::http::StatusCode;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{FromRequest, Query, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use gsolve_analysis::{AnalysisError, Analyzer, GameKind, Setup};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
+use std::time::Duration;
+
+/// The largest request body read (a setup is a few kilobytes; a Queen's Case map
+/// of up to 1000×1000 cells, mostly walls, a megabyte); a larger one gets a `413`.
+pub const MAX_BODY: usize = 2 * 1024 * 1024;
+
+/// Bodies up to this size are read at once on any connection; larger ones, and
+/// those of unknown length, only [`LARGE_BODIES`] at a time (others get a `503`
+/// `busy`), so that the memory bodies take stays bounded with every connection
+/// sending one: 1,000 × 64 KiB + 8 × 2 MiB.
+pub const SMALL_BODY: usize = 64 * 1024;
+
+/// Bodies over [`SMALL_BODY`] read at once.
+pub const LARGE_BODIES: usize = 8;
+
+/// How long a request body may take to arrive once its head has: a body trickled
+/// slower gets a `408` and its connection is closed.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The API's routes, to be nested under `/api`.
 pub fn router() -> Router<Arc<App>> {
@@ -55,6 +74,34 @@ impl ApiError {
     fn bad_request(message: impl Into<String>) -> Self {
         ApiError::new(StatusCode::BAD_REQUEST, "bad-request", message)
     }
+
+    fn body_too_large() -> Self {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body-too-large",
+            format!("the request body is larger than the {} MiB allowed", MAX_BODY >> 20),
+        )
+    }
+
+    fn bodies_busy() -> Self {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            format!(
+                "the server is busy: it is receiving {LARGE_BODIES} bodies over {} KiB (or of unknown length) \
+                 already; try again in a second",
+                SMALL_BODY >> 10
+            ),
+        )
+    }
+
+    fn busy(slots: usize) -> Self {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            format!("the server is busy: all {slots} analyses it runs at once are under way; try again in a second"),
+        )
+    }
 }
 
 impl From<AnalysisError> for ApiError {
@@ -76,7 +123,11 @@ impl IntoResponse for ApiError {
         if self.status.is_server_error() {
             eprintln!("gsolve: {}", self.message);
         }
-        (self.status, Json(json!({"error": self.message, "kind": self.kind}))).into_response()
+        let mut response = (self.status, Json(json!({"error": self.message, "kind": self.kind}))).into_response();
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        response
     }
 }
 
@@ -183,20 +234,44 @@ async fn analyze_query(
 }
 
 /// `POST /api/analyze` with `{"game": .., "variant": {..}, "position": ..}`.
-async fn analyze_body(
-    State(state): State<Arc<App>>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let body = body.map_err(|e| ApiError::new(e.status(), "bad-request", e.body_text()))?;
+async fn analyze_body(State(state): State<Arc<App>>, request: Request) -> Result<Json<Value>, ApiError> {
+    let body = read_body(&state, request).await?;
     let setup = setup_of_json(&body)?;
     analyze(state, setup).await
+}
+
+/// The body of `request`, within [`MAX_BODY`] (a larger `Content-Length` is
+/// refused before reading) and [`BODY_TIMEOUT`]; a large one only if fewer than
+/// [`LARGE_BODIES`] are being read.
+async fn read_body(state: &App, request: Request) -> Result<Bytes, ApiError> {
+    let announced = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if announced.is_some_and(|length| length > MAX_BODY as u64) {
+        return Err(ApiError::body_too_large());
+    }
+    let _large = match announced {
+        Some(length) if length <= SMALL_BODY as u64 => None,
+        _ => Some(state.large_bodies.try_acquire().map_err(|_| ApiError::bodies_busy())?),
+    };
+    let read = tokio::time::timeout(BODY_TIMEOUT, Bytes::from_request(request, &()));
+    match read.await {
+        Ok(Ok(body)) => Ok(body),
+        Ok(Err(e)) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::body_too_large()),
+        Ok(Err(e)) => Err(ApiError::new(e.status(), "bad-request", e.body_text())),
+        Err(_) => Err(ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "timeout",
+            format!("the request body did not arrive within {} s", BODY_TIMEOUT.as_secs()),
+        )),
+    }
 }
 
 /// A setup from a JSON body `{game, variant, position}`.
 fn setup_of_json(body: &[u8]) -> Result<Setup, ApiError> {
     const SHAPE: &str = r#"{"game": "chase", "variant": {"size": "4"}, "position": "1,1 4,4 w"}"#;
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| ApiError::bad_request(format!("the body is not JSON ({e}); expected e.g. {SHAPE}")))?;
+    let value = strict_json::parse(body).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => ApiError::bad_request(format!("the body is refused: {e}")),
+        _ => ApiError::bad_request(format!("the body is not JSON ({e}); expected e.g. {SHAPE}")),
+    })?;
     let object = value.as_object().ok_or_else(|| ApiError::bad_request(format!("expected an object like {SHAPE}")))?;
     if let Some(key) = object.keys().find(|k| !["game", "variant", "position"].contains(&k.as_str())) {
         return Err(ApiError::bad_request(format!("unknown field {key:?}: expected game, variant and position")));
@@ -231,11 +306,16 @@ fn variant_of(map: &Map<String, Value>) -> Result<Vec<(String, String)>, ApiErro
         .collect()
 }
 
-/// Runs the analysis on a blocking thread (it may take a second of CPU).
+/// Runs the analysis on a blocking thread (it may take a second of CPU), if one of
+/// the slots is free; otherwise refuses at once, so that nothing queues.
 async fn analyze(state: Arc<App>, setup: Setup) -> Result<Json<Value>, ApiError> {
     let asked = setup.clone();
+    let Ok(slot) = state.slots.clone().try_acquire_owned() else {
+        return Err(ApiError::busy(state.slot_count));
+    };
+    // The slot is held until the analysis ends, even if the client has gone.
     let analysis = tokio::task::spawn_blocking(move || {
-        let _slot = state.slots.take();
+        let _slot = slot;
         state.analyzer.analyze(&setup)
     })
     .await

@@ -4,18 +4,26 @@
 //! compiled into the binary; the API under `/api/` answers from one shared
 //! [`Analyzer`] with the interactive limits, so that every answer comes within
 //! about a second and whole-game solves are cached between requests.
+//!
+//! Under load the server refuses rather than queues: analyses beyond one a core
+//! get a `503` at once (`api.rs`), connections beyond the cap too, and a
+//! connection that sends nothing for 10 s is closed (`connections.rs`).
 
 mod api;
+mod connections;
+mod json;
 
 use crate::{Failure, ServeArgs};
 use anyhow::Context;
+use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use gsolve_analysis::{Analyzer, Limits};
 use std::net::SocketAddr;
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
+use tokio::sync::Semaphore;
 
 const INDEX_HTML: &str = include_str!("../../assets/index.html");
 const APP_JS: &str = include_str!("../../assets/app.js");
@@ -25,58 +33,39 @@ const STYLE_CSS: &str = include_str!("../../assets/style.css");
 pub struct App {
     /// Answers every analysis; caches whole-game solves.
     analyzer: Analyzer,
-    /// Bounds the analyses running at once (each may take a core for a second).
-    slots: Slots,
+    /// One permit an analysis running (each may take a core for a second): an
+    /// analysis that finds none is refused at once (`503`, `busy`) rather than
+    /// queued, so that a burst of heavy requests cannot pile up work and memory.
+    slots: Arc<Semaphore>,
+    /// How many analyses may run at once (the permits of `slots`).
+    slot_count: usize,
+    /// One permit a body over [`api::SMALL_BODY`] being read.
+    large_bodies: Semaphore,
     /// With `--tablebase`: `{game, parameters, start}`, what the file answers.
     tablebase: Option<serde_json::Value>,
 }
 
-/// A counting semaphore for blocking threads: analyses beyond the number of
-/// cores wait for a slot instead of all running at once.
-struct Slots {
-    free: Mutex<usize>,
-    freed: Condvar,
-}
-
-/// A taken slot, given back when dropped.
-struct Slot<'a>(&'a Slots);
-
-impl Slots {
-    fn new(count: usize) -> Self {
-        Slots { free: Mutex::new(count.max(1)), freed: Condvar::new() }
-    }
-
-    /// Waits for a free slot (call from a blocking thread only).
-    fn take(&self) -> Slot<'_> {
-        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        while *free == 0 {
-            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
-        }
-        *free -= 1;
-        Slot(self)
-    }
-}
-
-impl Drop for Slot<'_> {
-    fn drop(&mut self) {
-        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-        self.0.freed.notify_one();
-    }
-}
-
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
+    let descriptors = connections::raise_descriptor_limit();
+    let max_connections = connections::connection_cap(args.max_connections, descriptors).map_err(Failure::Input)?;
     let analyzer = crate::analyze::analyzer(args.tablebase.as_ref(), Limits::interactive())?;
     let tablebase = match &args.tablebase {
         Some(path) => Some(tablebase_setup(&analyzer, path)?),
         None => None,
     };
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let state = Arc::new(App { analyzer, slots: Slots::new(cores), tablebase });
+    let state = Arc::new(App {
+        analyzer,
+        slots: Arc::new(Semaphore::new(cores)),
+        slot_count: cores,
+        large_bodies: Semaphore::new(api::LARGE_BODIES),
+        tablebase,
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
-    runtime.block_on(serve(SocketAddr::new(args.bind, args.port), state))
+    runtime.block_on(serve(SocketAddr::new(args.bind, args.port), state, max_connections))
 }
 
 /// The game and variant a tablebase holds, and the start of that game, so that the
@@ -91,23 +80,20 @@ fn tablebase_setup(analyzer: &Analyzer, path: &std::path::Path) -> Result<serde_
     Ok(serde_json::json!({"game": game.name(), "parameters": parameters, "start": start.to_json()}))
 }
 
-async fn serve(address: SocketAddr, state: Arc<App>) -> Result<(), Failure> {
-    let listener =
-        tokio::net::TcpListener::bind(address).await.with_context(|| format!("cannot listen on {address}"))?;
+async fn serve(address: SocketAddr, state: Arc<App>, max_connections: usize) -> Result<(), Failure> {
+    let listener = connections::listen(address).with_context(|| format!("cannot listen on {address}"))?;
     let local = listener.local_addr().context("cannot read the listening address")?;
     eprintln!("gsolve: serving http://{local}/");
     if local.ip().is_unspecified() {
         eprintln!("gsolve: listening on every interface: anyone who can reach this machine can use the page");
     }
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(async {
-            // Without a signal handler the server simply runs until killed.
-            if tokio::signal::ctrl_c().await.is_err() {
-                std::future::pending::<()>().await;
-            }
-        })
-        .await
-        .context("the server stopped")?;
+    let stop = async {
+        // Without a signal handler the server simply runs until killed.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    connections::serve(listener, router(state), max_connections, stop).await;
     Ok(())
 }
 
@@ -119,6 +105,7 @@ fn router(state: Arc<App>) -> Router {
         .route("/app.js", get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }))
         .route("/style.css", get(|| async { asset(STYLE_CSS, "text/css; charset=utf-8") }))
         .nest("/api", api::router())
+        .layer(DefaultBodyLimit::max(api::MAX_BODY))
         .fallback(|| async { (StatusCode::NOT_FOUND, "not found: the page is at /, the API under /api/\n") })
         .with_state(state)
 }

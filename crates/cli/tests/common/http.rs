@@ -21,6 +21,11 @@ impl Response {
     }
 }
 
+/// `HOST:PORT` of an `http://HOST:PORT/...` URL.
+pub fn host(url: &str) -> &str {
+    split(url).0
+}
+
 /// `http://HOST:PORT/PATH` as (`HOST:PORT`, `/PATH`).
 fn split(url: &str) -> (&str, String) {
     let rest = url.strip_prefix("http://").unwrap_or_else(|| panic!("not an http:// URL: {url}"));
@@ -65,6 +70,12 @@ pub fn get(url: &str) -> Response {
 /// POST a JSON body with a 60 s timeout.
 pub fn post_json(url: &str, body: &str) -> Response {
     request("POST", url, Some(("application/json", body)), Duration::from_secs(60))
+}
+
+/// Reads one answer from a stream on which the request was written by hand; the
+/// stream's read timeout applies.
+pub fn read_response_from(stream: &TcpStream) -> std::io::Result<Response> {
+    read_response(BufReader::new(stream))
 }
 
 fn read_response(mut reader: impl BufRead) -> std::io::Result<Response> {

@@ -80,6 +80,28 @@ pub fn ok(args: &[&str], stdin: impl Into<Vec<u8>>) -> String {
     r.stdout
 }
 
+/// Raises this process's soft limit of open files to the hard limit, where the
+/// system allows (load tests hold thousands of sockets); returns the limit then in
+/// force (`None`: unlimited or unknown).
+#[cfg(unix)]
+pub fn raise_descriptor_limit() -> Option<u64> {
+    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+    let limit = getrlimit(Resource::Nofile);
+    if let (Some(current), Some(maximum)) = (limit.current, limit.maximum) {
+        if current < maximum
+            && setrlimit(Resource::Nofile, Rlimit { current: Some(maximum), maximum: Some(maximum) }).is_ok()
+        {
+            return Some(maximum);
+        }
+    }
+    limit.current
+}
+
+#[cfg(not(unix))]
+pub fn raise_descriptor_limit() -> Option<u64> {
+    None
+}
+
 /// A child process, killed and reaped when dropped.
 pub struct Process(pub std::process::Child);
 
