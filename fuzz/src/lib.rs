@@ -38,9 +38,12 @@ use gsolve_tablebase::{format, GameTablebase, Tablebase};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+/// A fuzz target: it takes any bytes.
+pub type Target = fn(&[u8]);
+
 /// Every target by name: the binaries in `fuzz_targets/`, the corpus folders in
 /// `corpus/`, and the tests in `tests/replay.rs` use these names.
-pub const TARGETS: [(&str, fn(&[u8])); 10] = [
+pub const TARGETS: [(&str, Target); 10] = [
     ("contest_queens", contest_queens),
     ("contest_chase", contest_chase),
     ("contest_pawns", contest_pawns),
@@ -214,11 +217,11 @@ pub fn contest_snakes(data: &[u8]) {
 }
 
 /// The limits of the position targets: [`Limits::interactive`] cut down so that an
-/// input takes milliseconds (whole-game solves up to 100,000 positions, searches up
+/// input takes milliseconds (whole-game solves up to 20,000 positions, searches up
 /// to 20,000 positions and 24 free snakes cells); every limit check still runs.
 pub fn position_limits() -> Limits {
     Limits {
-        max_positions: 100_000,
+        max_positions: 20_000,
         max_snake_cells: 24,
         search_table_entries: 1 << 14,
         max_search_nodes: Some(20_000),
