@@ -16,6 +16,7 @@
 //! | [`position_snakes`]  | variant line, then a snakes position           | `Analyzer::analyze`                                        |
 //! | [`variant_parameters`] | a game name, then `key=value` lines          | `Variant::from_parameters`, `Analyzer::start`              |
 //! | [`tablebase`]        | a tablebase file                               | `Tablebase::from_bytes`, `GameTablebase`, probes, `summarize`, `load` + `verify` |
+//! | [`http_router`]      | a method line, a target line, then a body      | `gsolve_cli::serve::page` (the router of `gsolve serve`) in-process |
 //!
 //! Each target also checks what must hold of a successful answer (a solved start has
 //! a value, a position's notation reads back, an analysis lists its moves best
@@ -43,7 +44,7 @@ pub type Target = fn(&[u8]);
 
 /// Every target by name: the binaries in `fuzz_targets/`, the corpus folders in
 /// `corpus/`, and the tests in `tests/replay.rs` use these names.
-pub const TARGETS: [(&str, Target); 10] = [
+pub const TARGETS: [(&str, Target); 11] = [
     ("contest_queens", contest_queens),
     ("contest_chase", contest_chase),
     ("contest_pawns", contest_pawns),
@@ -54,6 +55,7 @@ pub const TARGETS: [(&str, Target); 10] = [
     ("position_snakes", position_snakes),
     ("variant_parameters", variant_parameters),
     ("tablebase", tablebase),
+    ("http_router", http_router),
 ];
 
 /// The largest Queen's Case map solved, in open cells (2·30² = 1,800 positions).
@@ -483,4 +485,35 @@ where
             }
         }
     }
+}
+
+/// `gsolve serve`'s router, in-process: the first line of the input is the method,
+/// the second the request target (path and query), the rest the body (sent with a
+/// JSON content type). Every answer must be a full response; a `500` (a solver's
+/// bug) or a panic fails. One analyzer and runtime serve every input, as a server's
+/// do.
+pub fn http_router(data: &[u8]) {
+    use tower::ServiceExt;
+    static ROUTER: OnceLock<axum::Router> = OnceLock::new();
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    let router = ROUTER.get_or_init(|| gsolve_cli::serve::page(Analyzer::new(position_limits())));
+    let runtime =
+        RUNTIME.get_or_init(|| tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime"));
+    let mut parts = data.splitn(3, |&b| b == b'\n');
+    let method = parts.next().unwrap_or_default();
+    let target = parts.next().unwrap_or_default();
+    let body = parts.next().unwrap_or_default().to_vec();
+    let Ok(method) = axum::http::Method::from_bytes(method) else { return };
+    let Ok(uri) = axum::http::Uri::try_from(target) else { return };
+    let Ok(request) = axum::http::Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body))
+    else {
+        return;
+    };
+    let response = runtime.block_on(router.clone().oneshot(request)).expect("the router never fails");
+    assert_ne!(response.status(), axum::http::StatusCode::INTERNAL_SERVER_ERROR, "a 500 for {data:?}");
+    runtime.block_on(axum::body::to_bytes(response.into_body(), 1 << 24)).expect("a whole body");
 }

@@ -193,3 +193,8 @@ fn variant_parameters() {
 fn tablebase() {
     replay("tablebase");
 }
+
+#[test]
+fn http_router() {
+    replay("http_router");
+}

@@ -12,7 +12,7 @@ mod play;
 mod progress;
 mod pursuit;
 mod report;
-mod serve;
+pub mod serve;
 mod snakes;
 mod tablebase;
 

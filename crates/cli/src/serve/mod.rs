@@ -20,7 +20,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use gsolve_analysis::{Analyzer, Limits};
+use gsolve_analysis::{AnalysisError, Analyzer, Limits};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
@@ -49,18 +49,11 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     let descriptors = connections::raise_descriptor_limit();
     let max_connections = connections::connection_cap(args.max_connections, descriptors).map_err(Failure::Input)?;
     let analyzer = crate::analyze::analyzer(args.tablebase.as_ref(), Limits::interactive())?;
-    let tablebase = match &args.tablebase {
-        Some(path) => Some(tablebase_setup(&analyzer, path)?),
-        None => None,
-    };
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let state = Arc::new(App {
-        analyzer,
-        slots: Arc::new(Semaphore::new(cores)),
-        slot_count: cores,
-        large_bodies: Semaphore::new(api::LARGE_BODIES),
-        tablebase,
-    });
+    let tablebase = tablebase_setup(&analyzer).map_err(|e| {
+        let path = args.tablebase.as_ref().map_or_else(String::new, |p| p.display().to_string());
+        Failure::Input(format!("{path}: {e}"))
+    })?;
+    let state = state(analyzer, tablebase);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -68,16 +61,26 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     runtime.block_on(serve(SocketAddr::new(args.bind, args.port), state, max_connections))
 }
 
-/// The game and variant a tablebase holds, and the start of that game, so that the
-/// page can open on a setup the tablebase answers.
-fn tablebase_setup(analyzer: &Analyzer, path: &std::path::Path) -> Result<serde_json::Value, Failure> {
-    let Some((game, board)) = analyzer.tablebase_board() else {
-        return Err(Failure::Other(anyhow::anyhow!("{}: the tablebase was not opened", path.display())));
-    };
-    let start = Analyzer::start(game, &board).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+/// With a tablebase: the game and variant it holds, and the start of that game, so
+/// that the page can open on a setup the tablebase answers.
+fn tablebase_setup(analyzer: &Analyzer) -> Result<Option<serde_json::Value>, AnalysisError> {
+    let Some((game, board)) = analyzer.tablebase_board() else { return Ok(None) };
+    let start = Analyzer::start(game, &board)?;
     let parameters: serde_json::Map<String, serde_json::Value> =
         board.iter().map(|(k, v)| (k.clone(), serde_json::Value::from(v.as_str()))).collect();
-    Ok(serde_json::json!({"game": game.name(), "parameters": parameters, "start": start.to_json()}))
+    Ok(Some(serde_json::json!({"game": game.name(), "parameters": parameters, "start": start.to_json()})))
+}
+
+/// The handlers' shared state: one analysis slot a core.
+fn state(analyzer: Analyzer, tablebase: Option<serde_json::Value>) -> Arc<App> {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    Arc::new(App {
+        analyzer,
+        slots: Arc::new(Semaphore::new(cores)),
+        slot_count: cores,
+        large_bodies: Semaphore::new(api::LARGE_BODIES),
+        tablebase,
+    })
 }
 
 async fn serve(address: SocketAddr, state: Arc<App>, max_connections: usize) -> Result<(), Failure> {
@@ -95,6 +98,15 @@ async fn serve(address: SocketAddr, state: Arc<App>, max_connections: usize) -> 
     };
     connections::serve(listener, router(state), max_connections, stop).await;
     Ok(())
+}
+
+/// The page and its API as an axum router answering from `analyzer` (with the
+/// interactive limits it should have), for a server of one's own: `gsolve serve` adds
+/// its accept loop (timeouts, the connection cap) around it. At most one analysis a
+/// core runs at once; more get `503` `busy`.
+pub fn page(analyzer: Analyzer) -> Router {
+    let tablebase = tablebase_setup(&analyzer).ok().flatten();
+    router(state(analyzer, tablebase))
 }
 
 /// Every route: the page, its two assets, and the API.
