@@ -217,23 +217,34 @@ impl Tablebase {
     }
 
     /// The values of the indices `range` (within the file) decompressed into memory,
-    /// block by block in parallel: a tier of a tiered game. Fails at a damaged block.
+    /// block by block in parallel, straight into one buffer (a tier of a tiered
+    /// game can be most of the machine's memory). Fails at a damaged block.
     pub fn load_range(&self, range: std::ops::Range<u64>) -> Result<Table> {
         let width = self.header.value_width as usize;
         let range = range.start.min(self.header.index_size)..range.end.min(self.header.index_size);
         let per_block = self.header.block_positions as u64;
-        let blocks = if range.is_empty() { 0..0 } else { range.start / per_block..range.end.div_ceil(per_block) };
-        let parts: Vec<Vec<u8>> = blocks
-            .into_par_iter()
-            .map_init(Vec::new, |buffer, block| {
-                self.read_block(block, buffer)?;
+        let mut bytes = vec![0u8; (range.end - range.start) as usize * width];
+        if !range.is_empty() {
+            let first_block = range.start / per_block;
+            // Each block's part of the range, cut from the output in order.
+            let mut pieces: Vec<(u64, &mut [u8])> = Vec::new();
+            let mut rest = bytes.as_mut_slice();
+            for block in first_block..range.end.div_ceil(per_block) {
                 let block_range = self.header.block_range(block);
-                let from = range.start.max(block_range.start) - block_range.start;
-                let to = range.end.min(block_range.end) - block_range.start;
-                Ok(buffer[from as usize * width..to as usize * width].to_vec())
-            })
-            .collect::<Result<_>>()?;
-        Ok(Table { width: self.header.value_width, start: range.start, bytes: parts.concat() })
+                let n = (range.end.min(block_range.end) - range.start.max(block_range.start)) as usize * width;
+                let (piece, tail) = rest.split_at_mut(n);
+                pieces.push((block, piece));
+                rest = tail;
+            }
+            pieces.into_par_iter().try_for_each_init(Vec::new, |buffer, (block, piece)| {
+                self.read_block(block, buffer)?;
+                let block_start = self.header.block_range(block).start;
+                let from = (range.start.max(block_start) - block_start) as usize * width;
+                piece.copy_from_slice(&buffer[from..from + piece.len()]);
+                Ok::<(), Error>(())
+            })?;
+        }
+        Ok(Table { width: self.header.value_width, start: range.start, bytes })
     }
 
     /// Checks every block (place, checksum, length) in parallel; returns the damaged
