@@ -70,6 +70,13 @@ pub trait Game {
 ///   evaluate a terminal position with [`Game::terminal`] and never ask its index
 ///   (a game whose wins end the moment a piece arrives need not store them).
 pub trait Indexed: Game {
+    /// True (the default) when every terminal position a move can reach is indexed,
+    /// and [`Unmoves`] yields its parents: retrograde analysis starts from them.
+    /// A game that leaves some terminal positions out (a game over the moment two
+    /// pieces meet need not store the meeting) says false: retrograde then values
+    /// each position's terminal children from its moves, and never asks for the
+    /// parents of a terminal position.
+    const TERMINALS_INDEXED: bool = true;
     /// One more than the largest index.
     fn index_size(&self) -> u64;
     /// The index of a position.

@@ -1,12 +1,14 @@
 //! Retrograde analysis: the exact value of every position of an [`Indexed`] game.
 //!
 //! Works for games with cycles: a position that is never decided is a [`Value::Draw`].
-//! Terminal positions must be indexed: they are where the analysis starts from.
 //!
 //! # The algorithm, in named steps
 //! 1. **initialize**: every index is a hole, a terminal position (decided, remoteness
 //!    0), a position without moves (a loss at remoteness 0), or undecided with a
-//!    counter holding its number of moves.
+//!    counter holding its number of moves. A game whose terminal positions are not
+//!    all indexed ([`Indexed::TERMINALS_INDEXED`] false) has its terminal children
+//!    valued here instead: a lost one makes the position a win in 1, and only the
+//!    other children are counted (details in `Solver::initialize`).
 //! 2. **propagate**: positions are processed level by level, level `r` holding the
 //!    positions decided with remoteness `r`. For each parent of a processed position:
 //!    - child lost → parent (if undecided) wins in `r + 1`: the first lost child met
@@ -195,8 +197,9 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
             progress: options.progress,
             parallel_from: options.parallel_from,
         };
-        let level0 = solver.initialize()?;
-        let ties = solver.propagate(level0);
+        let (level0, level1, tie_candidates) = solver.initialize()?;
+        let mut ties = solver.propagate(level0, level1);
+        ties.extend(solver.settle_tie_candidates(tie_candidates));
         if !ties.is_empty() {
             solver.spread_ties(ties);
         }
@@ -204,54 +207,119 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
         Ok(Solution::from_packed(solver.values.into_iter().map(PackedValue).collect()))
     }
 
-    /// Step 1. Returns the positions decided at remoteness 0.
-    fn initialize(&mut self) -> Result<Vec<u64>, TooManyMoves> {
+    /// Step 1. Returns the positions decided at remoteness 0, those decided at
+    /// remoteness 1 by terminal children that have no index, and the undecided
+    /// positions with a tied terminal child (the last two only for games whose
+    /// terminal positions are not all indexed).
+    ///
+    /// When [`Indexed::TERMINALS_INDEXED`] is false, a position's terminal children
+    /// are valued from the rules rather than propagated from: a lost one decides the
+    /// position as a win in 1 (the fastest there is); when every child is terminal
+    /// the position takes the best of them at once (a loss or tie in 1); otherwise
+    /// the counter holds the other children, with the tie flag set if a terminal
+    /// child tied. Indexed terminal positions are then valued but never propagated
+    /// from, so that no child is counted twice.
+    #[allow(clippy::type_complexity)]
+    fn initialize(&mut self) -> Result<(Vec<u64>, Vec<u64>, Vec<u64>), TooManyMoves> {
         let game = self.game;
         let progress = self.progress;
         let total = self.counters.len() as u64;
         let done = AtomicU64::new(0);
         let max_count = C::TIED - 1;
+        let seeds_are_terminal = G::TERMINALS_INDEXED;
         let chunks = self.counters.par_chunks_mut(CHUNK).zip(self.values.par_chunks_mut(CHUNK)).enumerate();
         chunks
             .map(|(chunk_no, (counters, values))| {
                 let first = (chunk_no * CHUNK) as u64;
-                let mut decided = Vec::new();
+                let (mut level0, mut level1, mut tie_candidates) = (Vec::new(), Vec::new(), Vec::new());
                 for (offset, (counter, value)) in counters.iter_mut().zip(values.iter_mut()).enumerate() {
                     let index = first + offset as u64;
                     let Some(position) = game.position(index) else {
                         *value = PackedValue::NONE.0;
                         continue;
                     };
-                    let settled = match game.terminal(&position) {
-                        Some(outcome) => outcome.value(),
-                        None => match game.move_count(&position) {
-                            0 => Value::Loss(0),
-                            n if n as u64 > max_count as u64 => return Err(TooManyMoves),
-                            n => {
-                                *counter = C::from_u32(n as u32);
-                                continue;
+                    if let Some(outcome) = game.terminal(&position) {
+                        *value = PackedValue::pack(outcome.value()).0;
+                        if seeds_are_terminal {
+                            level0.push(index << 2 | tag_of(outcome.value()));
+                        }
+                        continue;
+                    }
+                    let (count, best_terminal) = if seeds_are_terminal {
+                        (game.move_count(&position), None)
+                    } else {
+                        let (mut count, mut best) = (0usize, None::<Value>);
+                        game.for_each_child(&position, |child| match game.terminal(&child) {
+                            Some(outcome) => best = best.max(Some(outcome.value().parent_view())),
+                            None => count += 1,
+                        });
+                        (count, best)
+                    };
+                    let settled = match (count, best_terminal) {
+                        (0, None) => Value::Loss(0),
+                        (_, Some(win @ Value::Win(_))) => win,
+                        (0, Some(best)) => best,
+                        (n, _) if n as u64 > max_count as u64 => return Err(TooManyMoves),
+                        (n, best) => {
+                            let tied = matches!(best, Some(Value::Tie(_)));
+                            *counter = C::from_u32(n as u32 | if tied { C::TIED } else { 0 });
+                            if tied {
+                                tie_candidates.push(index);
                             }
-                        },
+                            continue;
+                        }
                     };
                     *value = PackedValue::pack(settled).0;
-                    decided.push(index << 2 | tag_of(settled));
+                    let entry = index << 2 | tag_of(settled);
+                    if settled.remoteness() == Some(0) {
+                        level0.push(entry);
+                    } else {
+                        level1.push(entry);
+                    }
                 }
                 let d = done.fetch_add(counters.len() as u64, Relaxed) + counters.len() as u64;
                 report(progress, "initialize", d, total);
-                Ok(decided)
+                Ok((level0, level1, tie_candidates))
             })
-            .try_reduce(Vec::new, |mut a, mut b| {
-                a.append(&mut b);
-                Ok(a)
-            })
+            .try_reduce(
+                || (Vec::new(), Vec::new(), Vec::new()),
+                |mut a, mut b| {
+                    a.0.append(&mut b.0);
+                    a.1.append(&mut b.1);
+                    a.2.append(&mut b.2);
+                    Ok(a)
+                },
+            )
     }
 
-    /// Step 2. Returns every position decided as a tie (for step 3).
-    fn propagate(&mut self, mut frontier: Vec<u64>) -> Vec<u64> {
+    /// After propagation: a position with a tied terminal child that is still
+    /// undecided has no lost child and prefers that tie to a draw: a tie in 1.
+    /// Returns them, as seeds of step 3.
+    fn settle_tie_candidates(&mut self, candidates: Vec<u64>) -> Vec<u64> {
+        let mut out = Vec::new();
+        for index in candidates {
+            let i = index as usize;
+            if self.counters[i].to_u32() != 0 {
+                self.counters[i] = C::from_u32(0);
+                self.values[i] = PackedValue::pack(Value::Tie(1)).0;
+                out.push(index);
+            }
+        }
+        out
+    }
+
+    /// Step 2. Returns every position decided as a tie (for step 3). `level1` holds
+    /// positions decided at remoteness 1 before any propagation; they join the
+    /// frontier after level 0.
+    fn propagate(&mut self, mut frontier: Vec<u64>, mut level1: Vec<u64>) -> Vec<u64> {
         let total = self.counters.len() as u64;
-        let mut decided = frontier.len() as u64;
+        let mut decided = (frontier.len() + level1.len()) as u64;
         let mut ties = Vec::new();
         let mut level = 0u32;
+        if frontier.is_empty() && !level1.is_empty() {
+            frontier = std::mem::take(&mut level1);
+            level = 1;
+        }
         while !frontier.is_empty() {
             ties.extend(frontier.iter().filter(|e| *e & 3 == TAG_TIE).map(|e| e >> 2));
             let parallel = frontier.len() >= self.parallel_from && rayon::current_num_threads() > 1;
@@ -259,6 +327,9 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
                 if parallel { self.level_parallel(&frontier, level) } else { self.level_sequential(&frontier, level) };
             self.resolve_ties(pending, &mut next);
             decided += next.len() as u64;
+            if level == 0 {
+                next.append(&mut level1);
+            }
             report(self.progress, "propagate", decided, total);
             frontier = next;
             level += 1;

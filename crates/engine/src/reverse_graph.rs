@@ -23,7 +23,12 @@ impl<'g, G: Indexed> ReverseGraph<'g, G> {
             for parent in 0..size as u64 {
                 if let Some(p) = game.position(parent) {
                     if game.terminal(&p).is_none() {
-                        game.for_each_child(&p, |c| f(parent, game.index(&c)));
+                        game.for_each_child(&p, |c| {
+                            // Terminal children of such games are valued from the rules.
+                            if G::TERMINALS_INDEXED || game.terminal(&c).is_none() {
+                                f(parent, game.index(&c))
+                            }
+                        });
                     }
                 }
                 if parent % (1 << 16) == 0 {
@@ -69,6 +74,7 @@ impl<G: Game> Game for ReverseGraph<'_, G> {
 }
 
 impl<G: Indexed> Indexed for ReverseGraph<'_, G> {
+    const TERMINALS_INDEXED: bool = G::TERMINALS_INDEXED;
     fn index_size(&self) -> u64 {
         self.game.index_size()
     }

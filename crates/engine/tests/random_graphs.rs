@@ -229,6 +229,50 @@ impl Indexed for ForwardOnly<'_> {
     }
 }
 
+/// The same game claiming that its terminal positions are not all indexed: the
+/// retrograde solvers then value terminal children from the moves instead of
+/// propagating from them (the path of games that do not store meetings).
+struct HiddenTerminals<'a>(&'a GraphGame);
+
+impl Game for HiddenTerminals<'_> {
+    type Position = u64;
+    type Move = usize;
+
+    fn terminal(&self, p: &u64) -> Option<Outcome> {
+        self.0.terminal(p)
+    }
+
+    fn moves(&self, p: &u64, moves: &mut Vec<usize>) {
+        self.0.moves(p, moves)
+    }
+
+    fn play(&self, p: &u64, mv: &usize) -> u64 {
+        self.0.play(p, mv)
+    }
+}
+
+impl Indexed for HiddenTerminals<'_> {
+    const TERMINALS_INDEXED: bool = false;
+
+    fn index_size(&self) -> u64 {
+        self.0.index_size()
+    }
+
+    fn index(&self, p: &u64) -> u64 {
+        self.0.index(p)
+    }
+
+    fn position(&self, index: u64) -> Option<u64> {
+        self.0.position(index)
+    }
+}
+
+impl Unmoves for HiddenTerminals<'_> {
+    fn for_each_parent(&self, p: &u64, f: impl FnMut(u64)) {
+        self.0.for_each_parent(p, f)
+    }
+}
+
 // ---------------------------------------------------------------------------------
 // The naive reference solver
 // ---------------------------------------------------------------------------------
@@ -372,7 +416,14 @@ fn check_solvers(game: &GraphGame) -> Result<Solution, String> {
     check_local_consistency(game, |i| expected[i as usize], "naive solver")?;
     let with_unmoves = retrograde::solve(game);
     let forward_only = retrograde::solve_forward_only(&ForwardOnly(game));
-    for (name, solution) in [("solve", &with_unmoves), ("solve_forward_only", &forward_only)] {
+    let hidden = retrograde::solve(&HiddenTerminals(game));
+    let hidden_forward = retrograde::solve_forward_only(&HiddenTerminals(game));
+    for (name, solution) in [
+        ("solve", &with_unmoves),
+        ("solve_forward_only", &forward_only),
+        ("solve, terminals not indexed", &hidden),
+        ("solve_forward_only, terminals not indexed", &hidden_forward),
+    ] {
         if solution.len() != game.index_size() {
             return Err(format!("{name}: {} values for {} indices", solution.len(), game.index_size()));
         }

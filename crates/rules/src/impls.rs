@@ -1,0 +1,210 @@
+//! The engine's capabilities for a rules game: the index (whole game and by tiers),
+//! parents, the variant stored in tablebases, and the plain notation.
+
+use crate::board::{Board, Map};
+use crate::game::RulesGame;
+use crate::position::RulesPosition;
+use crate::spec::Rules;
+use gsolve_engine::{Indexed, Tiered, Unmoves, Variant};
+use gsolve_games::notation::PlainNotation;
+use gsolve_games::FormatError;
+use std::sync::Arc;
+
+impl RulesGame {
+    fn placement(&self) -> &crate::index::PlacementIndex {
+        // The front ends ask `placement_index()` before using an index solver.
+        self.index.as_ref().expect("a rules game used with an index solver has an index")
+    }
+}
+
+/// The whole game's index: the tiers one after another. Meetings end the game and
+/// have no index: retrograde values them from the moves.
+impl Indexed for RulesGame {
+    const TERMINALS_INDEXED: bool = false;
+
+    fn index_size(&self) -> u64 {
+        self.placement().size()
+    }
+
+    #[inline]
+    fn index(&self, p: &RulesPosition) -> u64 {
+        self.placement().index(p).expect("positions of a solve lie in its tiers")
+    }
+
+    #[inline]
+    fn position(&self, index: u64) -> Option<RulesPosition> {
+        Some(self.placement().position(index))
+    }
+}
+
+impl Unmoves for RulesGame {
+    fn for_each_parent(&self, p: &RulesPosition, mut f: impl FnMut(RulesPosition)) {
+        self.parents(p, &mut f)
+    }
+}
+
+/// Tiers by the number of pieces of each kind and side, fewest pieces first.
+impl Tiered for RulesGame {
+    type Tier = u32;
+
+    fn tiers(&self) -> Vec<u32> {
+        (0..self.placement().tiers().len() as u32).collect()
+    }
+
+    fn child_tiers(&self, tier: u32) -> Vec<u32> {
+        let index = self.placement();
+        let counts = &index.tiers()[tier as usize].counts;
+        let mut out = Vec::new();
+        for g in 0..counts.len() {
+            if counts[g] > 0 {
+                let mut fewer = counts.clone();
+                fewer[g] -= 1;
+                if let Some(t) = index.tier_of(&fewer) {
+                    out.push(t as u32);
+                }
+            }
+        }
+        out
+    }
+
+    fn tier_size(&self, tier: u32) -> u64 {
+        self.placement().tiers()[tier as usize].size
+    }
+
+    /// The counts joined by `-` in group order, e.g. `4-3` (white pawns, black pawns).
+    fn tier_name(&self, tier: u32) -> String {
+        let counts = &self.placement().tiers()[tier as usize].counts;
+        counts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("-")
+    }
+
+    fn locate(&self, p: &RulesPosition) -> Option<(u32, u64)> {
+        if p.ended != 0 {
+            return None;
+        }
+        self.placement().locate(p).map(|(t, i)| (t as u32, i))
+    }
+
+    fn position_in(&self, tier: u32, index: u64) -> Option<RulesPosition> {
+        Some(self.placement().position_in(tier as usize, index))
+    }
+}
+
+/// Escapes a rules text into one line: `\` → `\\`, line feed → `\n`, carriage
+/// return → `\r`.
+pub fn escape_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    for ch in text.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The inverse of [`escape_text`].
+pub fn unescape_text(text: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(ch) = chars.next() {
+        if ch != '\\' {
+            out.push(ch);
+            continue;
+        }
+        match chars.next() {
+            Some('\\') => out.push('\\'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            other => {
+                return Err(format!("the rules text has a bad escape \\{}", other.map_or(String::new(), String::from)))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A rules game names itself `rules`; its parameters carry the whole rules file
+/// (escaped to one line), the board (`rows`, `cols`, and `map` for map games) and
+/// the piece limits of its index (`pieces`, one count per group).
+impl Variant for RulesGame {
+    const NAME: &'static str = "rules";
+
+    fn parameters(&self) -> Vec<(String, String)> {
+        let mut out = vec![
+            ("rules".to_string(), escape_text(&self.rules.text)),
+            ("rows".to_string(), self.board.rows.to_string()),
+            ("cols".to_string(), self.board.cols.to_string()),
+        ];
+        if let Some(map) = &self.board.map {
+            out.push(("map".to_string(), map.text()));
+        }
+        if let Some(limits) = self.limits() {
+            out.push(("pieces".to_string(), limits.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(",")));
+        }
+        out
+    }
+
+    fn from_parameters(parameters: &[(String, String)]) -> Result<Self, String> {
+        let get = |key: &str| parameters.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+        for (key, _) in parameters {
+            if !["rules", "rows", "cols", "map", "pieces"].contains(&key.as_str()) {
+                return Err(format!("unknown parameter {key:?} of a rules game"));
+            }
+        }
+        let text = unescape_text(get("rules").ok_or("the parameter \"rules\" (the rules file) is missing")?)?;
+        let rules = Arc::new(Rules::parse(&text).map_err(|e| format!("the stored rules file: {e}"))?);
+        let number = |key: &str| -> Result<u32, String> {
+            let v = get(key).ok_or_else(|| format!("the parameter {key:?} is missing"))?;
+            v.parse::<u32>()
+                .ok()
+                .filter(|&n| (1..=crate::spec::MAX_SIDE as u32).contains(&n))
+                .ok_or_else(|| format!("the parameter {key:?} is {v:?}: expected 1 to {}", crate::spec::MAX_SIDE))
+        };
+        let (rows, cols) = (number("rows")?, number("cols")?);
+        let map = match get("map") {
+            Some(text) => {
+                let map = crate::notation::parse_map(&rules, &text.replace('/', "\n"))
+                    .map_err(|e| format!("the stored map: {e}"))?;
+                if (map.rows, map.cols) != (rows, cols) {
+                    return Err("the stored map does not have the stored size".into());
+                }
+                Some(map)
+            }
+            None => None,
+        };
+        let board = Board::new(&rules, Some((rows, cols)), map).map_err(|e| e.to_string())?;
+        let limits = match get("pieces") {
+            None => None,
+            Some(v) => Some(
+                v.split(',')
+                    .map(|c| {
+                        c.parse::<u8>()
+                            .map_err(|_| format!("the parameter \"pieces\" is {v:?}: expected counts joined by commas"))
+                    })
+                    .collect::<Result<Vec<u8>, String>>()?,
+            ),
+        };
+        let game = RulesGame::new(rules, board, limits.as_deref()).map_err(|e| e.to_string())?;
+        if limits.is_some() && game.index.is_none() {
+            return Err(game.no_index.clone().unwrap_or_default());
+        }
+        Ok(game)
+    }
+}
+
+impl PlainNotation for RulesGame {
+    fn parse_position(&self, text: &str) -> Result<RulesPosition, FormatError> {
+        crate::notation::parse_position(self, text)
+    }
+
+    fn format_position(&self, p: &RulesPosition) -> String {
+        crate::notation::format_position(self, p)
+    }
+}
+
+/// A map from its one-line form (rows joined by `/`), for variants.
+pub fn map_from_line(rules: &Rules, line: &str) -> Result<Map, FormatError> {
+    crate::notation::parse_map(rules, &line.replace('/', "\n"))
+}

@@ -1,0 +1,47 @@
+//! # gsolve-rules
+//!
+//! Games described in a rules file (TOML) instead of Rust: the board, the sides, the
+//! pieces and how they move, the zones and how the game ends. A rules file read
+//! with [`Rules::parse`] and set up on a board with [`setup()`] is a [`RulesGame`]:
+//! an engine game like the built-in ones, with the capabilities its rules allow.
+//!
+//! | rules                       | capabilities              | solvers                      |
+//! |-----------------------------|---------------------------|------------------------------|
+//! | no trails                   | `Indexed`, `Unmoves`, `Tiered` | whole-game retrograde (draws exact), tiers on disk |
+//! | trails (cells become walls) | `SearchHooks`             | alpha-beta with a transposition table |
+//!
+//! The language is documented key by key in docs/rules.md.
+//!
+//! | module       | what it holds                                                 |
+//! |--------------|---------------------------------------------------------------|
+//! | [`spec`]     | the rules as read from the file, checked                       |
+//! | [`board`]    | a board of one size or map: cells, zones, move rays           |
+//! | [`position`] | positions: a sorted piece list, walls left by trails          |
+//! | [`game`]     | moves, play, endings                                          |
+//! | [`index`]    | the dense index over piece placements, in tiers               |
+//! | `unmoves`    | parents: the moves run backwards                              |
+//! | [`notation`] | positions and maps as one line of text                        |
+//! | [`setup()`]  | rules + size or map + position → a game to solve              |
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod board;
+pub mod error;
+pub mod game;
+mod impls;
+pub mod index;
+pub mod notation;
+pub mod position;
+mod search;
+mod setup;
+pub mod spec;
+mod syntax;
+mod unmoves;
+
+pub use error::RulesError;
+pub use game::{RulesGame, RulesMove};
+pub use impls::{escape_text, map_from_line, unescape_text};
+pub use position::RulesPosition;
+pub use setup::{setup, Setup, SetupError};
+pub use spec::Rules;
+pub use syntax::MAX_RULES_BYTES;

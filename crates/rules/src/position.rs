@@ -1,0 +1,172 @@
+//! A position of a rules game: the pieces as a sorted list, the side to move, the
+//! walls left by trails, and whether a meeting has ended the game.
+//!
+//! ```text
+//!   pieces[i] = group << 16 | cell      (sorted: the pieces of a group are a run,
+//!               \___/        \__/        in increasing cells; one piece a cell)
+//!              bits 16..   bits 0..16
+//!   walls: bit c set = playable cell c is a wall now (left by a trail)
+//!   ended: 0 = play goes on; 1 + side = that side has won by a meeting; 3 = a tie
+//! ```
+//! Only the first `len` entries of `pieces` are meaningful; equality and hashing
+//! look at those alone.
+
+use std::hash::{Hash, Hasher};
+
+/// The most pieces on a board at once.
+pub const MAX_PIECES: usize = 48;
+/// The most playable cells of a game with trails (the walls are a 128-bit set).
+pub const MAX_TRAIL_CELLS: usize = 128;
+
+/// A position.
+#[derive(Clone, Copy)]
+pub struct RulesPosition {
+    pub(crate) to_move: u8,
+    pub(crate) ended: u8,
+    pub(crate) len: u8,
+    pub(crate) walls: u128,
+    pub(crate) pieces: [u32; MAX_PIECES],
+}
+
+/// A piece on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Piece {
+    /// Its group ([`crate::board::Group`]).
+    pub group: usize,
+    /// Its playable cell.
+    pub cell: u32,
+}
+
+#[inline]
+pub(crate) fn pack(group: usize, cell: u32) -> u32 {
+    (group as u32) << 16 | cell
+}
+
+#[inline]
+pub(crate) fn group_of(packed: u32) -> usize {
+    (packed >> 16) as usize
+}
+
+#[inline]
+pub(crate) fn cell_of(packed: u32) -> u32 {
+    packed & 0xffff
+}
+
+impl RulesPosition {
+    /// An empty board with `to_move` to move.
+    pub fn empty(to_move: usize) -> Self {
+        RulesPosition { to_move: to_move as u8, ended: 0, len: 0, walls: 0, pieces: [0; MAX_PIECES] }
+    }
+
+    /// The side to move (0 or 1).
+    #[inline]
+    pub fn to_move(&self) -> usize {
+        self.to_move as usize
+    }
+
+    /// The packed pieces, sorted.
+    #[inline]
+    pub(crate) fn packed(&self) -> &[u32] {
+        &self.pieces[..self.len as usize]
+    }
+
+    /// The pieces, by group then cell.
+    pub fn pieces(&self) -> impl Iterator<Item = Piece> + '_ {
+        self.packed().iter().map(|&p| Piece { group: group_of(p), cell: cell_of(p) })
+    }
+
+    /// The packed piece on `cell`, if any.
+    #[inline]
+    pub(crate) fn at(&self, cell: u32) -> Option<u32> {
+        self.packed().iter().copied().find(|&p| cell_of(p) == cell)
+    }
+
+    /// Is `cell` a wall left by a trail?
+    #[inline]
+    pub fn is_wall(&self, cell: u32) -> bool {
+        cell < 128 && self.walls >> cell & 1 == 1
+    }
+
+    /// Adds a piece, keeping the order. The caller keeps `len < MAX_PIECES`.
+    #[inline]
+    pub(crate) fn insert(&mut self, packed: u32) {
+        let len = self.len as usize;
+        let mut i = len;
+        while i > 0 && self.pieces[i - 1] > packed {
+            self.pieces[i] = self.pieces[i - 1];
+            i -= 1;
+        }
+        self.pieces[i] = packed;
+        self.len += 1;
+    }
+
+    /// Removes a piece that is there.
+    #[inline]
+    pub(crate) fn remove(&mut self, packed: u32) {
+        let len = self.len as usize;
+        if let Some(i) = self.pieces[..len].iter().position(|&p| p == packed) {
+            self.pieces.copy_within(i + 1..len, i);
+            self.len -= 1;
+        }
+    }
+
+    /// Moves a piece to another cell (and group, for later promotions), keeping order.
+    #[inline]
+    pub(crate) fn relocate(&mut self, from: u32, to: u32) {
+        self.remove(from);
+        self.insert(to);
+    }
+
+    /// Number of pieces of a side, given the side of each group.
+    pub(crate) fn count_side(&self, group_side: &[usize], side: usize) -> usize {
+        self.packed().iter().filter(|&&p| group_side[group_of(p)] == side).count()
+    }
+}
+
+impl PartialEq for RulesPosition {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_move == other.to_move
+            && self.ended == other.ended
+            && self.walls == other.walls
+            && self.packed() == other.packed()
+    }
+}
+
+impl Eq for RulesPosition {}
+
+impl Hash for RulesPosition {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.to_move.hash(state);
+        self.ended.hash(state);
+        self.walls.hash(state);
+        self.packed().hash(state);
+    }
+}
+
+impl PartialOrd for RulesPosition {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for RulesPosition {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.to_move, self.ended, self.walls, self.packed()).cmp(&(
+            other.to_move,
+            other.ended,
+            other.walls,
+            other.packed(),
+        ))
+    }
+}
+
+impl std::fmt::Debug for RulesPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RulesPosition")
+            .field("to_move", &self.to_move)
+            .field("ended", &self.ended)
+            .field("walls", &format_args!("{:#x}", self.walls))
+            .field("pieces", &self.pieces().map(|p| (p.group, p.cell)).collect::<Vec<_>>())
+            .finish()
+    }
+}
