@@ -98,7 +98,8 @@ enum Command {
     /// a move, Enter (or space) plays it, h toggles hints (each move marked win/draw/loss),
     /// u undoes, s swaps sides, n starts a new game, g switches between Unicode
     /// pieces and ASCII letters, q (or Esc, Ctrl-C) quits. Long solves show their
-    /// progress. The window must be at least 40 columns by 12 rows.
+    /// progress. The window must be at least 40 columns by 14 rows; a board too big
+    /// for it shrinks its cells, then scrolls to the selected move.
     Play(PlayArgs),
     /// A local web page to set up positions, see every move's value and play.
     ///

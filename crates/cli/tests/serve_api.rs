@@ -172,6 +172,12 @@ fn a_tablebase_gives_its_variant_to_requests_without_one() {
     let (status, answer) = server.analyze(&[("game", "chase"), ("position", "1,1 5,5 b")]);
     assert_eq!(status, 200, "{answer}");
     assert_eq!((&answer["solver"], &answer["variant"]["size"]), (&json!("tablebase"), &json!("5")));
+    // The start without a board is on the tablebase's board, and it answers.
+    let (_, start) = server.get_json("api/start?game=chase");
+    assert_eq!(start["position"], "1,1 5,5 w", "{start}");
+    assert_eq!(start["variant"]["size"], "5", "{start}");
+    let (status, answer) = server.post_json("api/analyze", &start.to_string());
+    assert_eq!(status, 200, "{answer}");
     drop(server);
     let _ = std::fs::remove_file(&path);
 }

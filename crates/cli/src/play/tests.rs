@@ -363,7 +363,7 @@ fn render_at(play: &Play, width: u16, height: u16) -> String {
 
 #[test]
 fn a_small_window_keeps_the_board_rows_and_every_key() {
-    // 6x6 pawns on 60x15: the board scrolls, says which rows it shows, and the keys
+    // Hexapawn on 60x15: the board scrolls, says which rows it shows, and the keys
     // wrap instead of being cut.
     let setup = Setup::new(GameKind::Pawns, "ppp/.../.../PPP w");
     let play = start(&setup, false);
@@ -375,15 +375,55 @@ fn a_small_window_keeps_the_board_rows_and_every_key() {
     let big = Setup::new(GameKind::Chase, "1,1 9,9 w").with("size", "9");
     let play = start(&big, false);
     let screen = render_at(&play, 60, 15);
-    assert!(screen.contains("board rows"), "a clipped board says what it shows:\n{screen}");
+    assert!(screen.contains("rows 1-"), "a clipped board says what it shows:\n{screen}");
+    assert!(screen.contains("of 9"), "{screen}");
     assert!(screen.contains("q quit"), "{screen}");
 }
 
+/// The board's rows as drawn: what follows the row number on each line of the
+/// board's panel.
+fn board_rows(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .filter_map(|line| {
+            // Rows start with their number (these boards have fewer than ten rows);
+            // the column numbers' line starts with blanks.
+            let inner = line.strip_prefix('│').filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))?;
+            let number_end = inner.find(|c: char| !c.is_ascii_digit())?;
+            Some(inner[number_end..].split('│').next().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
 #[test]
-fn a_window_below_the_minimum_says_how_large_it_must_be() {
-    let play = start(&hexapawn(), false);
-    let screen = render_at(&play, 30, 10);
-    assert!(screen.contains("at least 40x12"), "{screen}");
+fn the_smallest_window_shows_every_cell_of_the_default_boards() {
+    // At the minimum size, the 4x4 pawns start, the small Queen's Case map and the
+    // 5x5 snakes board are drawn whole: every row, every cell of each row.
+    let octapawn = Setup::new(GameKind::Pawns, "pppp/..../..../PPPP w");
+    let snakes = GameKind::Snakes.example();
+    for (setup, rows, cols) in [(octapawn, 4, 4), (queens(), 4, 5), (snakes, 5, 5)] {
+        let play = start(&setup, false);
+        let screen = render_at(&play, ui::MIN_WIDTH, ui::MIN_HEIGHT);
+        let drawn = board_rows(&screen);
+        assert_eq!(drawn.len(), rows, "{} rows drawn:\n{screen}", drawn.len());
+        for row in &drawn {
+            let cells = row.chars().filter(|c| !c.is_whitespace() && !"[]()".contains(*c)).count();
+            assert!(cells >= cols, "a row lost cells ({row:?}):\n{screen}");
+        }
+    }
+}
+
+#[test]
+fn the_help_lists_every_key_of_the_footer() {
+    use clap::CommandFactory;
+    let mut cli = crate::Cli::command();
+    let help = cli.find_subcommand_mut("play").unwrap().render_long_help().to_string();
+    for key in ui::KEYS {
+        let name = key.split(' ').next().unwrap();
+        // The footer draws the arrows; the help says "arrows or j/k".
+        let needle = if name.starts_with('↑') { "j/k" } else { name };
+        assert!(help.contains(&format!("{needle} ")), "{key} is not in play --help:\n{help}");
+    }
 }
 
 #[test]

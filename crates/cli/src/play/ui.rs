@@ -7,7 +7,13 @@
 //! │ status: whose turn, last move, the end or "solving …", a message     │
 //! │ keys (on as many lines as the width needs)                            │
 //! ```
-//! Below [`MIN_WIDTH`] × [`MIN_HEIGHT`] the screen only says how large it must be.
+//! The board comes first: when it does not fit beside the move list at three
+//! characters a cell, its cells shrink to two (the selected move then shows by
+//! colour alone, and by its label in the move list), the move list gives up its hint
+//! column, and the column numbers go when the rows need the line; a board still too
+//! big scrolls to keep the selected move in view and says which rows and columns it
+//! shows. Below [`MIN_WIDTH`] × [`MIN_HEIGHT`] the screen only says how large it
+//! must be.
 
 use super::state::{Play, Player};
 use crate::progress::describe;
@@ -21,13 +27,17 @@ use ratatui::widgets::{Block, List, ListItem, ListState, Paragraph, Wrap};
 use ratatui::Frame;
 use std::time::Duration;
 
-/// Characters a cell takes on screen.
+/// Characters a cell takes on screen, and in a window too small for that.
 const CELL: u16 = 3;
+const COMPACT_CELL: u16 = 2;
+
+/// The narrowest move list: a label and the selection mark, no hint column.
+const MIN_MOVES_WIDTH: u16 = 20;
 
 /// The smallest window the game is drawn in.
 pub const MIN_WIDTH: u16 = 40;
 /// The smallest window height the game is drawn in.
-pub const MIN_HEIGHT: u16 = 12;
+pub const MIN_HEIGHT: u16 = 14;
 
 /// The keys, as the footer lists them (and `gsolve play --help` too).
 pub const KEYS: [&str; 8] =
@@ -124,15 +134,16 @@ pub fn draw(frame: &mut Frame, play: &Play, busy: Option<&Busy>) {
     let heading = format!(" gsolve play: {}  {}", now.setup.game.title(), now.setup.position);
     frame.render_widget(Paragraph::new(heading).bold(), title);
 
-    let board_width = (now.board.cols as u16).saturating_mul(CELL).saturating_add(label_width(&now.board) + 2);
-    let moves_width = moves_width(&now.board);
-    let history_width = main.width.saturating_sub(board_width.max(24) + moves_width);
-    let mut columns = vec![Constraint::Max(board_width.max(24)), Constraint::Length(moves_width)];
+    let layout = BoardLayout::fit(&now.board, main.width);
+    let board_width = layout.width;
+    let moves_width = main.width.saturating_sub(board_width).min(moves_width(&now.board)).max(MIN_MOVES_WIDTH);
+    let history_width = main.width.saturating_sub(board_width + moves_width);
+    let mut columns = vec![Constraint::Length(board_width), Constraint::Length(moves_width)];
     if history_width >= MIN_HISTORY_WIDTH {
         columns.push(Constraint::Min(MIN_HISTORY_WIDTH));
     }
     let areas = Layout::horizontal(columns).flex(Flex::Start).split(main);
-    draw_board(frame, play, areas[0]);
+    draw_board(frame, play, areas[0], layout.cell);
     draw_moves(frame, play, areas[1], busy.is_some());
     if let Some(&history_area) = areas.get(2) {
         draw_history(frame, play, history_area);
@@ -173,6 +184,26 @@ fn moves_width(board: &Board) -> u16 {
     (move_label_width(board) + 2 + "- loss in 999".len() + 4) as u16
 }
 
+/// How the board is laid out in a window `available` characters wide: the cell
+/// width, and the width of the board's panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BoardLayout {
+    cell: u16,
+    width: u16,
+}
+
+impl BoardLayout {
+    fn fit(board: &Board, available: u16) -> BoardLayout {
+        let panel = |cell: u16| (board.cols as u16).saturating_mul(cell).saturating_add(label_width(board) + 2);
+        let room = available.saturating_sub(MIN_MOVES_WIDTH);
+        // Full cells beside the whole move list, full cells beside a narrower list,
+        // then two-character cells; a board wider than that scrolls.
+        let cell = if panel(CELL) <= room { CELL } else { COMPACT_CELL };
+        let width = panel(cell).max(24).min(room.max(label_width(board) + 2 + cell));
+        BoardLayout { cell, width }
+    }
+}
+
 /// A board character as drawn (Unicode or ASCII), and its style.
 fn glyph(game: GameKind, c: char, ascii: bool) -> (char, Style) {
     let first = Style::new().fg(Color::White).add_modifier(Modifier::BOLD);
@@ -208,15 +239,17 @@ fn window(total: u32, visible: u32, focus: u32) -> u32 {
     focus.saturating_sub(1).saturating_sub(visible / 2).min(total - visible)
 }
 
-fn draw_board(frame: &mut Frame, play: &Play, area: Rect) {
+fn draw_board(frame: &mut Frame, play: &Play, area: Rect, cell: u16) {
     let now = play.current();
     let board = &now.board;
     let game = now.setup.game;
     let label = label_width(board);
     let inner_width = area.width.saturating_sub(2);
     let inner_height = area.height.saturating_sub(2);
-    let visible_cols = ((inner_width.saturating_sub(label) / CELL) as u32).clamp(1, board.cols);
-    let visible_rows = (inner_height.saturating_sub(1) as u32).clamp(1, board.rows);
+    let visible_cols = ((inner_width.saturating_sub(label) / cell) as u32).clamp(1, board.cols);
+    // The column numbers take a line only when every row fits beside them.
+    let numbered = inner_height as u32 > board.rows;
+    let visible_rows = (inner_height.saturating_sub(numbered as u16) as u32).clamp(1, board.rows);
 
     let selected = play.selected_move();
     let (from, to) = match selected {
@@ -233,7 +266,7 @@ fn draw_board(frame: &mut Frame, play: &Play, area: Rect) {
     let mut title = " board: [from] (to) ".to_string();
     if visible_rows < board.rows || visible_cols < board.cols {
         title = format!(
-            " board rows {}-{} of {}, cols {}-{} of {} ",
+            " rows {}-{} of {}, cols {}-{} of {} ",
             first_row + 1,
             last_row,
             board.rows,
@@ -247,19 +280,31 @@ fn draw_board(frame: &mut Frame, play: &Play, area: Rect) {
     frame.render_widget(block, area);
 
     let mut lines = Vec::new();
-    let mut header = vec![Span::raw(" ".repeat(label as usize))];
-    for col in first_col + 1..=last_col {
-        let number = col.to_string();
-        let number = &number[number.len().saturating_sub(CELL as usize - 1)..];
-        header.push(Span::raw(format!("{number:^3}")).dim());
+    if numbered {
+        let mut header = vec![Span::raw(" ".repeat(label as usize))];
+        for col in first_col + 1..=last_col {
+            let number = col.to_string();
+            let number = &number[number.len().saturating_sub(cell as usize - 1)..];
+            header.push(Span::raw(format!("{number:^w$}", w = cell as usize)).dim());
+        }
+        lines.push(Line::from(header));
     }
-    lines.push(Line::from(header));
     for row in first_row + 1..=last_row {
         let mut spans = vec![Span::raw(format!("{row:>w$} ", w = label as usize - 1)).dim()];
         for col in first_col + 1..=last_col {
             let here = Coord { row, col };
             let (c, style) = glyph(game, board.at(row, col), play.ascii());
-            let (text, style) = if Some(here) == from && Some(here) == to {
+            let (text, style) = if cell == COMPACT_CELL {
+                // Two characters: the marks go, the colours stay.
+                let style = if Some(here) == to {
+                    style.bg(target_colour(play, selected))
+                } else if Some(here) == from {
+                    style.bg(Color::Blue)
+                } else {
+                    style
+                };
+                (format!("{c} "), style)
+            } else if Some(here) == from && Some(here) == to {
                 // A piece that stays: both marks on one cell.
                 (format!("[{c}]"), style.bg(target_colour(play, selected)))
             } else if Some(here) == from {

@@ -211,12 +211,20 @@ fn missing(key: &str, what: &str) -> ApiError {
 const GAME_NEEDED: &str = "pawns, chase, queens-case or snakes";
 
 /// `GET /api/start?game=..&rows=..&cols=..|size=..|map=..`: the start setup on that
-/// board; without board parameters, the game's example.
-async fn start(query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Result<Json<Value>, ApiError> {
+/// board; without board parameters, the start on the board of the served tablebase
+/// (for its game), else the game's example.
+async fn start(
+    State(state): State<Arc<App>>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
     let mut pairs = pairs(query)?;
     let game = take(&mut pairs, "game").ok_or_else(|| missing("game", GAME_NEEDED))?;
     let game = GameKind::from_name(&game)?;
-    let setup = if pairs.is_empty() { game.example() } else { Analyzer::start(game, &pairs)? };
+    let setup = match (pairs.is_empty(), state.analyzer.tablebase_board()) {
+        (true, Some((stored, board))) if stored == game => Analyzer::start(game, &board)?,
+        (true, _) => game.example(),
+        (false, _) => Analyzer::start(game, &pairs)?,
+    };
     Ok(Json(setup.to_json()))
 }
 
