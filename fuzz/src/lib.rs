@@ -17,6 +17,7 @@
 //! | [`variant_parameters`] | a game name, then `key=value` lines          | `Variant::from_parameters`, `Analyzer::start`              |
 //! | [`tablebase`]        | a tablebase file                               | `Tablebase::from_bytes`, `GameTablebase`, probes, `summarize`, `load` + `verify` |
 //! | [`http_router`]      | a method line, a target line, then a body      | `gsolve_cli::serve::page` (the router of `gsolve serve`) in-process |
+//! | [`rules_file`]       | a rules file (TOML), optionally a `# position: ` line | `Rules::parse`, `setup`, `describe`, notation, un-moves check, retrograde or search |
 //!
 //! Each target also checks what must hold of a successful answer (a solved start has
 //! a value, a position's notation reads back, an analysis lists its moves best
@@ -28,7 +29,7 @@
 
 use gsolve_analysis::{Analysis, AnalysisError, Analyzer, GameKind, Limits, Setup};
 use gsolve_engine::search::{SearchError, SearchHooks, Searcher};
-use gsolve_engine::{line, retrograde, Indexed, Value, ValueLookup, Variant};
+use gsolve_engine::{line, retrograde, Game, Indexed, Value, ValueLookup, Variant};
 use gsolve_games::chase::{self, Chase};
 use gsolve_games::notation::{Explain, PlainNotation};
 use gsolve_games::pawns::{self, Pawns};
@@ -44,7 +45,7 @@ pub type Target = fn(&[u8]);
 
 /// Every target by name: the binaries in `fuzz_targets/`, the corpus folders in
 /// `corpus/`, and the tests in `tests/replay.rs` use these names.
-pub const TARGETS: [(&str, Target); 11] = [
+pub const TARGETS: [(&str, Target); 12] = [
     ("contest_queens", contest_queens),
     ("contest_chase", contest_chase),
     ("contest_pawns", contest_pawns),
@@ -56,6 +57,7 @@ pub const TARGETS: [(&str, Target); 11] = [
     ("variant_parameters", variant_parameters),
     ("tablebase", tablebase),
     ("http_router", http_router),
+    ("rules_file", rules_file),
 ];
 
 /// The largest Queen's Case map solved, in open cells (2·30² = 1,800 positions).
@@ -516,4 +518,49 @@ pub fn http_router(data: &[u8]) {
     let response = runtime.block_on(router.clone().oneshot(request)).expect("the router never fails");
     assert_ne!(response.status(), axum::http::StatusCode::INTERNAL_SERVER_ERROR, "a 500 for {data:?}");
     runtime.block_on(axum::body::to_bytes(response.into_body(), 1 << 24)).expect("a whole body");
+}
+
+/// The most positions a rules game of the `rules_file` target is solved whole in.
+pub const MAX_RULES_POSITIONS: u64 = 20_000;
+
+/// A rules file (`gsolve rules FILE`, `--rules FILE`): read and checked; then set up
+/// on its default board and on two small ones (or on the position of a line
+/// `# position: ...` in the file, a TOML comment), described as `--check` does, its
+/// position written and read back, and solved: whole by retrograde analysis when its
+/// index has at most [`MAX_RULES_POSITIONS`] positions (checking that un-moves match
+/// moves), else searched within a node budget when the game cannot loop.
+pub fn rules_file(data: &[u8]) {
+    use gsolve_rules::{setup, Rules, SolverChoice};
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(rules) = Rules::parse(text) else { return };
+    let rules = std::sync::Arc::new(rules);
+    let position = text.lines().find_map(|line| line.strip_prefix("# position: ")).map(str::trim);
+    let boards: &[Option<(u32, u32)>] = if position.is_some() { &[None] } else { &[None, Some((3, 3)), Some((2, 4))] };
+    for &size in boards {
+        let Ok(s) = setup(rules.clone(), size, None, position) else { continue };
+        let game = &s.game;
+        let _ = game.describe();
+        let written = game.format_position(&s.position);
+        let read = game.parse_position(&written).unwrap_or_else(|e| panic!("{written:?} does not read back: {e}"));
+        assert_eq!(read, s.position, "{written:?} reads back as another position");
+        match game.choose_solver(MAX_RULES_POSITIONS) {
+            Ok(SolverChoice::Retrograde) => {
+                gsolve_engine::check::unmoves_match_moves(game).unwrap_or_else(|e| panic!("{written:?}: {e:?}"));
+                let solution = retrograde::solve(game);
+                if game.terminal(&s.position).is_none() {
+                    let value = solution.value(game.index(&s.position));
+                    assert!(value.is_some(), "{written:?}: no value");
+                }
+            }
+            Ok(SolverChoice::Search) => {
+                let searcher = Searcher::with_table_entries(game, 1 << 12);
+                searcher.set_node_limit(Some(20_000));
+                match searcher.value(&s.position) {
+                    Ok(_) | Err(SearchError::OutOfBudget { .. }) => {}
+                    Err(e) => panic!("{written:?}: the search failed: {e}"),
+                }
+            }
+            Err(_) => {}
+        }
+    }
 }

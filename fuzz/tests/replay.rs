@@ -28,7 +28,7 @@ fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 /// Bytes a mutation writes: the characters of every input format, and some others.
-const INTERESTING: &[u8] = b"0123456789 \n\r\t/.,#=-+EQApPwbqa12\xff\x00";
+const INTERESTING: &[u8] = b"0123456789 \n\r\t/.,#=-+EQApPwbqa12[]{}\"\xff\x00";
 
 fn random_byte(rng: &mut SplitMix64) -> u8 {
     if rng.chance(3, 4) {
@@ -197,4 +197,9 @@ fn tablebase() {
 #[test]
 fn http_router() {
     replay("http_router");
+}
+
+#[test]
+fn rules_file() {
+    replay("rules_file");
 }

@@ -246,7 +246,8 @@ impl Analyzer {
             let text = parameter(&probe, key, &["rows", "cols", "size", "map"])?;
             text.parse::<u32>().ok().filter(|n| range.contains(n) && n.to_string() == text).ok_or_else(|| {
                 AnalysisError::BadVariant(format!(
-                    "{game}: {key} = {text:?} must be a whole number from {} to {}",
+                    "{game}: {key} = {} must be a whole number from {} to {}",
+                    gsolve_games::text::excerpt(text),
                     range.start(),
                     range.end()
                 ))

@@ -243,7 +243,7 @@ pub enum AnalysisError {
     #[error("{0}")]
     BadVariant(String),
     /// The position does not parse.
-    #[error("position {position:?}: {message}")]
+    #[error("position {}: {message}", gsolve_games::text::excerpt(position))]
     BadPosition {
         /// The text given.
         position: String,

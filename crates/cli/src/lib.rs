@@ -12,6 +12,7 @@ mod play;
 mod progress;
 mod pursuit;
 mod report;
+mod rules;
 pub mod serve;
 mod snakes;
 mod tablebase;
@@ -106,8 +107,46 @@ enum Command {
     /// Serves the page and a JSON API under /api/ (docs/web-api.md) from files
     /// embedded in the binary; binds to 127.0.0.1 unless --bind says otherwise.
     Serve(ServeArgs),
+    /// A game described in a rules file (docs/rules.md): each position's value and
+    /// remoteness, or what the file means (--check).
+    ///
+    /// Positions in the rules' notation: the board's rows from the top joined by `/`,
+    /// then the letter of the side to move (`BBBB/..../..../WWWW w`). Without a
+    /// position: the rules' start on the default board, or on --rows R --cols C.
+    /// Games that cannot repeat a position are searched (alpha-beta); the others are
+    /// solved whole by retrograde analysis, draws found exactly.
+    Rules(RulesArgs),
     /// The licences of the third-party code in this binary (the THIRD-PARTY file).
     Licenses,
+}
+
+#[derive(Args)]
+pub struct RulesArgs {
+    /// The rules file (TOML; docs/rules.md).
+    file: PathBuf,
+    /// Positions in the rules' notation (quote them); the start when absent.
+    #[arg(value_name = "POSITION")]
+    positions: Vec<String>,
+    /// Rows of the board for the start (with --cols).
+    #[arg(long, value_name = "R")]
+    rows: Option<u32>,
+    /// Columns of the board for the start (with --rows).
+    #[arg(long, value_name = "C")]
+    cols: Option<u32>,
+    /// For rules whose board is a map: a file with the map (rows of `.`, `#` and the
+    /// zones' marks); positions then need not repeat it.
+    #[arg(long, value_name = "FILE")]
+    map: Option<PathBuf>,
+    /// Print what the file means (sides, pieces, moves, endings, index size) and
+    /// solve nothing.
+    #[arg(long, conflicts_with_all = ["explain", "json"])]
+    check: bool,
+    /// Per position: the value, remoteness and the optimal line of play, one ply a line.
+    #[arg(long, conflicts_with = "json")]
+    explain: bool,
+    /// One JSON object a position.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -268,6 +307,10 @@ struct PawnsArgs {
     /// Solve the same boards with black to move.
     #[arg(long, conflicts_with = "summary")]
     black_to_move: bool,
+    /// Solve with the rules of this file instead of the built-in game (`P`, `p`, sides
+    /// `w` and `b`, as examples/rules/pawns.toml); the output is the same.
+    #[arg(long, value_name = "FILE", conflicts_with = "summary")]
+    rules: Option<PathBuf>,
     /// Per case: the value, remoteness and the optimal line of play, one ply a line.
     #[arg(long, conflicts_with_all = ["json", "summary"])]
     explain: bool,
@@ -290,6 +333,10 @@ struct PawnsArgs {
 struct CaseArgs {
     /// Input file; standard input when absent or `-`.
     file: Option<PathBuf>,
+    /// Solve with the rules of this file instead of the built-in game (its letters
+    /// those of the game's file in examples/rules/); the output is the same.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<PathBuf>,
     /// Per case: the value, remoteness and the optimal line of play, one ply a line.
     #[arg(long, conflicts_with = "json")]
     explain: bool,
@@ -311,12 +358,14 @@ fn parse_size(text: &str) -> Result<u64, String> {
         "M" => 20,
         "G" => 30,
         "T" => 40,
-        _ => return Err(format!("{text:?}: expected a size like 1500M or 8G")),
+        _ => return Err(format!("{}: expected a size like 1500M or 8G", gsolve_games::text::excerpt(text))),
     };
-    let value: f64 = number.parse().map_err(|_| format!("{text:?}: expected a size like 1500M or 8G"))?;
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{}: expected a size like 1500M or 8G", gsolve_games::text::excerpt(text)))?;
     let bytes = value * (1u64 << shift) as f64;
     if !(1.0..=1e18).contains(&bytes) {
-        return Err(format!("{text:?}: out of range"));
+        return Err(format!("{}: out of range", gsolve_games::text::excerpt(text)));
     }
     Ok(bytes as u64)
 }
@@ -362,6 +411,7 @@ pub fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Rules(args) => rules::run(args),
         Command::Licenses => {
             use std::io::Write;
             std::io::stdout().write_all(THIRD_PARTY.as_bytes()).map_err(report::write_error)

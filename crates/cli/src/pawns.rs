@@ -5,6 +5,7 @@ use crate::report::{write_error, CaseReport, Style};
 use crate::{input, Failure, PawnsArgs};
 use gsolve_engine::search::Searcher;
 use gsolve_engine::{tiered, Indexed, PackedValue, Progress, Tiered, Value};
+use gsolve_games::notation::PlainNotation;
 use gsolve_games::pawns::{self, Pawns};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
@@ -30,6 +31,18 @@ pub fn run(args: &PawnsArgs) -> Result<(), Failure> {
 fn cases(args: &PawnsArgs) -> Result<(), Failure> {
     let (text, name) = input::read(args.file.as_ref())?;
     let boards = pawns::parse_boards(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+    if let Some(file) = &args.rules {
+        // The board as examples/rules/pawns.toml writes it: `P`, `p`, `w` or `b`.
+        let cases = boards
+            .iter()
+            .map(|case| {
+                let mut start = case.position;
+                start.white_to_move = !args.black_to_move;
+                (Pawns::new(case.rows, case.cols).format_position(&start), !args.black_to_move)
+            })
+            .collect();
+        return crate::rules::contest(crate::rules::Contest::Pawns, file, cases, args.explain, args.json);
+    }
     let style = Style::new(args.explain, args.json);
     let mut out = BufWriter::new(std::io::stdout().lock());
     let games: HashMap<(u32, u32), Pawns> =

@@ -2,11 +2,12 @@
 
 use crate::progress::Bar;
 use crate::report::{write_error, CaseReport, Style};
+use crate::rules::{self, Contest};
 use crate::{input, CaseArgs, Failure};
 use gsolve_engine::retrograde::{self, Options};
 use gsolve_engine::{Solution, Unmoves};
-use gsolve_games::chase::{self, Chase};
-use gsolve_games::queens_case::{self, QueensCase};
+use gsolve_games::chase::{self, Chase, ChaseCase};
+use gsolve_games::queens_case::{self, Cell, Map, QueensCase};
 use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 
@@ -20,6 +21,10 @@ fn solve<G: Unmoves + Sync>(game: &G) -> Solution {
 pub fn queens_case(args: &CaseArgs) -> Result<(), Failure> {
     let (text, name) = input::read(args.file.as_ref())?;
     let maps = queens_case::parse_maps(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+    if let Some(file) = &args.rules {
+        let cases = maps.iter().map(|map| (queens_text(map), true)).collect();
+        return rules::contest(Contest::QueensCase, file, cases, args.explain, args.json);
+    }
     let style = Style::new(args.explain, args.json);
     let mut out = BufWriter::new(std::io::stdout().lock());
     for (i, map) in maps.iter().enumerate() {
@@ -35,6 +40,10 @@ pub fn queens_case(args: &CaseArgs) -> Result<(), Failure> {
 pub fn chase(args: &CaseArgs) -> Result<(), Failure> {
     let (text, name) = input::read(args.file.as_ref())?;
     let cases = chase::parse_cases(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+    if let Some(file) = &args.rules {
+        let cases = cases.iter().map(|case| (chase_text(case), true)).collect();
+        return rules::contest(Contest::Chase, file, cases, args.explain, args.json);
+    }
     let style = Style::new(args.explain, args.json);
     let mut out = BufWriter::new(std::io::stdout().lock());
     // One solve per board size answers every case of that size.
@@ -49,4 +58,40 @@ pub fn chase(args: &CaseArgs) -> Result<(), Failure> {
         report.print(style, &mut out).map_err(write_error)?;
     }
     out.flush().map_err(write_error)
+}
+
+/// A Queen's Case map as a position of examples/rules/queens-case.toml: the map's
+/// rows with `Q` and `A` on their cells, the queen to move.
+fn queens_text(map: &Map) -> String {
+    let game = QueensCase::new(map);
+    let start = game.start();
+    let (queen, army) = (game.coord(start.queen), game.coord(start.army));
+    let rows: Vec<String> = (0..map.height())
+        .map(|r| {
+            (0..map.width())
+                .map(|c| {
+                    let here = |at: gsolve_games::notation::Coord| at.row == r + 1 && at.col == c + 1;
+                    match map.cell(r, c) {
+                        _ if here(queen) => 'Q',
+                        _ if here(army) => 'A',
+                        Cell::Wall => '#',
+                        Cell::Exit => 'E',
+                        Cell::Floor => '.',
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    format!("{} q", rows.join("/"))
+}
+
+/// A chase case as a position of examples/rules/chase.toml: `W` and `B` on an n×n
+/// board, white to move.
+fn chase_text(case: &ChaseCase) -> String {
+    let n = case.size as usize;
+    let mut rows = vec![vec!['.'; n]; n];
+    rows[case.white.row as usize - 1][case.white.col as usize - 1] = 'W';
+    rows[case.black.row as usize - 1][case.black.col as usize - 1] = 'B';
+    let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+    format!("{} w", rows.join("/"))
 }

@@ -4,12 +4,25 @@ use crate::progress::Bar;
 use crate::report::{write_error, CaseReport, Style};
 use crate::{input, CaseArgs, Failure};
 use gsolve_engine::search::Searcher;
+use gsolve_games::notation::PlainNotation;
 use gsolve_games::snakes::{self, Snakes};
 use std::io::{BufWriter, Write};
 
 pub fn run(args: &CaseArgs) -> Result<(), Failure> {
     let (text, name) = input::read(args.file.as_ref())?;
     let boards = snakes::parse_boards(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+    if let Some(file) = &args.rules {
+        // The board as examples/rules/snakes.toml writes it: heads `1` and `2`,
+        // obstacles `#` (walls, as trails leave them), snake 1 to move.
+        let cases = boards
+            .iter()
+            .map(|board| {
+                let game = Snakes::new(board);
+                (game.format_position(&game.start()), true)
+            })
+            .collect();
+        return crate::rules::contest(crate::rules::Contest::Snakes, file, cases, args.explain, args.json);
+    }
     let style = Style::new(args.explain, args.json);
     let mut out = BufWriter::new(std::io::stdout().lock());
     for (i, board) in boards.iter().enumerate() {

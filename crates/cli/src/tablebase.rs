@@ -234,8 +234,9 @@ impl Command for Probe<'_> {
             .map(|(i, text)| {
                 game.parse_position(text).map_err(|e| {
                     Failure::Input(format!(
-                        "position {} {text:?}: {e} (this tablebase is {} {})",
+                        "position {} {}: {e} (this tablebase is {} {})",
                         i + 1,
+                        gsolve_games::text::excerpt(text),
                         G::NAME,
                         parameters_text(&game.parameters())
                     ))

@@ -213,3 +213,29 @@ fn parameters_have_one_spelling() {
     refused(&["info", s(&file)], "", "write it 3");
     refused(&["probe", s(&file), "ppp/.../PPP w"], "", "without leading zeros");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_tablebase_that_is_not_a_regular_file_is_refused_at_once() {
+    // /dev/zero would be read until memory runs out, a FIFO would wait for a writer
+    // for ever, a directory cannot be mapped: each is refused before it is opened.
+    let dir = Scratch::new("tablebase-paths");
+    let fifo = dir.path("fifo.gtb");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    for path in ["/dev/zero", s(&fifo), s(&dir.0)] {
+        let started = Instant::now();
+        refused(&["info", path], "", "is not a regular file");
+        refused(&["verify", path], "", "is not a regular file");
+        refused(&["probe", path, "1,1 2,2 w"], "", "is not a regular file");
+        refused(&["analyze", "chase", "--tablebase", path], "", "is not a regular file");
+        assert!(started.elapsed() < Duration::from_secs(20), "{path}: {:?}", started.elapsed());
+    }
+}
+
+#[test]
+fn long_positions_are_quoted_short() {
+    // A 100 KB position: the message quotes a few dozen characters of it.
+    let position = format!("{} w", "p".repeat(100_000));
+    let message = refused(&["analyze", "pawns", &position], "", "characters)");
+    assert!(message.len() < 400, "{message}");
+}

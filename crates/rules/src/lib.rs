@@ -27,6 +27,7 @@
 
 pub mod board;
 pub mod error;
+mod explain;
 pub mod game;
 mod impls;
 pub mod index;
@@ -39,6 +40,7 @@ mod syntax;
 mod unmoves;
 
 pub use error::RulesError;
+pub use explain::{intern, SolverChoice};
 pub use game::{RulesGame, RulesMove};
 pub use impls::{escape_text, map_from_line, unescape_text};
 pub use position::RulesPosition;

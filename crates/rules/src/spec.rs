@@ -554,13 +554,15 @@ impl<'s, 'a> Reader<'s, 'a> {
                     moves.push(self.read_move(m, &table_name)?);
                 }
             }
+            // Unknown keys first: a misspelt `moves` is named as such, not as no move.
+            let span = f.span.clone();
+            f.finish()?;
             if moves.is_empty() && !stay {
                 return Err(self.err(
-                    f.span.clone(),
+                    span,
                     format!("{table_name} has no move: give it `moves = [...]` (or `stay = true` for a piece that never moves)"),
                 ));
             }
-            f.finish()?;
             rules.kinds.push(KindRules { name: name.to_string(), letters, moves, stay, trail });
         }
         if rules.kinds.is_empty() {

@@ -24,11 +24,11 @@ pub enum Error {
         supported: u16,
     },
     /// Written by an older gsolve in a format this one no longer reads.
-    #[error("format version {found} is older than this gsolve reads ({supported}): rebuild the tablebase with `gsolve build`")]
+    #[error("format version {found} is older than this gsolve reads (from {supported} on): rebuild the tablebase with `gsolve build`")]
     OlderVersion {
         /// The file's version.
         found: u16,
-        /// The version this build reads.
+        /// The oldest version this build reads.
         supported: u16,
     },
     /// The values are stored by another version of the game's index.
@@ -96,6 +96,10 @@ pub enum Error {
     /// FIFO, a socket): it is never replaced.
     #[error("{} exists and is not a regular file: it is left as it is (choose another output path)", .0.display())]
     NotAFile(PathBuf),
+    /// The path to read is not a regular file (a directory, a device, a FIFO, a
+    /// socket): no tablebase is read from it, and nothing waits on it.
+    #[error("{} is not a regular file (a directory, device, FIFO or socket): a tablebase is a file", .0.display())]
+    NotRegular(PathBuf),
     /// A build would take more memory than allowed.
     #[error("{0}")]
     TooLarge(String),

@@ -41,7 +41,8 @@
 //! # Ok::<(), gsolve_tablebase::Error>(())
 //! ```
 #![warn(missing_docs)]
-// One `unsafe` block, the memory map in `read.rs`, allowed there with its proof.
+// Two `unsafe` blocks, the memory maps in `read.rs` (a tablebase) and `tiers.rs` (a
+// finished tier), each allowed where it is, with its proof.
 #![deny(unsafe_code)]
 
 pub mod error;

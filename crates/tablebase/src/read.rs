@@ -43,13 +43,27 @@ thread_local! {
 
 impl Tablebase {
     /// Opens and memory-maps a tablebase file.
+    ///
+    /// Only a regular file is opened: a directory, a device (`/dev/zero`), a FIFO or
+    /// a socket is refused before it is opened (opening a FIFO would wait for a
+    /// writer, reading a device might never end).
     pub fn open(path: impl AsRef<Path>) -> Result<Tablebase> {
-        let file = File::open(path.as_ref())?;
-        let len = file.metadata()?.len();
+        let path = path.as_ref();
+        if !std::fs::metadata(path)?.is_file() {
+            return Err(Error::NotRegular(path.to_path_buf()));
+        }
+        let file = File::open(path)?;
+        let metadata = file.metadata()?;
+        if !metadata.is_file() {
+            // Replaced between the two looks.
+            return Err(Error::NotRegular(path.to_path_buf()));
+        }
+        let len = metadata.len();
         if len < format::FIXED_HEADER as u64 {
-            // Too short to map usefully (and an empty file cannot be mapped at all).
+            // Too short to map usefully (and an empty file cannot be mapped at all):
+            // read the few bytes the size promises, no more.
             let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut &file, &mut bytes)?;
+            std::io::Read::read_to_end(&mut std::io::Read::take(&file, len), &mut bytes)?;
             return Tablebase::from_bytes(bytes);
         }
         // SAFETY: `Mmap::map` is unsafe because another process could change or

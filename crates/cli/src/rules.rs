@@ -1,0 +1,245 @@
+//! `gsolve rules FILE [POSITION]...`, and the contest commands with `--rules FILE`:
+//! games described in a rules file (docs/rules.md), solved like the built-in ones.
+
+use crate::progress::Bar;
+use crate::report::{write_error, CaseReport, Style};
+use crate::{input, Failure, RulesArgs};
+use gsolve_engine::retrograde::{self, Options};
+use gsolve_engine::search::{SearchError, Searcher};
+use gsolve_engine::{Solution, Value, Variant};
+use gsolve_games::notation::{Explain, PlainNotation};
+use gsolve_games::text::excerpt;
+use gsolve_rules::{setup, Rules, RulesGame, RulesPosition, SetupError, SolverChoice};
+use std::collections::HashMap;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The most positions a whole-game solve of a rules game may have here: about 5
+/// bytes a position while solving (the same bound as chase n = 100).
+pub const MAX_POSITIONS: u64 = 200_000_000;
+
+/// Reads and checks a rules file; errors name the file, line and column.
+pub fn load(path: &Path) -> Result<Arc<Rules>, Failure> {
+    let (text, name) = input::read(Some(&path.to_path_buf()))?;
+    Rules::parse(&text).map(Arc::new).map_err(|e| Failure::Input(format!("{name}: {e}")))
+}
+
+/// Entries of a rules game's search table. A rules position is far larger than a
+/// built-in game's (up to 48 pieces and the walls), so the table has fewer entries
+/// than the built-in games' default for about the same memory.
+const SEARCH_TABLE_ENTRIES: usize = 1 << 20;
+
+/// The solver for a game: alpha-beta search when the game cannot repeat a position
+/// and cannot tie (exact, and it needs no index), else retrograde analysis of the
+/// whole index (draws and ties exact) within [`MAX_POSITIONS`].
+fn choose(game: &RulesGame) -> Result<SolverChoice, Failure> {
+    let searched = if game.acyclic() { game.choose_solver(0).ok() } else { None };
+    match searched {
+        Some(choice) => Ok(choice),
+        None => game.choose_solver(MAX_POSITIONS).map_err(Failure::Input),
+    }
+}
+
+/// A game's values, as its solver gives them: every position of the index, or a
+/// search that answers each position asked about (and keeps what it learnt).
+enum Values {
+    Whole(Solution),
+    Searched(Box<Searcher<'static, RulesGame, RulesGame>>),
+}
+
+/// A rules game and its values.
+struct Solved {
+    game: RulesGame,
+    values: Values,
+}
+
+impl Solved {
+    /// Solves `game` for `position`: whole by retrograde analysis when the game can
+    /// repeat positions (draws found exactly) or ties, by alpha-beta search when it
+    /// cannot ([`RulesGame::choose_solver`]).
+    fn new(game: RulesGame, position: &RulesPosition) -> Result<Solved, Failure> {
+        let values = match choose(&game)? {
+            SolverChoice::Retrograde => {
+                let bar = Bar::new();
+                let observe = |p| bar.observe(p);
+                Values::Whole(retrograde::solve_with(
+                    &game,
+                    &Options { progress: Some(&observe), ..Options::default() },
+                ))
+            }
+            SolverChoice::Search => {
+                let searcher = Box::new(Searcher::owning(game.clone(), SEARCH_TABLE_ENTRIES));
+                let mut solved = Solved { game, values: Values::Searched(searcher) };
+                solved.search(position)?;
+                return Ok(solved);
+            }
+        };
+        Ok(Solved { game, values })
+    }
+
+    /// Makes sure the position's value is known (a search runs for it).
+    fn search(&mut self, position: &RulesPosition) -> Result<(), Failure> {
+        if let Values::Searched(searcher) = &self.values {
+            let bar = Bar::new();
+            searcher.value_with_progress(position, Some(&|p| bar.observe(p))).map_err(|e| match e {
+                SearchError::Tie => Failure::Input(format!(
+                    "{}: the search reached a tie, which it cannot value; these rules need a whole-game solve",
+                    self.game.rules().name
+                )),
+                e => Failure::Other(anyhow::anyhow!("{e}")),
+            })?;
+        }
+        Ok(())
+    }
+
+    fn report(
+        &self,
+        case: usize,
+        answer: impl Fn(Value) -> String,
+        position: &RulesPosition,
+        style: Style,
+    ) -> CaseReport {
+        match &self.values {
+            Values::Whole(solution) => CaseReport::new(case, answer, &self.game, solution, position, style),
+            Values::Searched(searcher) => CaseReport::new(case, answer, &self.game, &**searcher, position, style),
+        }
+    }
+}
+
+/// Solved games by variant (rules, board, map, piece limits): the cases of one
+/// board share one solve, or one search table.
+#[derive(Default)]
+struct Cache {
+    solved: HashMap<Vec<(String, String)>, Solved>,
+}
+
+impl Cache {
+    /// The value of `position` in `game`, solving what is needed.
+    fn solve(&mut self, game: RulesGame, position: &RulesPosition) -> Result<&Solved, Failure> {
+        // A search needs no index: one searcher (and its table) serves every
+        // position of the board, whatever its pieces.
+        let mut key = game.parameters();
+        if choose(&game)? == SolverChoice::Search {
+            key.retain(|(k, _)| k != "pieces");
+        }
+        if !self.solved.contains_key(&key) {
+            let solved = Solved::new(game, position)?;
+            self.solved.insert(key.clone(), solved);
+        } else if let Some(solved) = self.solved.get_mut(&key) {
+            solved.search(position)?;
+        }
+        Ok(&self.solved[&key])
+    }
+}
+
+/// A setup's error as the command line reports it.
+fn setup_error(what: &str, e: SetupError) -> Failure {
+    Failure::Input(format!("{what}: {e}"))
+}
+
+/// `gsolve rules FILE [POSITION]...`.
+pub fn run(args: &RulesArgs) -> Result<(), Failure> {
+    let rules = load(&args.file)?;
+    let name = args.file.display().to_string();
+    let size = match (args.rows, args.cols) {
+        (Some(r), Some(c)) => Some((r, c)),
+        (None, None) => None,
+        _ => return Err(Failure::Input("--rows R and --cols C go together".into())),
+    };
+    let map = match &args.map {
+        Some(path) => {
+            let (text, map_name) = input::read(Some(path))?;
+            Some(
+                gsolve_rules::notation::parse_map(&rules, &text)
+                    .map_err(|e| Failure::Input(format!("{map_name}: {e}")))?,
+            )
+        }
+        None => None,
+    };
+    let positions: Vec<Option<&str>> =
+        if args.positions.is_empty() { vec![None] } else { args.positions.iter().map(|p| Some(p.as_str())).collect() };
+    let style = Style::new(args.explain, args.json);
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut cache = Cache::default();
+    for (i, text) in positions.iter().enumerate() {
+        let what = match text {
+            Some(t) => format!("{name}: position {} {}", i + 1, excerpt(t)),
+            None => format!("{name}: the start"),
+        };
+        let s = setup(rules.clone(), size, map.clone(), *text).map_err(|e| setup_error(&what, e))?;
+        if args.check {
+            write!(out, "{}", s.game.describe()).map_err(write_error)?;
+            writeln!(out, "position: {}", s.game.format_position(&s.position)).map_err(write_error)?;
+            continue;
+        }
+        let notation = s.game.format_position(&s.position);
+        let side = s.game.side_to_move(&s.position);
+        let position = s.position;
+        let solved = cache.solve(s.game, &position)?;
+        let answer = |value: Value| format!("{notation}: {value}, {side} to move");
+        let report = solved.report(i + 1, answer, &position, style);
+        report.print(style, &mut out).map_err(write_error)?;
+    }
+    out.flush().map_err(write_error)
+}
+
+/// Which contest a case comes from, for its answer line.
+#[derive(Clone, Copy)]
+pub enum Contest {
+    QueensCase,
+    Chase,
+    Pawns,
+    Snakes,
+}
+
+/// The contest's answer line for a value of its start position, as the built-in
+/// commands print it; a rules file may allow what the contest cannot (a draw in
+/// pawn chess), which is then said in words.
+fn contest_answer(contest: Contest, first_to_move: bool, value: Value) -> String {
+    match contest {
+        Contest::QueensCase => gsolve_games::queens_case::QueensCase::verdict(value).to_string(),
+        Contest::Chase => gsolve_games::chase::Chase::verdict(value),
+        Contest::Pawns => {
+            let first_wins = matches!(value, Value::Win(_)) == first_to_move;
+            match value {
+                Value::Win(r) | Value::Loss(r) => format!("{} ({r})", if first_wins { "white" } else { "black" }),
+                Value::Tie(r) => format!("tie ({r})"),
+                Value::Draw => "draw".to_string(),
+            }
+        }
+        Contest::Snakes => {
+            let (mover, other) = if first_to_move { (1, 2) } else { (2, 1) };
+            match value {
+                Value::Win(r) => format!("{mover} {}", r + 1),
+                Value::Loss(r) => format!("{other} {}", r + 1),
+                Value::Tie(r) => format!("tie {}", r + 1),
+                Value::Draw => "draw".to_string(),
+            }
+        }
+    }
+}
+
+/// The contest cases as positions of the rules' notation, each with whether the
+/// contest's first side is to move.
+pub type Cases = Vec<(String, bool)>;
+
+/// Solves contest cases with the rules of `rules_file` instead of the built-in game:
+/// each case, written as a position of the rules (the letters of the contest's own
+/// rules file in examples/rules/), answered in the contest's format.
+pub fn contest(contest: Contest, rules_file: &Path, cases: Cases, explain: bool, json: bool) -> Result<(), Failure> {
+    let rules = load(rules_file)?;
+    let name = rules_file.display();
+    let style = Style::new(explain, json);
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut cache = Cache::default();
+    for (i, (text, first_to_move)) in cases.iter().enumerate() {
+        let what = format!("case {} as a position of {name} ({})", i + 1, excerpt(text));
+        let s = setup(rules.clone(), None, None, Some(text)).map_err(|e| setup_error(&what, e))?;
+        let position = s.position;
+        let solved = cache.solve(s.game, &position)?;
+        let report = solved.report(i + 1, |v| contest_answer(contest, *first_to_move, v), &position, style);
+        report.print(style, &mut out).map_err(write_error)?;
+    }
+    out.flush().map_err(write_error)
+}

@@ -1,0 +1,223 @@
+//! `gsolve rules` and the contest commands with `--rules`: the seed games' rules
+//! files answer every contest case exactly as the built-in games do (the bundled
+//! examples and hundreds of random cases), known values of the other rules files,
+//! and bad rules files refused with the file, line and column.
+
+mod common;
+
+use common::{example, fails, ok};
+use gsolve_games::queens_case::{generate, Cell};
+use gsolve_games::rng::SplitMix64;
+
+fn rules(name: &str) -> String {
+    example(&format!("rules/{name}.toml")).to_str().unwrap().to_string()
+}
+
+/// The command's output with the built-in game and with the rules file, equal, for
+/// each output style.
+fn same_answers(command: &str, rules_name: &str, input: &str) {
+    for style in [None, Some("--explain"), Some("--json")] {
+        let mut built_in = vec![command];
+        let mut by_rules = vec![command, "--rules"];
+        let file = rules(rules_name);
+        by_rules.push(&file);
+        if let Some(flag) = style {
+            built_in.push(flag);
+            by_rules.push(flag);
+        }
+        let want = ok(&built_in, input);
+        let got = ok(&by_rules, input);
+        if style.is_none() {
+            assert_eq!(got, want, "{command} --rules {rules_name} on\n{input}");
+        } else {
+            // The answer, value and remoteness agree; the optimal line may take another
+            // of several best moves, and the sides may have other names.
+            let answers = |text: &str| -> Vec<String> {
+                text.lines()
+                    .filter_map(|l| {
+                        if l.starts_with('{') {
+                            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                            Some(format!("{} {} {}", v["answer"], v["value"], v["remoteness"]))
+                        } else if l.starts_with("case ") {
+                            Some(l.to_string())
+                        } else {
+                            l.split_once(" to move: ").map(|(_, value)| value.to_string())
+                        }
+                    })
+                    .collect()
+            };
+            assert_eq!(answers(&got), answers(&want), "{command} {style:?} --rules {rules_name} on\n{input}");
+        }
+    }
+}
+
+#[test]
+fn contest_commands_with_rules_files_answer_the_bundled_examples() {
+    let read = |name: &str| common::read(&example(name));
+    same_answers("queens-case", "queens-case", &read("queens-case.txt"));
+    same_answers("chase", "chase", &read("chase.txt"));
+    same_answers("pawns", "pawns", &read("pawns.txt"));
+    same_answers("snakes", "snakes", &read("snakes.txt"));
+}
+
+#[test]
+fn contest_commands_with_rules_files_answer_random_cases() {
+    let mut rng = SplitMix64::new(13);
+    // Queen's Case: 40 random maps and mazes up to 8×8 in one input.
+    let mut maps = String::new();
+    for seed in 0..40u64 {
+        // At least exits + 2 open cells: the generators need them.
+        let (w, h) = (3 + (seed % 6) as u32, 1 + (seed / 6 % 8) as u32);
+        let exits = if w * h >= 6 { 1 + (seed % 2) as u32 } else { 1 };
+        let map = if seed % 3 == 0 && w > 2 && h > 2 {
+            generate::maze(w, h, exits, seed)
+        } else {
+            generate::random_map(w, h, 20, exits, seed)
+        };
+        maps.push_str(&format!("{} {}\n", map.width(), map.height()));
+        let game = gsolve_games::queens_case::QueensCase::new(&map);
+        let start = game.start();
+        let (q, a) = (game.coord(start.queen), game.coord(start.army));
+        for r in 0..map.height() {
+            for c in 0..map.width() {
+                let here = |at: gsolve_games::notation::Coord| at.row == r + 1 && at.col == c + 1;
+                maps.push(match map.cell(r, c) {
+                    _ if here(q) => 'Q',
+                    _ if here(a) => 'A',
+                    Cell::Wall => '#',
+                    Cell::Exit => 'E',
+                    Cell::Floor => '.',
+                });
+            }
+            maps.push('\n');
+        }
+    }
+    maps.push_str("0 0\n");
+    same_answers("queens-case", "queens-case", &maps);
+
+    // Chase: 200 cases on boards up to 9×9.
+    let mut cases = String::new();
+    for _ in 0..200 {
+        let n = 2 + rng.below(8) as u32;
+        let (w, mut b) = (rng.below((n * n) as u64) as u32, rng.below((n * n) as u64) as u32);
+        if b == w {
+            b = (w + 1) % (n * n);
+        }
+        cases.push_str(&format!("{n} {} {} {} {}\n", w / n + 1, w % n + 1, b / n + 1, b % n + 1));
+    }
+    same_answers("chase", "chase", &cases);
+
+    // Pawns: 50 random 4×4 boards (the contest's limit), white to move and black.
+    let mut boards = String::from("50\n");
+    for _ in 0..50 {
+        boards.push('\n');
+        for r in 0..4 {
+            for _ in 0..4 {
+                let ch = match rng.below(8) {
+                    0 if r > 0 => 'P',
+                    1 if r < 3 => 'p',
+                    _ => '.',
+                };
+                boards.push(ch);
+            }
+            boards.push('\n');
+        }
+    }
+    same_answers("pawns", "pawns", &boards);
+
+    // Snakes: 100 random boards up to 4×5 with obstacles.
+    let mut snakes = String::new();
+    for _ in 0..100 {
+        let (n, m) = (1 + rng.below(4) as usize, 2 + rng.below(4) as usize);
+        let mut cells: Vec<u32> = (0..n * m).map(|_| if rng.chance(1, 5) { 3 } else { 0 }).collect();
+        let h1 = rng.below((n * m) as u64) as usize;
+        let mut h2 = rng.below((n * m) as u64) as usize;
+        if h2 == h1 {
+            h2 = (h1 + 1) % (n * m);
+        }
+        cells[h1] = 1;
+        cells[h2] = 2;
+        snakes.push_str(&format!("{n} {m}\n"));
+        for row in cells.chunks(m) {
+            snakes.push_str(&row.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
+            snakes.push('\n');
+        }
+    }
+    same_answers("snakes", "snakes", &snakes);
+}
+
+#[test]
+fn rules_files_solve_their_starts() {
+    let line = |args: &[&str]| ok(args, "").trim().to_string();
+    assert_eq!(
+        line(&["rules", &rules("pawns"), "--rows", "3", "--cols", "3"]),
+        "ppp/.../PPP w: loss in 6, white to move"
+    );
+    assert_eq!(line(&["rules", &rules("pawns")]), "pppp/..../..../PPPP w: win in 11, white to move");
+    assert_eq!(
+        line(&["rules", &rules("breakthrough"), "--rows", "4", "--cols", "4"]),
+        "BBBB/BBBB/WWWW/WWWW w: loss in 14, white to move"
+    );
+    assert_eq!(
+        line(&["rules", &rules("cops-and-robbers"), "C..../.#.#./..R.. c"]),
+        "C..../.#.#./..R.. c: draw, cops to move"
+    );
+    assert_eq!(
+        line(&["rules", &rules("cops-and-robbers"), "C...C/.#.#./..R.. c"]),
+        "C...C/.#.#./..R.. c: win in 9, cops to move"
+    );
+    assert_eq!(line(&["rules", &rules("queens-case"), "QE/EA q"]), "QE/EA q: draw, queen to move");
+    // Several positions, one line each.
+    let out = ok(&["rules", &rules("chase"), "W./.B w", "W./.B b"], "");
+    assert_eq!(out, "W./.B w: loss in 2, white to move\nW./.B b: loss in 2, black to move\n");
+}
+
+#[test]
+fn check_says_what_the_file_means() {
+    let out = ok(&["rules", &rules("fox-and-hounds"), "--check"], "");
+    for needle in [
+        "Fox and Hounds (fox-and-hounds)",
+        "32 playable cells, dark cells only",
+        "piece hound: `H` for hounds",
+        "index: 2013760 positions",
+        "positions can repeat: yes",
+    ] {
+        assert!(out.contains(needle), "{needle:?} missing:\n{out}");
+    }
+}
+
+#[test]
+fn bad_rules_files_name_the_file_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("gsolve-rules-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let pawns = std::fs::read_to_string(rules("pawns")).unwrap();
+    let misspelt = write("misspelt.toml", &pawns.replace("moves = [", "move = ["));
+    let message = fails(&["rules", &misspelt], "");
+    assert!(message.contains("misspelt.toml: line "), "{message}");
+    assert!(message.contains("unknown key `move`") && message.contains("did you mean `moves`?"), "{message}");
+    let no_move = write("no-move.toml", "[game]\nname = \"x\"\nsides = [\"a\", \"b\"]\n[board]\nrows = 3\ncols = 3\n[piece.p]\nletter = { a = \"P\", b = \"p\" }\n[[end]]\nwhen = \"stuck\"\n");
+    let message = fails(&["rules", &no_move, "P../.../..p a"], "");
+    assert!(message.contains("line 7") && message.contains("has no move"), "{message}");
+    let zone = write("zone.toml", &pawns.replace("zone = \"goal\"", "zone = \"goals\""));
+    let message = fails(&["rules", &zone], "");
+    assert!(message.contains("no zone is named `goals`"), "{message}");
+    let not_toml = write("not-toml.toml", "[game\nname = 1\n");
+    let message = fails(&["rules", &not_toml], "");
+    assert!(message.contains("line 1") && message.contains("not valid TOML"), "{message}");
+    // A position the rules cannot read, and a missing file.
+    let message = fails(&["rules", &rules("pawns"), "PPX/.../ppp w"], "");
+    assert!(message.contains("position 1") && message.contains("column 3"), "{message}");
+    fails(&["rules", "/nonexistent/rules.toml"], "");
+    // The contest commands' --rules too.
+    let message = fails(&["chase", "--rules", &misspelt], "2 1 1 2 2\n");
+    assert!(message.contains("unknown key `move`"), "{message}");
+    // A rules file that is not the contest's game: its letters do not fit the cases.
+    let message = fails(&["chase", "--rules", &rules("pawns")], "2 1 1 2 2\n");
+    assert!(message.contains("case 1"), "{message}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

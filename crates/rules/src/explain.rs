@@ -1,0 +1,249 @@
+//! A rules game in words: moves and endings for explanations, what the file means
+//! for `gsolve rules --check`, and which solver fits it.
+
+use crate::game::{RulesGame, RulesMove};
+use crate::position::RulesPosition;
+use crate::spec::{CellColour, Check, Ending, Facing, Onto, Turn};
+use gsolve_engine::{Game, Outcome};
+use gsolve_games::notation::{Coord, Explain, PieceMove};
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::sync::Mutex;
+
+/// A side's name as a `&'static str`, as explanations carry it. Each distinct name
+/// is stored once for the life of the process: a process reads few rules files.
+pub fn intern(name: &str) -> &'static str {
+    static NAMES: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    let set = names.get_or_insert_with(HashSet::new);
+    if let Some(&found) = set.get(name) {
+        return found;
+    }
+    let leaked: &'static str = Box::leak(name.to_string().into_boxed_str());
+    set.insert(leaked);
+    leaked
+}
+
+/// How a rules game is solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverChoice {
+    /// Every position of the index by retrograde analysis (cycles and draws exact).
+    Retrograde,
+    /// Alpha-beta search from the position (games that cannot repeat a position).
+    Search,
+}
+
+impl RulesGame {
+    /// True when no position can come back: every move takes a piece forward (no
+    /// stay, no pass, no step without a forward part) or leaves a wall. Such a game
+    /// has no draws, and alpha-beta search is exact for it.
+    pub fn acyclic(&self) -> bool {
+        if self.rules.has_trails() {
+            return self.rules.kinds.iter().all(|k| k.trail && !k.stay);
+        }
+        self.rules.kinds.iter().all(|k| !k.stay && k.moves.iter().all(|m| m.vectors.iter().all(|&(f, _)| f > 0)))
+    }
+
+    /// The solver for this game: retrograde when its index has at most
+    /// `max_positions` positions (and a game that can loop has to be), else search
+    /// when the game cannot loop; an error says why neither fits.
+    pub fn choose_solver(&self, max_positions: u64) -> Result<SolverChoice, String> {
+        let acyclic = self.acyclic();
+        match self.placement_index() {
+            Ok(index) if index.size() <= max_positions => Ok(SolverChoice::Retrograde),
+            _ if acyclic && !self.has_tie_endings() => Ok(SolverChoice::Search),
+            Ok(index) => Err(format!(
+                "{}: {} positions to solve, more than the {max_positions} allowed here, and the game can go on forever (no search)",
+                self.rules.name,
+                index.size()
+            )),
+            Err(why) => Err(format!("{}: no index ({why}), and the search cannot solve this game", self.rules.name)),
+        }
+    }
+
+    fn has_tie_endings(&self) -> bool {
+        self.rules.endings.iter().any(|e| match e {
+            Ending::Reach { result, .. } | Ending::NoPieces { result, .. } | Ending::Stuck { result } => {
+                *result == Outcome::Tie
+            }
+            Ending::Meet { winner, .. } => winner.is_none(),
+        })
+    }
+
+    /// The cell's coordinates (1-based).
+    pub fn coord(&self, cell: u32) -> Coord {
+        let (r, c) = self.board.coords[cell as usize];
+        Coord { row: r + 1, col: c + 1 }
+    }
+
+    /// What the file means on this board, for `gsolve rules --check`.
+    pub fn describe(&self) -> String {
+        let rules = &self.rules;
+        let mut out = String::new();
+        let _ = writeln!(out, "{} ({})", rules.title, rules.name);
+        let board = &self.board;
+        let cells = match rules.board.cells {
+            CellColour::All => String::new(),
+            CellColour::Dark => ", dark cells only".into(),
+            CellColour::Light => ", light cells only".into(),
+        };
+        let _ = writeln!(
+            out,
+            "board: {} rows × {} columns, {} playable cells{cells}{}",
+            board.rows,
+            board.cols,
+            board.cells(),
+            if board.map.is_some() { " (walls and marks from the map)" } else { "" }
+        );
+        for (i, side) in rules.sides.iter().enumerate() {
+            let facing = match side.forward {
+                Facing::Up => "up",
+                Facing::Down => "down",
+                Facing::Left => "left",
+                Facing::Right => "right",
+            };
+            let turn = match side.turn {
+                Turn::OnePiece => "one piece moves a turn",
+                Turn::AllPieces => "every piece moves each turn",
+            };
+            let first = if i == 0 { ", moves first in the start position" } else { "" };
+            let _ = writeln!(out, "side {} (`{}`): forward is {facing}, {turn}{first}", side.name, side.letter);
+        }
+        for kind in &rules.kinds {
+            let owners: Vec<String> =
+                (0..2).filter_map(|s| kind.letters[s].map(|l| format!("`{l}` for {}", rules.sides[s].name))).collect();
+            let _ = writeln!(out, "piece {}: {}", kind.name, owners.join(", "));
+            for m in &kind.moves {
+                let range = match m.range {
+                    None => "sliding".to_string(),
+                    Some(1) => "one step".to_string(),
+                    Some(k) => format!("up to {k} steps"),
+                };
+                let onto = match m.onto {
+                    Onto::Empty => "onto empty cells",
+                    Onto::Enemy => "onto enemy pieces only",
+                    Onto::Any => "onto empty cells or enemy pieces",
+                };
+                let vectors: Vec<String> = m.vectors.iter().map(|(f, r)| format!("[{f},{r}]")).collect();
+                let leap = if m.leap { ", leaping" } else { "" };
+                let _ = writeln!(out, "  moves {range} along {} (forward, right), {onto}{leap}", vectors.join(" "));
+            }
+            if kind.stay {
+                let _ = writeln!(out, "  may stay where it is");
+            }
+            if kind.trail {
+                let _ = writeln!(out, "  leaves a wall on every cell it leaves");
+            }
+        }
+        for (z, zone) in rules.zones.iter().enumerate() {
+            for side in 0..2 {
+                let count = (0..board.cells() as u32).filter(|&c| board.in_zone(z, side, c)).count();
+                let _ = writeln!(out, "zone {} for {}: {count} cells", zone.name, rules.sides[side].name);
+            }
+        }
+        let result = |o: Outcome| match o {
+            Outcome::Win => "wins",
+            Outcome::Loss => "loses",
+            Outcome::Tie => "ties",
+        };
+        for e in &rules.endings {
+            let line = match e {
+                Ending::Reach { zone, kinds, sides, check, result: r } => {
+                    let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
+                    let pieces = kinds.as_ref().map_or("a piece".to_string(), |k| {
+                        k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ")
+                    });
+                    let when = match check {
+                        Check::AfterMove => "as soon as it stands there",
+                        Check::AfterReply => "if it still stands there when its side is to move again",
+                    };
+                    format!(
+                        "{} with {pieces} in the zone {}: {} ({when})",
+                        who.join(" or "),
+                        rules.zones[*zone].name,
+                        result(*r)
+                    )
+                }
+                Ending::Meet { kinds, winner } => format!(
+                    "{} and {} on one cell: {}",
+                    rules.kinds[kinds[0]].name,
+                    rules.kinds[kinds[1]].name,
+                    winner.map_or("a tie".to_string(), |w| format!("{} wins", rules.sides[w].name))
+                ),
+                Ending::NoPieces { sides, result: r } => {
+                    let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
+                    format!("{} without pieces: {}", who.join(" or "), result(*r))
+                }
+                Ending::Stuck { result: r } => format!("the side to move without a legal move {}", result(*r)),
+            };
+            let _ = writeln!(out, "end: {line}");
+        }
+        if !rules.endings.iter().any(|e| matches!(e, Ending::Stuck { .. })) {
+            let _ = writeln!(out, "end: the side to move without a legal move loses (the default)");
+        }
+        let _ = writeln!(out, "otherwise play goes on; a game that never ends is a draw");
+        match self.placement_index() {
+            Ok(index) => {
+                let limits: Vec<String> =
+                    self.groups().iter().zip(index.limits()).map(|(g, l)| format!("{l} `{}`", g.letter)).collect();
+                let _ = writeln!(
+                    out,
+                    "index: {} positions in {} tiers (up to {})",
+                    index.size(),
+                    index.tiers().len(),
+                    limits.join(", ")
+                );
+            }
+            Err(why) => {
+                let _ = writeln!(out, "index: none ({why})");
+            }
+        }
+        let _ = writeln!(
+            out,
+            "positions can repeat: {}",
+            if self.acyclic() { "no (search is exact; no draws)" } else { "yes (retrograde finds draws)" }
+        );
+        out
+    }
+}
+
+impl Explain for RulesGame {
+    fn side_to_move(&self, p: &RulesPosition) -> &'static str {
+        intern(&self.rules.sides[p.to_move()].name)
+    }
+
+    /// The first piece that moves (a pass: the side's first piece staying).
+    fn describe_move(&self, p: &RulesPosition, m: &RulesMove) -> PieceMove {
+        let side = self.side_to_move(p);
+        let step = m.steps().iter().find(|(f, t)| f != t).or(m.steps().first()).copied();
+        let (from, to) = match step {
+            Some((f, t)) => (self.coord(f as u32), self.coord(t as u32)),
+            None => {
+                let own = p.pieces().find(|q| self.group_side[q.group] == p.to_move()).map_or(0, |q| q.cell);
+                (self.coord(own), self.coord(own))
+            }
+        };
+        PieceMove { side, from, to }
+    }
+
+    fn describe_end(&self, p: &RulesPosition) -> Option<String> {
+        let outcome = self.terminal(p);
+        let mover = &self.rules.sides[p.to_move()].name;
+        let other = &self.rules.sides[1 - p.to_move()].name;
+        Some(match (p.ended, outcome) {
+            (1 | 2, _) => format!("the pieces met: {} wins", self.rules.sides[p.ended as usize - 1].name),
+            (3, _) => "the pieces met: a tie".into(),
+            (_, Some(Outcome::Win)) => format!("{mover} has won"),
+            (_, Some(Outcome::Loss)) => format!("{other} has won"),
+            (_, Some(Outcome::Tie)) => "the game is tied".into(),
+            (_, None) => {
+                let mut any = false;
+                self.for_each_move(p, |_| any = true);
+                if any {
+                    return None;
+                }
+                format!("{mover} cannot move and loses")
+            }
+        })
+    }
+}
