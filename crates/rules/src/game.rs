@@ -309,15 +309,17 @@ impl RulesGame {
                     m.steps[i] = (cell_of(packed) as u16, dests[i] as u16);
                 }
                 m.len = mine.len() as u8;
-                let child = self.play_move(p, &m);
-                if !children.iter().any(|(c, _)| *c == child) {
-                    children.push((child, m));
-                }
+                children.push((self.play_move(p, &m), m));
             }
             // Next combination (odometer).
             let mut i = 0;
             loop {
                 if i == choice.len() {
+                    // Moves that lead to the same position (two pieces of a kind
+                    // trading cells) are one move: sorted, not compared pairwise, so
+                    // that four pieces' 625 combinations stay cheap.
+                    children.sort_by_key(|(child, _)| *child);
+                    children.dedup_by(|a, b| a.0 == b.0);
                     children.iter().for_each(|(_, m)| f(*m));
                     return;
                 }

@@ -152,13 +152,16 @@ impl RulesGame {
                     m.steps[i] = (origins[i] as u16, cell_of(packed) as u16);
                 }
                 m.len = mine.len() as u8;
-                if !parents.contains(&parent) && self.play_move(&parent, &m) == *c {
+                if self.play_move(&parent, &m) == *c {
                     parents.push(parent);
                 }
             }
             let mut i = 0;
             loop {
                 if i == choice.len() {
+                    // Each parent once (see the invariant): sorted, then deduplicated.
+                    parents.sort_unstable();
+                    parents.dedup();
                     parents.into_iter().for_each(|p| self.emit(p, f));
                     return;
                 }
