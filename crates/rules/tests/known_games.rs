@@ -628,3 +628,20 @@ fn two_cops_catch_the_robber_on_open_grids() {
         }
     }
 }
+
+#[test]
+fn three_cops_moving_at_once_stay_cheap() {
+    // Found by fuzzing (fuzz/corpus/rules_file/regression-three-cops-all-moving.toml):
+    // three cops make 125 combinations a turn; their moves and parents were
+    // deduplicated pairwise and the whole solve with its un-moves check took over
+    // 10 s. Sorted now, and every reachable position equal to the brute force.
+    let start = "C...C/.#..C/.#.#./..R.. c";
+    let rules = load("cops-and-robbers");
+    let started = std::time::Instant::now();
+    let s = setup(rules.clone(), None, None, Some(start)).unwrap();
+    gsolve_engine::check::unmoves_match_moves(&s.game).unwrap();
+    let solution = retrograde::solve(&s.game);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    assert!(matches!(rules_value(&s.game, &solution, &s.position), Value::Win(_)));
+    assert!(compare_cops(&rules, start) > 1_000);
+}
