@@ -55,11 +55,10 @@ struct Solved {
 }
 
 impl Solved {
-    /// Solves `game` for `position`: whole by retrograde analysis when the game can
-    /// repeat positions (draws found exactly) or ties, by alpha-beta search when it
-    /// cannot ([`RulesGame::choose_solver`]).
-    fn new(game: RulesGame, position: &RulesPosition) -> Result<Solved, Failure> {
-        let values = match choose(&game)? {
+    /// Solves `game` for `position` with the solver [`choose`] picked: whole by
+    /// retrograde analysis, or by alpha-beta search from the position.
+    fn new(game: RulesGame, choice: SolverChoice, position: &RulesPosition) -> Result<Solved, Failure> {
+        let values = match choice {
             SolverChoice::Retrograde => {
                 let bar = Bar::new();
                 let observe = |p| bar.observe(p);
@@ -119,12 +118,13 @@ impl Cache {
     fn solve(&mut self, game: RulesGame, position: &RulesPosition) -> Result<&Solved, Failure> {
         // A search needs no index: one searcher (and its table) serves every
         // position of the board, whatever its pieces.
+        let choice = choose(&game)?;
         let mut key = game.parameters();
-        if choose(&game)? == SolverChoice::Search {
+        if choice == SolverChoice::Search {
             key.retain(|(k, _)| k != "pieces");
         }
         if !self.solved.contains_key(&key) {
-            let solved = Solved::new(game, position)?;
+            let solved = Solved::new(game, choice, position)?;
             self.solved.insert(key.clone(), solved);
         } else if let Some(solved) = self.solved.get_mut(&key) {
             solved.search(position)?;

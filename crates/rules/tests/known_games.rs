@@ -3,26 +3,16 @@
 //! written here from the games' rules (its own grid, moves and endings, and a plain
 //! round-by-round solver over the explicit graph), and against the published results.
 
-use gsolve_engine::{retrograde, search, Game, Indexed, Solution, Value};
+mod common;
+
+use common::{load, rules_value};
+use gsolve_engine::{retrograde, search, Game, Indexed, Value};
 use gsolve_games::notation::PlainNotation;
 use gsolve_games::rng::SplitMix64;
-use gsolve_rules::{setup, Rules, RulesGame, RulesPosition};
+use gsolve_rules::{setup, Rules};
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Arc;
-
-fn load(name: &str) -> Arc<Rules> {
-    let path = format!("{}/../../examples/rules/{name}.toml", env!("CARGO_MANIFEST_DIR"));
-    Arc::new(Rules::parse(&std::fs::read_to_string(path).unwrap()).unwrap())
-}
-
-/// The value of a position of a solved rules game (terminal positions by the rules).
-fn rules_value(game: &RulesGame, solution: &Solution, p: &RulesPosition) -> Value {
-    match game.terminal(p) {
-        Some(outcome) => outcome.value(),
-        None => solution.value(game.index(p)).unwrap(),
-    }
-}
 
 // --- an independent solver ----------------------------------------------------------
 

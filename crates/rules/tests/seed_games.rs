@@ -2,29 +2,18 @@
 //! the same value and remoteness on every position of small boards, and on random
 //! positions of bigger ones.
 
+mod common;
+
+use common::{load, rules_value};
 use gsolve_engine::search::{self, SearchHooks};
-use gsolve_engine::{check, retrograde, tiered, Game, Indexed, Solution, Tiered, Value};
+use gsolve_engine::{check, retrograde, tiered, Game, Indexed, Tiered, Value};
 use gsolve_games::chase::{Chase, ChasePosition};
 use gsolve_games::notation::PlainNotation;
 use gsolve_games::pawns::Pawns;
 use gsolve_games::queens_case::{self, Cell, QueensCase};
 use gsolve_games::rng::SplitMix64;
 use gsolve_games::snakes::{parse_plain, Snakes};
-use gsolve_rules::{setup, Rules, RulesGame, RulesPosition};
-use std::sync::Arc;
-
-fn load(name: &str) -> Arc<Rules> {
-    let path = format!("{}/../../examples/rules/{name}.toml", env!("CARGO_MANIFEST_DIR"));
-    Arc::new(Rules::parse(&std::fs::read_to_string(path).unwrap()).unwrap())
-}
-
-/// The value of a position of a solved rules game (terminal positions by the rules).
-fn rules_value(game: &RulesGame, solution: &Solution, p: &RulesPosition) -> Value {
-    match game.terminal(p) {
-        Some(outcome) => outcome.value(),
-        None => solution.value(game.index(p)).unwrap(),
-    }
-}
+use gsolve_rules::setup;
 
 fn grid_text(rows: &[Vec<char>], side: char) -> String {
     let rows: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
