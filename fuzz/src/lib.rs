@@ -359,9 +359,10 @@ pub fn variant_parameters(data: &[u8]) {
             GameKind::Chase => from_parameters::<Chase>(&pairs),
             GameKind::QueensCase => from_parameters::<QueensCase>(&pairs),
             GameKind::Snakes => {}
+            GameKind::Rules => from_parameters::<gsolve_rules::RulesGame>(&pairs),
         }
         // A board's start is a setup the analyzer accepts.
-        if let Ok(setup) = Analyzer::start(game, &pairs) {
+        if let Ok(setup) = analyzer().start(game, &pairs) {
             match analyzer().check(&setup) {
                 Ok(_) | Err(AnalysisError::TooLarge(_)) => {}
                 Err(e) => panic!("{setup:?}, the start of {pairs:?}, is refused: {e}"),
@@ -438,6 +439,7 @@ fn open(bytes: Vec<u8>) {
         Pawns::NAME => typed::<Pawns>(file, |p| usize::from(!p.white_to_move)),
         Chase::NAME => typed::<Chase>(file, |p| usize::from(!p.white_to_move)),
         QueensCase::NAME => typed::<QueensCase>(file, |p| usize::from(!p.queen_to_move)),
+        gsolve_rules::RulesGame::NAME => typed::<gsolve_rules::RulesGame>(file, |p| p.to_move()),
         _ => {}
     }
 }
@@ -489,6 +491,9 @@ where
     }
 }
 
+/// The rules file the fuzzed server offers.
+const BREAKTHROUGH: &str = include_str!("../../examples/rules/breakthrough.toml");
+
 /// `gsolve serve`'s router, in-process: the first line of the input is the method,
 /// the second the request target (path and query), the rest the body (sent with a
 /// JSON content type). Every answer must be a full response; a `500` (a solver's
@@ -498,7 +503,11 @@ pub fn http_router(data: &[u8]) {
     use tower::ServiceExt;
     static ROUTER: OnceLock<axum::Router> = OnceLock::new();
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
-    let router = ROUTER.get_or_init(|| gsolve_cli::serve::page(Analyzer::new(position_limits())));
+    // The server offers a rules game too (`gsolve serve --rules`): Breakthrough.
+    let router = ROUTER.get_or_init(|| {
+        let rules = gsolve_rules::Rules::parse(BREAKTHROUGH).expect("the example rules file reads");
+        gsolve_cli::serve::page(Analyzer::with_rules(position_limits(), std::sync::Arc::new(rules)))
+    });
     let runtime =
         RUNTIME.get_or_init(|| tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime"));
     let mut parts = data.splitn(3, |&b| b == b'\n');

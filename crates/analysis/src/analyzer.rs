@@ -9,10 +9,13 @@ use gsolve_games::notation::{Coord, Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
 use gsolve_games::queens_case::QueensCase;
 use gsolve_games::snakes::{self, Snakes, SnakesPosition};
+use gsolve_rules::RulesGame;
 use gsolve_tablebase::{GameTablebase, Tablebase};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+
+mod rules;
 
 /// How much work one analysis may take. Requests beyond them are refused with
 /// [`AnalysisError::TooLarge`] before any work starts.
@@ -74,6 +77,8 @@ enum Stored {
     Pawns(GameTablebase<Pawns>),
     Chase(GameTablebase<Chase>),
     QueensCase(GameTablebase<QueensCase>),
+    /// Boxed: a rules game (its rules and index) is far larger than the others.
+    Rules(Box<GameTablebase<RulesGame>>),
 }
 
 /// Analyses setups of every game; thread-safe, with whole-game solves cached so
@@ -89,6 +94,8 @@ pub struct Analyzer {
     pawns_search: Mutex<Option<(PawnsBoard, Shared<Pawns>)>>,
     /// The same for snakes: positions that are boards of the kept game reuse it.
     snakes_search: Mutex<Option<Shared<Snakes>>>,
+    /// The rules of [`GameKind::Rules`] setups, and their solves.
+    rules: rules::RulesState,
 }
 
 /// An alpha-beta searcher that owns its game, kept between analyses.
@@ -171,6 +178,7 @@ impl Analyzer {
             pawns: Mutex::default(),
             pawns_search: Mutex::default(),
             snakes_search: Mutex::default(),
+            rules: rules::RulesState::default(),
         }
     }
 
@@ -181,14 +189,20 @@ impl Analyzer {
             Pawns::NAME => Stored::Pawns(GameTablebase::new(file)?),
             Chase::NAME => Stored::Chase(GameTablebase::new(file)?),
             QueensCase::NAME => Stored::QueensCase(GameTablebase::new(file)?),
+            RulesGame::NAME => Stored::Rules(Box::new(GameTablebase::new(file)?)),
             other => {
                 return Err(gsolve_tablebase::Error::WrongGame {
-                    expected: "pawns, chase or queens-case".into(),
+                    expected: "pawns, chase, queens-case or rules".into(),
                     found: other.into(),
                 })
             }
         };
-        Ok(Analyzer { tablebase: Some(stored), ..Analyzer::new(limits) })
+        let mut analyzer = Analyzer::new(limits);
+        if let Stored::Rules(t) = &stored {
+            analyzer.rules.rules = Some(t.game().rules().clone());
+        }
+        analyzer.tablebase = Some(stored);
+        Ok(analyzer)
     }
 
     /// The limits.
@@ -210,6 +224,7 @@ impl Analyzer {
                 let map = t.game().parameters().into_iter().find(|(k, _)| k == "map").map(|(_, v)| v);
                 (GameKind::QueensCase, vec![pair("map", map.unwrap_or_default())])
             }
+            Stored::Rules(t) => (GameKind::Rules, Analyzer::rules_tablebase_board(t.game())),
         })
     }
 
@@ -239,8 +254,10 @@ impl Analyzer {
 
     /// The start of a game on a board: `parameters` are `rows` and `cols` for pawns
     /// and snakes (snakes in opposite corners of an open board), `size` for chase
-    /// (white top-left, black bottom-right), `map` for Queen's Case.
-    pub fn start(game: GameKind, parameters: &[(String, String)]) -> Result<Setup, AnalysisError> {
+    /// (white top-left, black bottom-right), `map` for Queen's Case; for a rules
+    /// game, the rules' start on `rows` and `cols`, or `map`, or on the rules' own
+    /// board when none is given.
+    pub fn start(&self, game: GameKind, parameters: &[(String, String)]) -> Result<Setup, AnalysisError> {
         let probe = Setup { game, variant: parameters.to_vec(), position: String::new() };
         let number = |key: &str, range: std::ops::RangeInclusive<u32>| -> Result<u32, AnalysisError> {
             let text = parameter(&probe, key, &["rows", "cols", "size", "map"])?;
@@ -276,6 +293,7 @@ impl Analyzer {
                 let rows: Vec<String> = cells.into_iter().map(|r| r.into_iter().collect()).collect();
                 Setup::new(GameKind::Snakes, format!("{} 1", rows.join("/")))
             }
+            GameKind::Rules => self.rules_start(parameters)?,
         })
     }
 
@@ -305,6 +323,7 @@ impl Analyzer {
             GameKind::Chase => self.chase(setup, mode),
             GameKind::QueensCase => self.queens_case(setup, mode),
             GameKind::Snakes => self.snakes(setup, mode),
+            GameKind::Rules => self.rules_game(setup, mode),
         }
     }
 
@@ -318,6 +337,7 @@ impl Analyzer {
             Some(Stored::Pawns(t)) => (Pawns::NAME, t.game().parameters()),
             Some(Stored::Chase(t)) => (Chase::NAME, t.game().parameters()),
             Some(Stored::QueensCase(t)) => (QueensCase::NAME, t.game().parameters()),
+            Some(Stored::Rules(t)) => (t.game().rules().name.as_str(), Analyzer::rules_tablebase_board(t.game())),
             None => unreachable!("only called with a tablebase"),
         };
         AnalysisError::Tablebase(format!(

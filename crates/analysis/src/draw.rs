@@ -6,6 +6,7 @@ use gsolve_games::notation::PlainNotation;
 use gsolve_games::pawns::{Pawns, PawnsPosition};
 use gsolve_games::queens_case::{Cell, QueensCase, QueensPosition};
 use gsolve_games::snakes::{Snakes, SnakesPosition};
+use gsolve_rules::{RulesGame, RulesPosition};
 use serde_json::json;
 
 /// A board: `rows` strings of `cols` characters, row 1 at the top.
@@ -16,6 +17,7 @@ use serde_json::json;
 /// | `chase`       | `W` white, `B` black, `X` both (a capture), `.` empty            |
 /// | `queens-case` | `Q` queen, `A` army, `X` both, `E` exit, `#` wall, `.` floor     |
 /// | `snakes`      | `1` and `2` heads, `a` and `b` their bodies, `#` obstacle, `.` free |
+/// | `rules`       | the rules' piece letters and zone marks, `#` wall, `.` empty      |
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     /// Number of rows.
@@ -105,5 +107,11 @@ impl Draw for QueensCase {
             })
             .collect();
         Board::from_rows(rows)
+    }
+}
+
+impl Draw for RulesGame {
+    fn board(&self, position: &RulesPosition) -> Board {
+        Board::from_notation(&self.format_position(position))
     }
 }

@@ -11,6 +11,7 @@
 //! | `chase`       | `size` (n)                                 | `1,1 4,4 w`                | retrograde, once per size                  |
 //! | `queens-case` | `map` (rows joined by `/`)                 | `1,1 3,4 q`                | retrograde, once per map                   |
 //! | `snakes`      | none: the position is the board            | `1../.../..2 1`            | alpha-beta                                 |
+//! | `rules`       | none: the position is the board (and map)  | `BBB/.../WWW w`            | alpha-beta if no position can repeat and nothing ties, else retrograde; the rules given with [`Analyzer::with_rules`] |
 //!
 //! A tablebase ([`Analyzer::with_tablebase`]) answers for its own game and variant.
 //!
@@ -52,10 +53,14 @@ pub enum GameKind {
     QueensCase,
     /// Two snakes (alternating Tron).
     Snakes,
+    /// The game of a rules file (docs/rules.md), which the [`Analyzer`] holds
+    /// ([`Analyzer::with_rules`], or a tablebase of the rules).
+    Rules,
 }
 
 impl GameKind {
-    /// Every game, in menu order.
+    /// Every built-in game, in menu order ([`GameKind::Rules`] is offered by an
+    /// analyzer that has rules: [`Analyzer::games`]).
     pub const ALL: [GameKind; 4] = [GameKind::Pawns, GameKind::Chase, GameKind::QueensCase, GameKind::Snakes];
 
     /// The name used on the command line, in files and in the web API.
@@ -65,6 +70,7 @@ impl GameKind {
             GameKind::Chase => "chase",
             GameKind::QueensCase => "queens-case",
             GameKind::Snakes => "snakes",
+            GameKind::Rules => "rules",
         }
     }
 
@@ -75,12 +81,17 @@ impl GameKind {
             GameKind::Chase => "Chase (CQOI 2013)",
             GameKind::QueensCase => "Queen's Case",
             GameKind::Snakes => "Two snakes",
+            GameKind::Rules => "Rules file",
         }
     }
 
     /// The game with this name.
     pub fn from_name(name: &str) -> Result<GameKind, AnalysisError> {
-        GameKind::ALL.into_iter().find(|g| g.name() == name).ok_or_else(|| AnalysisError::UnknownGame(name.to_string()))
+        GameKind::ALL
+            .into_iter()
+            .chain([GameKind::Rules])
+            .find(|g| g.name() == name)
+            .ok_or_else(|| AnalysisError::UnknownGame(name.to_string()))
     }
 
     /// How positions are written, in one line.
@@ -92,17 +103,22 @@ impl GameKind {
             GameKind::Snakes => {
                 "rows joined by '/' (. free, # obstacle, 1 and 2 the heads, a and b their bodies), then 1 or 2"
             }
+            GameKind::Rules => {
+                "rows joined by '/' (. empty, # wall, the rules' piece letters and zone marks), then the side to move's letter"
+            }
         }
     }
 
     /// A setup to start from: the Octapawn start, chase on 4×4, a small Queen's Case
-    /// map, snakes on 5×5.
+    /// map, snakes on 5×5. A rules game's start depends on its rules: this gives an
+    /// empty position, which an analysis refuses; ask [`Analyzer::example`].
     pub fn example(self) -> Setup {
         match self {
             GameKind::Pawns => Setup::new(self, "pppp/..../..../PPPP w"),
             GameKind::Chase => Setup::new(self, "1,1 4,4 w").with("size", "4"),
             GameKind::QueensCase => Setup::new(self, "1,1 4,5 q").with("map", "Q...E/.##../..#../E...A"),
             GameKind::Snakes => Setup::new(self, "1..../...../..#../...../....2 1"),
+            GameKind::Rules => Setup::new(self, ""),
         }
     }
 }
@@ -237,7 +253,7 @@ impl Analysis {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AnalysisError {
     /// No such game.
-    #[error("unknown game {0:?}: expected pawns, chase, queens-case or snakes")]
+    #[error("unknown game {0:?}: expected pawns, chase, queens-case, snakes or rules")]
     UnknownGame(String),
     /// The variant parameters are missing or wrong.
     #[error("{0}")]

@@ -146,7 +146,7 @@ fn starts_of_every_game() {
         (GameKind::Snakes, p(&[("rows", "2"), ("cols", "3")]), "1../..2 1"),
     ];
     for (game, parameters, position) in starts {
-        let setup = Analyzer::start(game, &parameters).unwrap();
+        let setup = Analyzer::new(Limits::default()).start(game, &parameters).unwrap();
         assert_eq!(setup.position, position);
         analyzer.analyze(&setup).unwrap();
     }
@@ -155,9 +155,10 @@ fn starts_of_every_game() {
         assert_eq!(GameKind::from_name(game.name()), Ok(game));
         analyzer.analyze(&example).unwrap();
     }
-    let error = Analyzer::start(GameKind::Pawns, &p(&[("rows", "9"), ("cols", "3")])).unwrap_err();
+    let error =
+        Analyzer::new(Limits::default()).start(GameKind::Pawns, &p(&[("rows", "9"), ("cols", "3")])).unwrap_err();
     assert!(error.to_string().contains("rows"), "{error}");
-    let error = Analyzer::start(GameKind::Chase, &[]).unwrap_err();
+    let error = Analyzer::new(Limits::default()).start(GameKind::Chase, &[]).unwrap_err();
     assert!(error.to_string().contains("size"), "{error}");
 }
 
@@ -277,4 +278,157 @@ fn long_solves_report_their_progress() {
     let solved = reports.into_inner().unwrap();
     assert!(!solved.is_empty());
     assert!(solved.iter().all(|p| p.total > 0 && p.done <= p.total), "{solved:?}");
+}
+
+// ---------------------------------------------------------------------------------
+// rules games
+
+fn rules_file(name: &str) -> std::sync::Arc<gsolve_rules::Rules> {
+    let path = format!("{}/../../examples/rules/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::sync::Arc::new(gsolve_rules::Rules::parse(&text).unwrap())
+}
+
+/// A chase position as the rules file writes it: `W` white, `B` black.
+fn chase_as_rules(n: u32, white: u32, black: u32, white_to_move: bool) -> String {
+    let rows: Vec<String> = (0..n)
+        .map(|r| {
+            (0..n)
+                .map(|c| match r * n + c {
+                    i if i == white => 'W',
+                    i if i == black => 'B',
+                    _ => '.',
+                })
+                .collect()
+        })
+        .collect();
+    format!("{} {}", rows.join("/"), if white_to_move { 'w' } else { 'b' })
+}
+
+/// The chase rules file, analysed, gives every position of a 4×4 board the value the
+/// built-in chase gives it, and every move the same value; the analyzer keeps one
+/// retrograde solve for all of them.
+#[test]
+fn a_rules_game_is_analysed_like_the_built_in_game() {
+    let by_rules = Analyzer::with_rules(Limits::default(), rules_file("chase"));
+    let built_in = Analyzer::new(Limits::default());
+    let n = 4;
+    let mut compared = 0;
+    for white in 0..n * n {
+        for black in 0..n * n {
+            if white == black {
+                continue;
+            }
+            for white_to_move in [true, false] {
+                let text = format!(
+                    "{},{} {},{} {}",
+                    white / n + 1,
+                    white % n + 1,
+                    black / n + 1,
+                    black % n + 1,
+                    if white_to_move { 'w' } else { 'b' }
+                );
+                let want = built_in.analyze(&Setup::new(GameKind::Chase, text).with("size", "4")).unwrap();
+                let got = by_rules
+                    .analyze(&Setup::new(GameKind::Rules, chase_as_rules(n, white, black, white_to_move)))
+                    .unwrap();
+                assert_eq!(got.value, want.value, "{}", got.setup.position);
+                assert_eq!(got.to_move, want.to_move);
+                assert_eq!(got.solver, "retrograde");
+                let values = |a: &Analysis| {
+                    let mut v: Vec<(u32, u32, u32, u32, Value)> =
+                        a.moves.iter().map(|m| (m.from.row, m.from.col, m.to.row, m.to.col, m.value)).collect();
+                    v.sort();
+                    v
+                };
+                assert_eq!(values(&got), values(&want), "{}", got.setup.position);
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 480);
+    // Moves, deltas and children agree along random games, captures included.
+    let start = by_rules.start(GameKind::Rules, &[]).unwrap();
+    assert_eq!(start.position, "W.../..../..../...B w");
+    assert!(walk(&by_rules, &start, 3, 7) > 10);
+}
+
+/// A game that cannot repeat a position (Breakthrough) is searched; its values
+/// along random games are consistent move by move, and the start of 4×4 is the
+/// published loss in 14 for the first player.
+#[test]
+fn an_acyclic_rules_game_is_searched() {
+    let analyzer = Analyzer::with_rules(Limits::default(), rules_file("breakthrough"));
+    let start = analyzer.start(GameKind::Rules, &[("rows".into(), "4".into()), ("cols".into(), "4".into())]).unwrap();
+    assert_eq!(start.position, "BBBB/BBBB/WWWW/WWWW w");
+    let analysis = analyzer.analyze(&start).unwrap();
+    assert_eq!((analysis.value, analysis.solver, analysis.to_move), (Value::Loss(14), "alpha-beta", "white"));
+    assert_eq!(analysis.board.cells, ["BBBB", "BBBB", "WWWW", "WWWW"]);
+    let small = Setup::new(GameKind::Rules, "BBB/.../WWW w");
+    assert!(walk(&analyzer, &small, 4, 11) > 10);
+    // The pieces and sides, as the front ends show them.
+    assert_eq!(analyzer.sides(GameKind::Rules), ["white", "black"]);
+    assert_eq!(analyzer.title(GameKind::Rules), "Breakthrough");
+    assert_eq!(analyzer.piece_side(GameKind::Rules, 'B'), Some(1));
+    assert_eq!(analyzer.piece_side(GameKind::Rules, '.'), None);
+    assert_eq!(analyzer.games().last(), Some(&GameKind::Rules));
+}
+
+/// Rules setups without rules, with variant parameters, with a bad position or a
+/// board the rules refuse: each a clear error.
+#[test]
+fn rules_setups_are_checked() {
+    let none = Analyzer::new(Limits::default());
+    let e = none.analyze(&Setup::new(GameKind::Rules, "W../..B w")).unwrap_err();
+    assert!(matches!(&e, AnalysisError::BadVariant(m) if m.contains("--rules")), "{e}");
+    assert!(!none.games().contains(&GameKind::Rules));
+    let analyzer = Analyzer::with_rules(Limits::default(), rules_file("chase"));
+    let e = analyzer.analyze(&Setup::new(GameKind::Rules, "W../..B w").with("size", "3")).unwrap_err();
+    assert!(matches!(&e, AnalysisError::BadVariant(m) if m.contains("size")), "{e}");
+    let e = analyzer.analyze(&Setup::new(GameKind::Rules, "W.x/..B w")).unwrap_err();
+    assert!(matches!(&e, AnalysisError::BadPosition { message, .. } if message.contains("column")), "{e}");
+    let e = analyzer.analyze(&Setup::new(GameKind::Rules, "")).unwrap_err();
+    assert!(matches!(e, AnalysisError::BadPosition { .. }), "{e}");
+    let e = analyzer.start(GameKind::Rules, &[("rows".into(), "3".into())]).unwrap_err();
+    assert!(matches!(&e, AnalysisError::BadVariant(m) if m.contains("together")), "{e}");
+    // Beyond the limits: refused before solving.
+    let tight = Analyzer::with_rules(Limits { max_positions: 200, ..Limits::default() }, rules_file("chase"));
+    let e = tight.analyze(&Setup::new(GameKind::Rules, "W.../..../..../...B w")).unwrap_err();
+    assert!(matches!(&e, AnalysisError::TooLarge(m) if m.contains("positions")), "{e}");
+    assert!(tight.check(&Setup::new(GameKind::Rules, "W../.../..B w")).is_ok());
+}
+
+/// A tablebase of a rules game answers as the solve does, needs no rules file (it
+/// stores the rules), and refuses positions with more pieces than it holds.
+#[test]
+fn a_rules_tablebase_answers_like_the_solver() {
+    let dir = std::env::temp_dir().join(format!("gsolve-analysis-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("chase-3x3.gtb");
+    let set = gsolve_rules::setup(rules_file("chase"), None, None, Some("W../.../..B w")).unwrap();
+    let options = gsolve_tablebase::tiers::BuildOptions { memory: None, write: WriteOptions::default() };
+    gsolve_tablebase::tiers::build(&set.game, &path, &dir.join("work"), &options, None).unwrap();
+    let from_file = Analyzer::with_tablebase(Limits::default(), &path).unwrap();
+    let solving = Analyzer::with_rules(Limits::default(), rules_file("chase"));
+    assert_eq!(from_file.games().last(), Some(&GameKind::Rules));
+    let start = from_file.example(GameKind::Rules).unwrap();
+    assert_eq!(start.position, "W../.../..B w", "the rules' start on the file's board");
+    let mut compared = 0;
+    for white in 0..9 {
+        for black in (0..9).filter(|&b| b != white) {
+            for side in [true, false] {
+                let setup = Setup::new(GameKind::Rules, chase_as_rules(3, white, black, side));
+                let (a, b) = (from_file.analyze(&setup).unwrap(), solving.analyze(&setup).unwrap());
+                assert_eq!(a.solver, "tablebase");
+                assert_eq!((a.value, &a.moves, &a.board, &a.end), (b.value, &b.moves, &b.board, &b.end));
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 144);
+    let e = from_file.analyze(&Setup::new(GameKind::Rules, "WW./.../..B w")).unwrap_err();
+    assert!(e.to_string().contains("more than the 1 this game's index covers"), "{e}");
+    let e = from_file.analyze(&GameKind::Pawns.example()).unwrap_err();
+    assert!(matches!(e, AnalysisError::Tablebase(_)), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -193,7 +193,13 @@ const EDIT_HELP = {
   "chase": "Click a cell: white \u2192 black \u2192 empty (placing a piece moves it there).",
   "queens-case": "Click an open cell: queen \u2192 army \u2192 floor (placing a piece moves it there). The map is a board setting.",
   "snakes": "Click a cell: free \u2192 obstacle \u2192 head 1 \u2192 head 2 \u2192 free (placing a head moves it there); a body (a, b) becomes free.",
+  "rules": "Click a cell: empty \u2192 each piece of the rules in turn \u2192 empty; walls and marked cells stay.",
 };
+
+// A rules game's piece letters, in the order a click cycles through them.
+function ruleLetters() {
+  return Object.keys(state.info.pieces || {});
+}
 
 function mapRows() {
   return (state.variant.map || "").split("/");
@@ -236,6 +242,13 @@ function cycleCell(r, c) {
     case "pawns":
       cells[r][c] = { ".": "P", "P": "p" }[ch] || ".";
       break;
+    case "rules": {
+      const cycle = [".", ...ruleLetters()];
+      const at = cycle.indexOf(ch);
+      if (at < 0) return false; // a wall or a marked cell
+      cells[r][c] = cycle[(at + 1) % cycle.length];
+      break;
+    }
     case "snakes": {
       const next = { ".": "#", "#": "1", "1": "2" }[ch] || ".";
       if (next === "1" || next === "2") cells.forEach((row, i) => row.forEach((x, j) => { if (x === next) row[j] = "."; }));
@@ -266,7 +279,7 @@ function find(cells, pieces) {
 function editedPosition() {
   const { cells, side } = state.edit;
   const game = state.info.name;
-  if (game === "pawns" || game === "snakes") return { position: `${cells.map((row) => row.join("")).join("/")} ${side}` };
+  if (game === "pawns" || game === "snakes" || game === "rules") return { position: `${cells.map((row) => row.join("")).join("/")} ${side}` };
   const [a, b] = game === "chase" ? ["W", "B"] : ["Q", "A"];
   const [nameA, nameB] = sideNames();
   const at = find(cells, [a, "X"]);
@@ -523,6 +536,10 @@ function drawPiece(group, ch, x, y) {
     } else if (ch === "E") group.append(svg("text", { x, y: y + 1, class: "exit-letter" }, "exit"));
   } else if (game === "snakes" && (ch === "1" || ch === "2")) {
     disc(0, `snake${ch}`, ch);
+  } else if (game === "rules") {
+    const side = (state.info.pieces || {})[ch];
+    if (side !== undefined) disc(0, side === 0 ? "white" : "black", ch);
+    else if (ch !== "." && ch !== "#") group.append(svg("text", { x, y: y + 1, class: "exit-letter" }, ch));
   }
 }
 
@@ -536,7 +553,7 @@ function renderBoard() {
   const cols = cells[0].length;
   board.setAttribute("viewBox", `0 0 ${cols * CELL} ${rows * CELL}`);
   board.style.maxWidth = `${Math.max(240, Math.min(620, cols * 78))}px`;
-  const checkered = game === "pawns" || game === "chase";
+  const checkered = game === "pawns" || game === "chase" || game === "rules";
   const last = !state.editing ? state.history[state.history.length - 1].move : null;
   const layer = svg("g", { class: "cells" });
   for (let r = 0; r < rows; r++) {

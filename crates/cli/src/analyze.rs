@@ -21,8 +21,8 @@ pub fn failure(e: AnalysisError) -> Failure {
 /// `--map`, and no position means the start of the file's board; a flag that
 /// contradicts the file is an error naming both.
 pub fn setup(args: &SetupArgs, analyzer: &Analyzer) -> Result<Setup, Failure> {
-    let game = GameKind::from_name(&args.game).map_err(failure)?;
     let stored = analyzer.tablebase_board();
+    let (game, position) = game_and_position(args, stored.as_ref().map(|(game, _)| *game))?;
     let file = || args.tablebase.as_ref().map_or_else(String::new, |p| p.display().to_string());
     if let Some((stored_game, board)) = &stored {
         if *stored_game != game {
@@ -32,6 +32,9 @@ pub fn setup(args: &SetupArgs, analyzer: &Analyzer) -> Result<Setup, Failure> {
                 board_text(board)
             )));
         }
+    }
+    if game == GameKind::Rules {
+        return rules_setup(args, analyzer, position);
     }
     let mut parameters: Vec<(String, String)> = Vec::new();
     let wrong =
@@ -63,7 +66,7 @@ pub fn setup(args: &SetupArgs, analyzer: &Analyzer) -> Result<Setup, Failure> {
         if !matches!(game, GameKind::Pawns | GameKind::Snakes) {
             return Err(wrong(&format!("--{key}")));
         }
-        if args.position.is_some() {
+        if position.is_some() {
             return Err(Failure::Input(format!("--{key} sets the start's board: give it without a position")));
         }
         let range = if game == GameKind::Snakes && key == "cols" { 2..=11 } else { range.clone() };
@@ -96,7 +99,7 @@ pub fn setup(args: &SetupArgs, analyzer: &Analyzer) -> Result<Setup, Failure> {
             }
         }
     }
-    match &args.position {
+    match position {
         Some(position) => {
             if stored.is_none() {
                 let needs = match game {
@@ -113,13 +116,75 @@ pub fn setup(args: &SetupArgs, analyzer: &Analyzer) -> Result<Setup, Failure> {
             // Only the variant parameters travel with a position (pawns and snakes
             // positions carry their board); the analyzer fills in the tablebase's.
             let variant = if matches!(game, GameKind::Chase | GameKind::QueensCase) { parameters } else { Vec::new() };
-            Ok(Setup { game, variant, position: position.clone() })
+            Ok(Setup { game, variant, position: position.to_string() })
         }
-        None if !parameters.is_empty() => Analyzer::start(game, &parameters).map_err(failure),
+        None if !parameters.is_empty() => analyzer.start(game, &parameters).map_err(failure),
         None => match &stored {
-            Some((_, board)) => Analyzer::start(game, board).map_err(failure),
-            None => Ok(game.example()),
+            Some((_, board)) => analyzer.start(game, board).map_err(failure),
+            None => analyzer.example(game).map_err(failure),
         },
+    }
+}
+
+/// The game and the position the arguments name. The game may be left out where
+/// `--rules` or a tablebase says it: the one word given is then the position.
+fn game_and_position(args: &SetupArgs, stored: Option<GameKind>) -> Result<(GameKind, Option<&str>), Failure> {
+    let implied = if args.rules.is_some() { Some(GameKind::Rules) } else { stored };
+    let named = args.game.as_deref().map(GameKind::from_name);
+    match (named, implied) {
+        (Some(Ok(game)), _) => {
+            if args.rules.is_some() && game != GameKind::Rules {
+                return Err(Failure::Input(format!("--rules gives the game of a rules file, not {game}")));
+            }
+            if game == GameKind::Rules && implied != Some(GameKind::Rules) {
+                return Err(Failure::Input(
+                    "the game rules needs its rules file: give --rules FILE (or a tablebase of the rules)".into(),
+                ));
+            }
+            Ok((game, args.position.as_deref()))
+        }
+        (Some(Err(_)), Some(game)) if args.position.is_none() => Ok((game, args.game.as_deref())),
+        (Some(Err(e)), _) => Err(failure(e)),
+        (None, Some(game)) => Ok((game, None)),
+        (None, None) => Err(Failure::Input("give a game: pawns, chase, queens-case or snakes, or --rules FILE".into())),
+    }
+}
+
+/// A rules game's setup: the position given, or the rules' start on `--rows`/`--cols`
+/// or `--map`, or on the tablebase's board.
+fn rules_setup(args: &SetupArgs, analyzer: &Analyzer, position: Option<&str>) -> Result<Setup, Failure> {
+    if args.size.is_some() {
+        return Err(Failure::Input("--size does not apply to a rules game: give --rows R --cols C".into()));
+    }
+    let mut parameters: Vec<(String, String)> = Vec::new();
+    match (args.rows, args.cols) {
+        (Some(rows), Some(cols)) => {
+            parameters.push(("rows".into(), rows.to_string()));
+            parameters.push(("cols".into(), cols.to_string()));
+        }
+        (None, None) => {}
+        _ => return Err(Failure::Input("--rows R and --cols C go together".into())),
+    }
+    if let Some(path) = &args.map {
+        let rules = analyzer.rules().ok_or_else(|| Failure::Input("--map needs --rules FILE".into()))?;
+        let (text, name) = input::read(Some(path))?;
+        let map =
+            gsolve_rules::notation::parse_map(rules, &text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+        parameters.push(("map".into(), map.text()));
+    }
+    match position {
+        Some(position) if parameters.is_empty() => Ok(Setup::new(GameKind::Rules, position)),
+        Some(_) => Err(Failure::Input(
+            "--rows, --cols and --map set the start's board: give them without a position (a position carries its board)"
+                .into(),
+        )),
+        None => {
+            let board = match analyzer.tablebase_board() {
+                Some((_, board)) if parameters.is_empty() => board,
+                _ => parameters,
+            };
+            analyzer.start(GameKind::Rules, &board).map_err(failure)
+        }
     }
 }
 
@@ -135,18 +200,24 @@ fn board_text(board: &[(String, String)]) -> String {
     shown.join(" ")
 }
 
-/// The analyzer the arguments ask for: with the tablebase if one is given.
-pub fn analyzer(tablebase: Option<&std::path::PathBuf>, limits: Limits) -> Result<Analyzer, Failure> {
-    match tablebase {
-        Some(path) => {
+/// The analyzer the arguments ask for: with the tablebase if one is given, with the
+/// rules of a rules file if one is given.
+pub fn analyzer(
+    tablebase: Option<&std::path::PathBuf>,
+    rules: Option<&std::path::PathBuf>,
+    limits: Limits,
+) -> Result<Analyzer, Failure> {
+    match (tablebase, rules) {
+        (Some(path), _) => {
             Analyzer::with_tablebase(limits, path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
         }
-        None => Ok(Analyzer::new(limits)),
+        (None, Some(path)) => Ok(Analyzer::with_rules(limits, crate::rules::load(path)?)),
+        (None, None) => Ok(Analyzer::new(limits)),
     }
 }
 
 pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
-    let analyzer = analyzer(args.setup.tablebase.as_ref(), Limits::default())?;
+    let analyzer = analyzer(args.setup.tablebase.as_ref(), args.setup.rules.as_ref(), Limits::default())?;
     let setup = setup(&args.setup, &analyzer)?;
     let bar = Bar::new();
     let analysis = analyzer.analyze_with_progress(&setup, Some(&|p| bar.observe(p))).map_err(failure)?;

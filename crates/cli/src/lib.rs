@@ -87,11 +87,13 @@ enum Command {
     ///
     /// Positions in the game's plain notation (docs/games.md): pawns
     /// `pppp/..../..../PPPP w`; chase `1,1 4,4 w` with --size; queens-case
-    /// `1,1 4,5 q` with --map; snakes `1..../...../...../...../....2 1`. Without a
-    /// position: the game's start (--rows/--cols for pawns and snakes). The solver
-    /// is picked for the game: a whole-game solve for chase, Queen's Case and pawns
-    /// boards of up to 16 cells, alpha-beta for snakes and larger pawns boards, the
-    /// tablebase with --tablebase.
+    /// `1,1 4,5 q` with --map; snakes `1..../...../...../...../....2 1`; a rules
+    /// game (--rules FILE, no game name needed) in the rules' notation,
+    /// `BBB/.../WWW w`. Without a position: the game's start (--rows/--cols for
+    /// pawns, snakes and rules). The solver is picked for the game: a whole-game
+    /// solve for chase, Queen's Case, pawns boards of up to 16 cells and rules games
+    /// that can repeat a position, alpha-beta for snakes, larger pawns boards and
+    /// rules games that cannot, the tablebase with --tablebase.
     Analyze(AnalyzeArgs),
     /// Play against perfect play in the terminal (ratatui).
     ///
@@ -161,20 +163,25 @@ pub struct AnalyzeArgs {
 /// A game, its board and a position, as `analyze` and `play` take them.
 #[derive(Args)]
 pub struct SetupArgs {
-    /// pawns, chase, queens-case or snakes.
-    game: String,
+    /// pawns, chase, queens-case or snakes; rules (or nothing) with --rules.
+    #[arg(required_unless_present_any = ["rules", "tablebase"])]
+    game: Option<String>,
     /// The position in the game's plain notation (quote it); the start when absent.
     position: Option<String>,
+    /// The game of this rules file (docs/rules.md); positions in its notation.
+    #[arg(long, value_name = "FILE", conflicts_with = "tablebase")]
+    rules: Option<PathBuf>,
     /// chase: the board size n.
     #[arg(long, value_name = "N")]
     size: Option<u32>,
-    /// queens-case: a file with one map.
+    /// queens-case: a file with one map (the contest format); rules whose board is a
+    /// map: a file with the map (rows of `.`, `#` and the zones' marks).
     #[arg(long, value_name = "FILE")]
     map: Option<PathBuf>,
-    /// pawns, snakes: rows of the start board (without a position).
+    /// pawns, snakes, rules: rows of the start board (without a position).
     #[arg(long, value_name = "R")]
     rows: Option<u32>,
-    /// pawns, snakes: columns of the start board (without a position).
+    /// pawns, snakes, rules: columns of the start board (without a position).
     #[arg(long, value_name = "C")]
     cols: Option<u32>,
     /// Answer from this tablebase (its game and variant only).
@@ -202,6 +209,9 @@ pub struct ServeArgs {
     /// Answer from this tablebase when the page asks for its game and variant.
     #[arg(long, value_name = "FILE")]
     tablebase: Option<PathBuf>,
+    /// Offer the game of this rules file (docs/rules.md) beside the built-in ones.
+    #[arg(long, value_name = "FILE", conflicts_with = "tablebase")]
+    rules: Option<PathBuf>,
     /// Most connections open at once; one more is answered 503 and closed
     /// (default 1000, fewer if the limit of open files is lower).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -267,6 +277,34 @@ enum BuildGame {
     QueensCase {
         /// A file with one map in the contest format (`W H` and H rows).
         map: PathBuf,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// The game of a rules file (docs/rules.md): every position with at most as
+    /// many pieces of each kind as the position given (or the rules' start), on its
+    /// board, either side to move; solved tier by tier on disk like pawns (draws
+    /// found exactly). The file stores the rules: probe, verify and info need only it.
+    Rules {
+        /// The rules file.
+        file: PathBuf,
+        /// A position in the rules' notation: its board and its pieces set what is
+        /// stored (the rules' start when absent).
+        position: Option<String>,
+        /// Rows of the start's board (without a position; with --cols).
+        #[arg(long, value_name = "R", conflicts_with = "position")]
+        rows: Option<u32>,
+        /// Columns of the start's board (without a position; with --rows).
+        #[arg(long, value_name = "C", conflicts_with = "position")]
+        cols: Option<u32>,
+        /// For rules whose board is a map: a file with the map.
+        #[arg(long, value_name = "FILE", conflicts_with = "position")]
+        map: Option<PathBuf>,
+        /// The most memory a tier's solve may take (e.g. 1500M, 8G).
+        #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+        memory: Option<u64>,
+        /// Where finished tiers are kept until the file is written (default: FILE.work).
+        #[arg(long, value_name = "DIR")]
+        work_dir: Option<PathBuf>,
         #[command(flatten)]
         output: OutputArgs,
     },

@@ -10,6 +10,7 @@ use gsolve_games::chase::Chase;
 use gsolve_games::notation::{Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
 use gsolve_games::queens_case::{Map, QueensCase};
+use gsolve_rules::RulesGame;
 use gsolve_tablebase::summary::{summarize, SideCounts};
 use gsolve_tablebase::tiers::{self, BuildOptions as TierOptions};
 use gsolve_tablebase::{write, Error, GameTablebase, Tablebase, Verification, WriteOptions};
@@ -21,7 +22,7 @@ use std::time::Instant;
 /// What the tablebase commands need of a game.
 pub trait StoredGame: Variant + Indexed + PlainNotation + Explain + Sync {
     /// The sides' names as [`Explain::side_to_move`] gives them, mover first at the start.
-    const SIDES: [&'static str; 2];
+    fn sides(&self) -> [&'static str; 2];
 
     /// Every position's stored value checked against the rules and its children's.
     /// The default decompresses the whole table into memory; tiered games go tier
@@ -33,17 +34,34 @@ pub trait StoredGame: Variant + Indexed + PlainNotation + Explain + Sync {
 }
 
 impl StoredGame for Pawns {
-    const SIDES: [&'static str; 2] = ["white", "black"];
+    fn sides(&self) -> [&'static str; 2] {
+        ["white", "black"]
+    }
 
     fn verify_values(&self, file: &Tablebase, observer: Option<Observer<'_>>) -> Result<Verification, Error> {
         gsolve_tablebase::verify_tiered(self, file, FAILURES_SHOWN, observer)
     }
 }
 impl StoredGame for Chase {
-    const SIDES: [&'static str; 2] = ["white", "black"];
+    fn sides(&self) -> [&'static str; 2] {
+        ["white", "black"]
+    }
 }
 impl StoredGame for QueensCase {
-    const SIDES: [&'static str; 2] = ["queen", "army"];
+    fn sides(&self) -> [&'static str; 2] {
+        ["queen", "army"]
+    }
+}
+/// A rules game's index is its tiers one after another, so it is verified tier by
+/// tier like pawns.
+impl StoredGame for RulesGame {
+    fn sides(&self) -> [&'static str; 2] {
+        self.rules().sides.each_ref().map(|side| gsolve_rules::intern(&side.name))
+    }
+
+    fn verify_values(&self, file: &Tablebase, observer: Option<Observer<'_>>) -> Result<Verification, Error> {
+        gsolve_tablebase::verify_tiered(self, file, FAILURES_SHOWN, observer)
+    }
 }
 
 /// A command run on a tablebase of whatever game the file holds.
@@ -69,8 +87,9 @@ fn dispatch(path: &Path, command: impl Command) -> Result<(), Failure> {
         Pawns::NAME => command.run(typed::<Pawns>(path, tablebase)?),
         Chase::NAME => command.run(typed::<Chase>(path, tablebase)?),
         QueensCase::NAME => command.run(typed::<QueensCase>(path, tablebase)?),
+        RulesGame::NAME => command.run(typed::<RulesGame>(path, tablebase)?),
         other => Err(Failure::Input(format!(
-            "{}: a tablebase of the game {other:?}, which this gsolve does not know (it knows pawns, chase, queens-case)",
+            "{}: a tablebase of the game {other:?}, which this gsolve does not know (it knows pawns, chase, queens-case, rules)",
             path.display()
         ))),
     }
@@ -82,7 +101,8 @@ fn dispatch(path: &Path, command: impl Command) -> Result<(), Failure> {
 pub fn build(args: &BuildArgs) -> Result<(), Failure> {
     let (BuildGame::Pawns { output: out, .. }
     | BuildGame::Chase { output: out, .. }
-    | BuildGame::QueensCase { output: out, .. }) = &args.game;
+    | BuildGame::QueensCase { output: out, .. }
+    | BuildGame::Rules { output: out, .. }) = &args.game;
     let output = &out.output;
     // Refused before any work: an output that exists (without --force) or is not a
     // regular file (never replaced).
@@ -107,7 +127,47 @@ pub fn build(args: &BuildArgs) -> Result<(), Failure> {
             let game = QueensCase::new(&map);
             build_with(&game, output, &options, retrograde_solve)
         }
+        BuildGame::Rules { file, position, rows, cols, map, memory, work_dir, .. } => {
+            let game = rules_game(file, position.as_deref(), *rows, *cols, map.as_deref())?;
+            let work_dir = work_dir.clone().unwrap_or_else(|| default_work_dir(output));
+            build_tiered(&game, output, &work_dir, TierOptions { memory: *memory, write: options })
+        }
     }
+}
+
+/// The game a rules build covers: every position with at most as many pieces of
+/// each kind as `position` (or the rules' start) has, on its board.
+fn rules_game(
+    file: &Path,
+    position: Option<&str>,
+    rows: Option<u32>,
+    cols: Option<u32>,
+    map: Option<&Path>,
+) -> Result<RulesGame, Failure> {
+    let rules = crate::rules::load(file)?;
+    let size = match (rows, cols) {
+        (Some(r), Some(c)) => Some((r, c)),
+        (None, None) => None,
+        _ => return Err(Failure::Input("--rows R and --cols C go together".into())),
+    };
+    let map = match map {
+        Some(path) => {
+            let (text, name) = input::read(Some(&path.to_path_buf()))?;
+            Some(gsolve_rules::notation::parse_map(&rules, &text).map_err(|e| Failure::Input(format!("{name}: {e}")))?)
+        }
+        None => None,
+    };
+    let what = match position {
+        Some(p) => format!("{}: the position {}", file.display(), gsolve_games::text::excerpt(p)),
+        None => format!("{}: the start", file.display()),
+    };
+    let set = gsolve_rules::setup(rules, size, map, position).map_err(|e| Failure::Input(format!("{what}: {e}")))?;
+    if let Err(why) = set.game.placement_index() {
+        return Err(Failure::Input(format!(
+            "{what}: no index ({why}), so no tablebase; `gsolve rules` searches such games instead"
+        )));
+    }
+    Ok(set.game)
 }
 
 /// `FILE.work`, beside the output.
@@ -201,6 +261,18 @@ fn report_written(
         written.raw_bytes,
     )
     .map_err(write_error)
+}
+
+/// A parameter for `info`: as it is, or if long (a rules file, a big map) its first
+/// line and its length; `--json` gives it whole.
+fn long_parameter(value: &str) -> String {
+    const SHOWN: usize = 72;
+    if value.chars().count() <= SHOWN {
+        return value.to_string();
+    }
+    let first_line = value.split("\\n").next().unwrap_or(value);
+    let shown: String = first_line.chars().take(SHOWN).collect();
+    format!("{shown}... ({} characters in all; --json gives them all)", value.chars().count())
 }
 
 fn parameters_text(parameters: &[(String, String)]) -> String {
@@ -398,13 +470,14 @@ impl Command for Info<'_> {
         let path = &self.args.file;
         let header = file.header();
         let bar = Bar::new();
+        let sides = game.sides();
         let side_of = |p: &G::Position| {
             let name = game.side_to_move(p);
-            G::SIDES.iter().position(|&s| s == name).unwrap_or(0)
+            sides.iter().position(|&s| s == name).unwrap_or(0)
         };
         // Block by block: memory for one block and the counts, not the whole table.
         let summary =
-            summarize(game, file, G::SIDES.len(), side_of, Some(&|p| bar.observe(p))).map_err(|e| bad_file(path, e))?;
+            summarize(game, file, sides.len(), side_of, Some(&|p| bar.observe(p))).map_err(|e| bad_file(path, e))?;
         drop(bar);
         let longest = summary.longest_win.map(|(r, index)| {
             let position = game.position(index).expect("a stored win is a position");
@@ -427,9 +500,9 @@ impl Command for Info<'_> {
                     "ties_by_remoteness": histogram(&c.ties),
                 })
             };
-            let mut sides = serde_json::Map::new();
-            for (name, counts) in G::SIDES.iter().zip(&summary.sides) {
-                sides.insert(format!("{name}_to_move"), side_json(counts));
+            let mut by_side = serde_json::Map::new();
+            for (name, counts) in sides.iter().zip(&summary.sides) {
+                by_side.insert(format!("{name}_to_move"), side_json(counts));
             }
             let parameters: serde_json::Map<_, _> =
                 header.parameters.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
@@ -446,7 +519,7 @@ impl Command for Info<'_> {
                 "blocks": header.block_count,
                 "file_bytes": file.file_size(),
                 "raw_bytes": file.raw_size(),
-                "sides": sides,
+                "sides": by_side,
                 "longest_win": longest.as_ref().map(|(r, p, s)| json!({"remoteness": r, "position": p, "to_move": s})),
             });
             writeln!(out, "{object}").map_err(write_error)?;
@@ -469,11 +542,11 @@ impl Command for Info<'_> {
         ))?;
         w(format!("game        {}", header.game))?;
         for (key, value) in &header.parameters {
-            w(format!("  {key:<10}{value}"))?;
+            w(format!("  {key:<10}{}", long_parameter(value)))?;
         }
         w(format!("positions   {positions} ({} indices name no position)", summary.holes))?;
         w(String::new())?;
-        let [a, b] = G::SIDES;
+        let [a, b] = sides;
         w(format!("{:>10}  {:>36}  {:>36}", "", format!("{a} to move"), format!("{b} to move")))?;
         w(format!(
             "{:>10}  {:>12}{:>12}{:>12}  {:>12}{:>12}{:>12}",

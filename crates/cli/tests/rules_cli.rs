@@ -221,3 +221,101 @@ fn bad_rules_files_name_the_file_line_and_column() {
     assert!(message.contains("case 1"), "{message}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---------------------------------------------------------------------------------
+// The front ends with --rules: analyze, build, probe, verify, info, serve.
+
+/// `analyze --rules`: the rules' start on a board, a position, JSON, and the flags
+/// that do not apply refused.
+#[test]
+fn analyze_takes_a_rules_file() {
+    let breakthrough = rules("breakthrough");
+    let out = ok(&["analyze", "--rules", &breakthrough, "--rows", "4", "--cols", "4"], "");
+    assert!(out.contains("white to move: loss in 14 (solver: alpha-beta)"), "{out}");
+    assert!(out.contains("BBBB/BBBB/WWWW/WWWW w"), "{out}");
+    // The game named or not, the position given.
+    let named = ok(&["analyze", "rules", "B.B/.W./... w", "--rules", &breakthrough], "");
+    let unnamed = ok(&["analyze", "B.B/.W./... w", "--rules", &breakthrough], "");
+    assert_eq!(named, unnamed);
+    let json: serde_json::Value =
+        serde_json::from_str(ok(&["analyze", "--rules", &rules("chase"), "--json"], "").trim())
+            .expect("one JSON object");
+    assert_eq!(json["game"], "rules");
+    assert_eq!(json["solver"], "retrograde");
+    assert_eq!(json["position"], "W.../..../..../...B w");
+    // Equal to `gsolve rules` on the same position.
+    let value = format!("{} {}", json["value"].as_str().unwrap(), json["remoteness"]);
+    let rules_out = ok(&["rules", &rules("chase"), "--json"], "");
+    let rules_json: serde_json::Value = serde_json::from_str(rules_out.trim()).unwrap();
+    assert_eq!(value, format!("{} {}", rules_json["value"].as_str().unwrap(), rules_json["remoteness"]));
+    for (args, message) in [
+        (vec!["analyze", "--rules", &breakthrough, "--size", "4"], "--size does not apply"),
+        (vec!["analyze", "pawns", "--rules", &breakthrough], "not pawns"),
+        (vec!["analyze", "rules", "BBB/.../WWW w"], "--rules FILE"),
+        (vec!["analyze", "--rules", &breakthrough, "--rows", "4"], "--cols"),
+        (vec!["analyze", "--rules", &breakthrough, "BB/WW w", "--rows", "4", "--cols", "4"], "without a position"),
+        (vec!["analyze", "--rules", &breakthrough, "BBB/.x./WWW w"], "column 6"),
+    ] {
+        let e = fails(&args, "");
+        assert!(e.contains(message), "{args:?}: {e}");
+    }
+}
+
+/// `build rules`, then `probe`, `info`, `verify` and `analyze --tablebase` of the
+/// file without the rules file (the tablebase stores it), answering as `gsolve rules`.
+#[test]
+fn a_rules_tablebase_is_built_probed_verified_and_analysed() {
+    let dir = std::env::temp_dir().join(format!("gsolve-rules-tb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("chase3.gtb");
+    let path = file.to_str().unwrap();
+    let chase = rules("chase");
+    let built = ok(&["build", "rules", &chase, "W../.../..B w", "-o", path], "");
+    assert!(built.contains("182 positions"), "{built}");
+    // Positions of the file, each probed and solved by `gsolve rules`.
+    for position in ["W../.../..B w", ".W./B../... b", "..B/.W./... w", "B../.../..W b"] {
+        let probed = ok(&["probe", path, position], "");
+        let solved = ok(&["rules", &chase, position], "");
+        assert_eq!(probed.lines().next(), solved.lines().next(), "{position}");
+    }
+    let info = ok(&["info", path], "");
+    assert!(info.contains("game        rules") && info.contains("white to move"), "{info}");
+    let verified = ok(&["verify", path], "");
+    assert!(verified.contains("every value follows from the rules"), "{verified}");
+    let analysed = ok(&["analyze", "--tablebase", path], "");
+    assert!(analysed.contains("W../.../..B w") && analysed.contains("(solver: tablebase)"), "{analysed}");
+    let e = fails(&["analyze", "--tablebase", path, "WW./.../..B w"], "");
+    assert!(e.contains("index covers"), "{e}");
+    // A rules game with trails has no index: no tablebase, and nothing written.
+    let trails = dir.join("snakes.gtb");
+    let e = fails(&["build", "rules", &rules("snakes"), "-o", trails.to_str().unwrap()], "");
+    assert!(e.contains("no index"), "{e}");
+    assert!(!trails.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `serve --rules`: the page offers the rules game, with its pieces, start and
+/// analyses.
+#[test]
+fn serve_offers_a_rules_game() {
+    let (mut process, url) = common::serve(&["--rules", &rules("breakthrough")]);
+    let get = |path: &str| {
+        let response = common::http::get(&format!("{url}{path}"));
+        (response.status, serde_json::from_str::<serde_json::Value>(&response.body).unwrap())
+    };
+    let (status, games) = get("api/games");
+    assert_eq!(status, 200);
+    let rules_game = games["games"].as_array().unwrap().iter().find(|g| g["name"] == "rules").expect("listed");
+    assert_eq!(rules_game["title"], "Breakthrough");
+    assert_eq!(rules_game["pieces"], serde_json::json!({"W": 0, "B": 1}));
+    assert_eq!(rules_game["example"]["position"], "BBBBB/BBBBB/...../WWWWW/WWWWW w");
+    let (status, start) = get("api/start?game=rules&rows=4&cols=3");
+    assert_eq!((status, start["position"].as_str()), (200, Some("BBB/BBB/WWW/WWW w")));
+    let (status, analysis) = get("api/analyze?game=rules&position=BBB/.../WWW%20w");
+    assert_eq!(status, 200, "{analysis}");
+    assert_eq!(analysis["to_move"], "white");
+    assert!(analysis["moves"].as_array().unwrap().len() == 7, "{analysis}");
+    let (status, error) = get("api/analyze?game=rules&position=BBB/.../WWW");
+    assert_eq!(status, 400, "{error}");
+    let _ = process.0.kill();
+}

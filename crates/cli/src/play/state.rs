@@ -60,18 +60,9 @@ pub struct Step {
     pub made_by: Option<(Player, &'static str, String)>,
 }
 
-/// The two sides of a game, as `Analysis::to_move` names them, first mover first.
-pub fn sides(game: GameKind) -> [&'static str; 2] {
-    match game {
-        GameKind::Pawns | GameKind::Chase => ["white", "black"],
-        GameKind::QueensCase => ["queen", "army"],
-        GameKind::Snakes => ["snake 1", "snake 2"],
-    }
-}
-
-/// The side that is not `side`.
-pub fn opponent(game: GameKind, side: &str) -> &'static str {
-    let [a, b] = sides(game);
+/// The side that is not `side` (as `Analysis::to_move` names them).
+pub fn opponent(analyzer: &Analyzer, game: GameKind, side: &str) -> &'static str {
+    let [a, b] = analyzer.sides(game);
     if side == a {
         b
     } else {
@@ -117,7 +108,7 @@ impl Play {
     /// one if `second` (the computer's first move is then [`Play::wanted`]).
     pub fn new(analyzer: Arc<Analyzer>, start: Analysis, second: bool) -> Play {
         let game = start.setup.game;
-        let human = if second { opponent(game, start.to_move) } else { start.to_move };
+        let human = if second { opponent(&analyzer, game, start.to_move) } else { start.to_move };
         let mut play = Play {
             analyzer,
             history: vec![Step { analysis: start.clone(), made_by: None }],
@@ -181,7 +172,7 @@ impl Play {
 
     /// The computer's side.
     pub fn computer(&self) -> &'static str {
-        opponent(self.current().setup.game, self.human)
+        opponent(&self.analyzer, self.current().setup.game, self.human)
     }
 
     /// Whether hints (every move's value) are shown.
@@ -244,7 +235,7 @@ impl Play {
         let now = self.current();
         let winner = match now.value {
             Value::Win(_) => Some(now.to_move),
-            Value::Loss(_) => Some(opponent(now.setup.game, now.to_move)),
+            Value::Loss(_) => Some(opponent(&self.analyzer, now.setup.game, now.to_move)),
             Value::Tie(_) | Value::Draw => None,
         };
         Some(Outcome {

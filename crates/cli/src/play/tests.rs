@@ -316,6 +316,29 @@ fn chase_ends_with_a_capture() {
     assert!(!render(&play).contains("Game over"));
 }
 
+/// Breakthrough on 3×3 from a rules file, played to the end with perfect play on
+/// both sides: the winner is the side the start's value names, the rules' title,
+/// sides and letters on the screen.
+#[test]
+fn a_rules_game_is_played_like_a_built_in_one() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rules/breakthrough.toml");
+    let rules = gsolve_rules::Rules::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let analyzer = Analyzer::with_rules(Limits::default(), std::sync::Arc::new(rules));
+    let start = analyzer.analyze(&Setup::new(GameKind::Rules, "BBB/.../WWW w")).unwrap();
+    let (value, human) = (start.value, if start.value > Value::Draw { "the human" } else { "the computer" });
+    let mut play = Play::new(std::sync::Arc::new(analyzer), start, false);
+    play.settle().unwrap();
+    let plies = play_out(&mut play);
+    let outcome = play.outcome().unwrap();
+    let winner = if matches!(value, Value::Win(_)) { "white" } else { "black" };
+    assert_eq!(outcome.winner, Some(winner), "{}", outcome.end);
+    assert_eq!(Some(plies as u32), value.remoteness(), "{human} wins as fast as it can");
+    let screen = render(&play);
+    assert!(screen.contains("gsolve play: Breakthrough"), "{screen}");
+    assert!(screen.contains(&format!("{winner} wins")), "{screen}");
+    assert!(screen.contains('B'), "{screen}");
+}
+
 #[test]
 fn quit() {
     let mut play = start(&hexapawn(), false);

@@ -131,7 +131,7 @@ pub fn draw(frame: &mut Frame, play: &Play, busy: Option<&Busy>) {
     ])
     .areas(area);
     let now = play.current();
-    let heading = format!(" gsolve play: {}  {}", now.setup.game.title(), now.setup.position);
+    let heading = format!(" gsolve play: {}  {}", play.analyzer().title(now.setup.game), now.setup.position);
     frame.render_widget(Paragraph::new(heading).bold(), title);
 
     let layout = BoardLayout::fit(&now.board, main.width);
@@ -205,7 +205,8 @@ impl BoardLayout {
 }
 
 /// A board character as drawn (Unicode or ASCII), and its style.
-fn glyph(game: GameKind, c: char, ascii: bool) -> (char, Style) {
+/// `side`: the side a rules game's piece belongs to (the rules name its letters).
+fn glyph(game: GameKind, c: char, side: Option<usize>, ascii: bool) -> (char, Style) {
     let first = Style::new().fg(Color::White).add_modifier(Modifier::BOLD);
     let second = Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD);
     let floor = Style::new().fg(Color::DarkGray);
@@ -222,6 +223,8 @@ fn glyph(game: GameKind, c: char, ascii: bool) -> (char, Style) {
         // A snake's body: its head's colour, a lighter fill than a wall.
         (GameKind::Snakes, 'a') => ('▒', Style::new().fg(Color::White)),
         (GameKind::Snakes, 'b') => ('▒', Style::new().fg(Color::LightRed)),
+        (GameKind::Rules, _) if side == Some(0) => (c, first),
+        (GameKind::Rules, _) if side == Some(1) => (c, second),
         (_, 'X') => ('✖', Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD)),
         (_, '#') => ('█', Style::new().fg(Color::Gray)),
         (_, '.') => ('·', floor),
@@ -293,7 +296,8 @@ fn draw_board(frame: &mut Frame, play: &Play, area: Rect, cell: u16) {
         let mut spans = vec![Span::raw(format!("{row:>w$} ", w = label as usize - 1)).dim()];
         for col in first_col + 1..=last_col {
             let here = Coord { row, col };
-            let (c, style) = glyph(game, board.at(row, col), play.ascii());
+            let at = board.at(row, col);
+            let (c, style) = glyph(game, at, play.analyzer().piece_side(game, at), play.ascii());
             let (text, style) = if cell == COMPACT_CELL {
                 // Two characters: the marks go, the colours stay.
                 let style = if Some(here) == to {

@@ -132,7 +132,7 @@ impl IntoResponse for ApiError {
 }
 
 /// The board parameters of `/api/start`, the sides, and the board characters.
-fn describe(game: GameKind) -> Value {
+fn describe(analyzer: &Analyzer, game: GameKind) -> Value {
     let number = |name: &str, min: u32, max: u32, default: u32, variant: bool| json!({"name": name, "kind": "number", "min": min, "max": max, "default": default, "variant": variant});
     let (parameters, sides, cells) = match game {
         GameKind::Pawns => (
@@ -159,22 +159,57 @@ fn describe(game: GameKind) -> Value {
             json!([{"name": "snake 1", "code": "1"}, {"name": "snake 2", "code": "2"}]),
             json!({"1": "snake 1's head", "2": "snake 2's head", "a": "snake 1's body", "b": "snake 2's body", "#": "obstacle", ".": "free"}),
         ),
+        GameKind::Rules => rules_description(analyzer),
     };
-    json!({
+    let example = analyzer.example(game).map(|s| s.to_json()).unwrap_or(Value::Null);
+    let mut described = json!({
         "name": game.name(),
-        "title": game.title(),
+        "title": analyzer.title(game),
         "notation": game.notation_help(),
-        "example": game.example().to_json(),
+        "example": example,
         "parameters": parameters,
         "sides": sides,
         "cells": cells,
-    })
+    });
+    if game == GameKind::Rules {
+        // Each piece letter and its side (0: the first side of `sides`).
+        let pieces: Map<String, Value> =
+            analyzer.rules_pieces().into_iter().map(|(letter, side, _)| (letter.to_string(), json!(side))).collect();
+        described["pieces"] = Value::Object(pieces);
+    }
+    described
+}
+
+/// A rules game's board parameters (its rows and columns, or its map), sides, and
+/// the characters its boards are drawn with.
+fn rules_description(analyzer: &Analyzer) -> (Value, Value, Value) {
+    let Some(rules) = analyzer.rules() else { return (json!([]), json!([]), json!({})) };
+    let example = analyzer.example(GameKind::Rules).ok();
+    let board = example.as_ref().and_then(|s| s.position.split_whitespace().next()).unwrap_or("");
+    let rows = board.split('/').count() as u32;
+    let cols = board.split('/').next().map_or(0, |r| r.chars().count()) as u32;
+    let max = gsolve_rules::spec::MAX_SIDE as u32;
+    let number = |name: &str, default: u32| json!({"name": name, "kind": "number", "min": 1, "max": max, "default": default, "variant": false});
+    let parameters = if rules.board.map {
+        // A map game's position carries its map: the page sets up positions on it.
+        json!([])
+    } else {
+        json!([number("rows", rows), number("cols", cols)])
+    };
+    let sides: Vec<Value> = rules.sides.iter().map(|s| json!({"name": s.name, "code": s.letter.to_string()})).collect();
+    let mut cells = Map::new();
+    for (letter, _, described) in analyzer.rules_pieces() {
+        cells.insert(letter.to_string(), json!(described));
+    }
+    cells.insert("#".into(), json!("wall"));
+    cells.insert(".".into(), json!("empty"));
+    (json!(parameters), json!(sides), Value::Object(cells))
 }
 
 /// `GET /api/games`.
 async fn games(State(state): State<Arc<App>>) -> Json<Value> {
     let limits = state.analyzer.limits();
-    let games: Vec<Value> = GameKind::ALL.into_iter().map(describe).collect();
+    let games: Vec<Value> = state.analyzer.games().into_iter().map(|g| describe(&state.analyzer, g)).collect();
     Json(json!({
         "games": games,
         "limits": {
@@ -208,7 +243,7 @@ fn missing(key: &str, what: &str) -> ApiError {
     ApiError::bad_request(format!("the parameter {key:?} is missing: {what}"))
 }
 
-const GAME_NEEDED: &str = "pawns, chase, queens-case or snakes";
+const GAME_NEEDED: &str = "pawns, chase, queens-case or snakes (or rules, when served with --rules)";
 
 /// `GET /api/start?game=..&rows=..&cols=..|size=..|map=..`: the start setup on that
 /// board; without board parameters, the start on the board of the served tablebase
@@ -221,9 +256,9 @@ async fn start(
     let game = take(&mut pairs, "game").ok_or_else(|| missing("game", GAME_NEEDED))?;
     let game = GameKind::from_name(&game)?;
     let setup = match (pairs.is_empty(), state.analyzer.tablebase_board()) {
-        (true, Some((stored, board))) if stored == game => Analyzer::start(game, &board)?,
-        (true, _) => game.example(),
-        (false, _) => Analyzer::start(game, &pairs)?,
+        (true, Some((stored, board))) if stored == game => state.analyzer.start(game, &board)?,
+        (true, _) => state.analyzer.example(game)?,
+        (false, _) => state.analyzer.start(game, &pairs)?,
     };
     Ok(Json(setup.to_json()))
 }
@@ -345,6 +380,7 @@ fn how_to_answer(setup: &Setup) -> String {
     let command = match (setup.game, size) {
         (GameKind::Chase, Some(size)) => format!("gsolve analyze chase --size {size} {}", quoted(&setup.position)),
         (GameKind::QueensCase, _) => format!("gsolve analyze queens-case --map MAP.txt {}", quoted(&setup.position)),
+        (GameKind::Rules, _) => format!("gsolve analyze --rules RULES.toml {}", quoted(&setup.position)),
         (game, _) => format!("gsolve analyze {} {}", game.name(), quoted(&setup.position)),
     };
     let build = match (setup.game, size) {
@@ -355,6 +391,7 @@ fn how_to_answer(setup: &Setup) -> String {
             let (rows, cols) = (board.split('/').count(), board.split('/').next().map_or(0, |r| r.chars().count()));
             format!(" or build a tablebase (`gsolve build pawns --rows {rows} --cols {cols} -o pawns.gtb`) and serve it (`gsolve serve --tablebase pawns.gtb`)")
         }
+        (GameKind::Rules, _) => " or build a tablebase (`gsolve build rules RULES.toml POSITION -o rules.gtb`) and serve it (`gsolve serve --tablebase rules.gtb`)".to_string(),
         (GameKind::Snakes, _) | (GameKind::Chase, None) => String::new(),
     };
     format!("To get the answer, run `{command}` in a terminal (no time limit there){build}")

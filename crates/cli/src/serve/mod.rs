@@ -48,7 +48,7 @@ pub struct App {
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     let descriptors = connections::raise_descriptor_limit();
     let max_connections = connections::connection_cap(args.max_connections, descriptors).map_err(Failure::Input)?;
-    let analyzer = crate::analyze::analyzer(args.tablebase.as_ref(), Limits::interactive())?;
+    let analyzer = crate::analyze::analyzer(args.tablebase.as_ref(), args.rules.as_ref(), Limits::interactive())?;
     let tablebase = tablebase_setup(&analyzer).map_err(|e| {
         let path = args.tablebase.as_ref().map_or_else(String::new, |p| p.display().to_string());
         Failure::Input(format!("{path}: {e}"))
@@ -65,7 +65,7 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
 /// that the page can open on a setup the tablebase answers.
 fn tablebase_setup(analyzer: &Analyzer) -> Result<Option<serde_json::Value>, AnalysisError> {
     let Some((game, board)) = analyzer.tablebase_board() else { return Ok(None) };
-    let start = Analyzer::start(game, &board)?;
+    let start = analyzer.start(game, &board)?;
     let parameters: serde_json::Map<String, serde_json::Value> =
         board.iter().map(|(k, v)| (k.clone(), serde_json::Value::from(v.as_str()))).collect();
     Ok(Some(serde_json::json!({"game": game.name(), "parameters": parameters, "start": start.to_json()})))

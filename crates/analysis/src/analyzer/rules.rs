@@ -1,0 +1,261 @@
+//! Rules games: the game a rules file (docs/rules.md) describes, analysed like the
+//! built-in ones. The analyzer holds the rules; a position carries its board (and,
+//! for map games, the map), so a rules setup has no variant parameters.
+//!
+//! | the rules allow                         | solver                                   |
+//! |-----------------------------------------|------------------------------------------|
+//! | no position can come back, and no tie   | alpha-beta, one searcher kept per board  |
+//! | anything else                           | retrograde over the index of the position's pieces, kept and reused for positions with no more pieces |
+//! | a tablebase of the rules is served      | the tablebase, for the pieces it covers  |
+
+use super::{analysis_of, bad_position, no_variant, searched, solve_or_check, Analyzer, Mode, Shared, Stored, CACHED};
+use crate::{Analysis, AnalysisError, GameKind, Setup};
+use gsolve_engine::search::Searcher;
+use gsolve_engine::{retrograde, Game, Solution, Variant};
+use gsolve_games::notation::PlainNotation;
+use gsolve_rules::{Rules, RulesGame, RulesPosition, SolverChoice};
+use std::sync::{Arc, Mutex};
+
+/// What the analyzer keeps of rules games between analyses.
+#[derive(Default)]
+pub(super) struct RulesState {
+    /// The rules given, or those of the served tablebase.
+    pub(super) rules: Option<Arc<Rules>>,
+    /// Whole-game solves, most recent last.
+    whole: Mutex<Vec<Arc<(RulesGame, Solution)>>>,
+    /// The searcher of the last board searched, with its board's parameters.
+    search: Mutex<Option<(BoardKey, Shared<RulesGame>)>>,
+}
+
+/// A rules game's parameters without its piece limits: the rules and the board.
+type BoardKey = Vec<(String, String)>;
+
+fn board_key(game: &RulesGame) -> BoardKey {
+    let mut key = game.parameters();
+    key.retain(|(k, _)| k != "pieces");
+    key
+}
+
+/// True when `game`'s index holds `position` (or the rules value it: a position
+/// where the game is over needs no index).
+fn covers(game: &RulesGame, position: &RulesPosition) -> bool {
+    game.terminal(position).is_some()
+        || game.placement_index().is_ok_and(|index| index.tier_of(&game.counts(position)).is_some())
+}
+
+impl Analyzer {
+    /// An analyzer for the game of a rules file (setups of [`GameKind::Rules`]), and
+    /// for the built-in games as [`Analyzer::new`].
+    pub fn with_rules(limits: super::Limits, rules: Arc<Rules>) -> Self {
+        let mut analyzer = Analyzer::new(limits);
+        analyzer.rules.rules = Some(rules);
+        analyzer
+    }
+
+    /// The rules of [`GameKind::Rules`] setups, if the analyzer has any (given, or
+    /// those of its tablebase).
+    pub fn rules(&self) -> Option<&Arc<Rules>> {
+        self.rules.rules.as_ref()
+    }
+
+    fn rules_needed(&self) -> Result<&Arc<Rules>, AnalysisError> {
+        self.rules().ok_or_else(|| {
+            AnalysisError::BadVariant("rules: no rules file was given (give --rules FILE, docs/rules.md)".into())
+        })
+    }
+
+    /// The start of the rules on a board: `rows` and `cols`, or `map` (rows joined
+    /// by `/`) for rules whose board is a map, or the rules' own start board when
+    /// none is given.
+    pub(super) fn rules_start(&self, parameters: &[(String, String)]) -> Result<Setup, AnalysisError> {
+        let rules = self.rules_needed()?;
+        let get = |key: &str| parameters.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+        if let Some((unknown, _)) = parameters.iter().find(|(k, _)| !["rows", "cols", "map"].contains(&k.as_str())) {
+            return Err(AnalysisError::BadVariant(format!(
+                "rules: unknown board parameter {unknown:?} (expected rows and cols, or map)"
+            )));
+        }
+        let number = |key: &str| -> Result<Option<u32>, AnalysisError> {
+            get(key)
+                .map(|text| {
+                    text.parse::<u32>().ok().filter(|n| n.to_string() == text).ok_or_else(|| {
+                        AnalysisError::BadVariant(format!(
+                            "rules: {key} = {} must be a whole number",
+                            gsolve_games::text::excerpt(text)
+                        ))
+                    })
+                })
+                .transpose()
+        };
+        let size = match (number("rows")?, number("cols")?) {
+            (Some(r), Some(c)) => Some((r, c)),
+            (None, None) => None,
+            _ => return Err(AnalysisError::BadVariant("rules: rows and cols go together".into())),
+        };
+        let map = match get("map") {
+            Some(line) => Some(
+                gsolve_rules::map_from_line(rules, line)
+                    .map_err(|e| AnalysisError::BadVariant(format!("rules: the map: {e}")))?,
+            ),
+            None => None,
+        };
+        let start = gsolve_rules::setup(rules.clone(), size, map, None)
+            .map_err(|e| AnalysisError::BadVariant(format!("{}: {e}", rules.name)))?;
+        Ok(Setup::new(GameKind::Rules, start.game.format_position(&start.position)))
+    }
+
+    /// The games this analyzer offers: the built-in ones, and the rules game when
+    /// it has rules.
+    pub fn games(&self) -> Vec<GameKind> {
+        let rules = self.rules().is_some().then_some(GameKind::Rules);
+        GameKind::ALL.into_iter().chain(rules).collect()
+    }
+
+    /// A setup to start from: [`GameKind::example`] for a built-in game, the rules'
+    /// start for a rules game (on the served tablebase's board, if any).
+    pub fn example(&self, game: GameKind) -> Result<Setup, AnalysisError> {
+        match (game, self.tablebase_board()) {
+            (GameKind::Rules, Some((GameKind::Rules, board))) => self.rules_start(&board),
+            (GameKind::Rules, _) => self.rules_start(&[]),
+            _ => Ok(game.example()),
+        }
+    }
+
+    /// A title for menus: the rules' name for a rules game.
+    pub fn title(&self, game: GameKind) -> String {
+        match (game, self.rules()) {
+            (GameKind::Rules, Some(rules)) => rules.title.clone(),
+            _ => game.title().to_string(),
+        }
+    }
+
+    /// The names of the sides: `["white", "black"]` for pawns; for a rules game the
+    /// rules' names, in the order the file gives its sides.
+    pub fn sides(&self, game: GameKind) -> [&'static str; 2] {
+        match game {
+            GameKind::Pawns | GameKind::Chase => ["white", "black"],
+            GameKind::QueensCase => ["queen", "army"],
+            GameKind::Snakes => ["snake 1", "snake 2"],
+            GameKind::Rules => match self.rules() {
+                Some(rules) => rules.sides.each_ref().map(|side| gsolve_rules::intern(&side.name)),
+                None => ["first", "second"],
+            },
+        }
+    }
+
+    /// Which side (0 or 1, in the order of [`Analyzer::sides`]) a piece drawn as
+    /// `letter` belongs to, for a rules game; `None` for any other character.
+    pub fn piece_side(&self, game: GameKind, letter: char) -> Option<usize> {
+        if game != GameKind::Rules {
+            return None;
+        }
+        self.rules()?.kinds.iter().find_map(|kind| kind.letters.iter().position(|&l| l == Some(letter)))
+    }
+
+    /// Every piece letter of the rules with its side (0 or 1, as
+    /// [`Analyzer::sides`]) and a description: `('W', 0, "white man")`.
+    pub fn rules_pieces(&self) -> Vec<(char, usize, String)> {
+        let Some(rules) = self.rules() else { return Vec::new() };
+        let mut out = Vec::new();
+        for kind in &rules.kinds {
+            for (side, letter) in kind.letters.iter().enumerate() {
+                if let Some(letter) = letter {
+                    out.push((*letter, side, format!("{} {}", rules.sides[side].name, kind.name)));
+                }
+            }
+        }
+        out
+    }
+
+    /// The board of a served rules tablebase, as [`Analyzer::start`] takes it.
+    pub(super) fn rules_tablebase_board(game: &RulesGame) -> Vec<(String, String)> {
+        let parameters = game.parameters();
+        let keep = if parameters.iter().any(|(k, _)| k == "map") { &["map"][..] } else { &["rows", "cols"][..] };
+        parameters.into_iter().filter(|(k, _)| keep.contains(&k.as_str())).collect()
+    }
+
+    /// Checks and analyses a rules setup.
+    pub(super) fn rules_game(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
+        no_variant(setup, "the position gives the board")?;
+        let text = setup.position.as_str();
+        match &self.tablebase {
+            Some(Stored::Rules(t)) => {
+                let game = t.game();
+                let position = game.parse_position(text).map_err(|e| bad_position(text, e))?;
+                if !covers(game, &position) {
+                    let limits = game.limits().unwrap_or_default();
+                    return Err(AnalysisError::Tablebase(format!(
+                        "the tablebase holds positions of up to {} pieces of each kind ({}); this position has {}",
+                        limits.iter().map(u8::to_string).collect::<Vec<_>>().join(", "),
+                        game.groups().iter().map(|g| g.letter.to_string()).collect::<Vec<_>>().join(", "),
+                        game.counts(&position).iter().map(u8::to_string).collect::<Vec<_>>().join(", "),
+                    )));
+                }
+                return solve_or_check(mode, |_| analysis_of(setup, game, &**t, &position, "tablebase"));
+            }
+            Some(_) => return Err(self.tablebase_mismatch(setup, &[])),
+            None => {}
+        }
+        let rules = self.rules_needed()?;
+        let set = gsolve_rules::setup(rules.clone(), None, None, Some(text)).map_err(|e| bad_position(text, e))?;
+        let (game, position) = (set.game, set.position);
+        let choice = match game.acyclic().then(|| game.choose_solver(0).ok()).flatten() {
+            Some(choice) => choice,
+            None => game.choose_solver(self.limits.max_positions).map_err(AnalysisError::TooLarge)?,
+        };
+        match choice {
+            SolverChoice::Search => solve_or_check(mode, |observer| {
+                let key = board_key(&game);
+                let searcher = {
+                    let mut kept = self.rules.search.lock().unwrap_or_else(|e| e.into_inner());
+                    match kept.as_ref() {
+                        Some((board, searcher)) if *board == key => searcher.clone(),
+                        _ => {
+                            let searcher =
+                                Arc::new(Mutex::new(Searcher::owning(game, self.limits.search_table_entries)));
+                            *kept = Some((key, searcher.clone()));
+                            searcher
+                        }
+                    }
+                };
+                let searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+                searcher.set_node_limit(self.limits.max_search_nodes);
+                let game = searcher.game();
+                searched(setup, game, &*searcher, &position, observer)?;
+                analysis_of(setup, game, &*searcher, &position, "alpha-beta")
+            }),
+            SolverChoice::Retrograde => solve_or_check(mode, |observer| {
+                let solved = self.rules_solved(game, &position, observer);
+                analysis_of(setup, &solved.0, &solved.1, &position, "retrograde")
+            }),
+        }
+    }
+
+    /// A whole-game solve whose index holds `position`: one kept from an earlier
+    /// analysis on the same board (a game played on keeps to the pieces it started
+    /// with, or fewer), else `game` solved now.
+    fn rules_solved(
+        &self,
+        game: RulesGame,
+        position: &RulesPosition,
+        observer: Option<gsolve_engine::Observer<'_>>,
+    ) -> Arc<(RulesGame, Solution)> {
+        let key = board_key(&game);
+        {
+            let kept = self.rules.whole.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(found) = kept.iter().rev().find(|s| board_key(&s.0) == key && covers(&s.0, position)) {
+                return found.clone();
+            }
+        }
+        // Solved without the lock held: another analysis may go on meanwhile.
+        let options = retrograde::Options { progress: observer, ..retrograde::Options::default() };
+        let solution = retrograde::solve_with(&game, &options);
+        let made = Arc::new((game, solution));
+        let mut kept = self.rules.whole.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() >= CACHED {
+            kept.remove(0);
+        }
+        kept.push(made.clone());
+        made
+    }
+}
