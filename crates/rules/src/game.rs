@@ -335,6 +335,9 @@ impl RulesGame {
 
     /// The position after a move (which must be legal in `p`).
     pub(crate) fn play_move(&self, p: &RulesPosition, m: &RulesMove) -> RulesPosition {
+        if m.len == 1 {
+            return self.play_step(p, m.steps[0]);
+        }
         let n = self.group_side.len();
         let mut c = *p;
         let side = p.to_move();
@@ -363,6 +366,50 @@ impl RulesGame {
         c
     }
 
+    /// The position after one piece's move `from` → `to` (legal in `p`): the piece
+    /// is rewritten where it stands in the list and slid into order, an enemy on
+    /// `to` taken off; no list is rebuilt.
+    #[inline]
+    fn play_step(&self, p: &RulesPosition, (from, to): (u16, u16)) -> RulesPosition {
+        let mut c = *p;
+        c.to_move ^= 1;
+        if from == to {
+            return c;
+        }
+        let (from, to) = (from as u32, to as u32);
+        let len = c.len as usize;
+        let mut i = c.pieces[..len].iter().position(|&q| cell_of(q) == from).expect("a move starts from a piece");
+        let g = group_of(c.pieces[i]);
+        if let Some(j) = c.pieces[..len].iter().position(|&q| cell_of(q) == to) {
+            let n = self.group_side.len();
+            let ended = self.meet[g * n + group_of(c.pieces[j])];
+            if ended != 0 {
+                c.ended = ended;
+            }
+            c.pieces.copy_within(j + 1..len, j);
+            c.len -= 1;
+            if j < i {
+                i -= 1;
+            }
+        }
+        let moved = pack(g, to);
+        let len = c.len as usize;
+        // Slide the piece to its place: the list stays sorted.
+        while i > 0 && c.pieces[i - 1] > moved {
+            c.pieces[i] = c.pieces[i - 1];
+            i -= 1;
+        }
+        while i + 1 < len && c.pieces[i + 1] < moved {
+            c.pieces[i] = c.pieces[i + 1];
+            i += 1;
+        }
+        c.pieces[i] = moved;
+        if self.group_trail[g] {
+            c.walls |= 1u128 << from;
+        }
+        c
+    }
+
     /// The `ended` code of a piece of group `a` landing on one of group `b` (0: a
     /// capture, no meeting); `n` is the number of groups.
     #[inline]
@@ -378,8 +425,27 @@ impl RulesGame {
         })
     }
 
-    /// The outcome for `side` of the endings that apply to it at `p`, if any.
-    fn side_ending(&self, p: &RulesPosition, side: usize) -> Option<Outcome> {
+    /// Bit `s` set when side `s` has a piece on the board; both bits set without
+    /// looking when no `no-pieces` ending needs to know.
+    #[inline]
+    fn sides_present(&self, p: &RulesPosition) -> u8 {
+        if self.no_pieces == [None, None] {
+            return 3;
+        }
+        let mut present = 0u8;
+        for &q in p.packed() {
+            present |= 1 << self.group_side[group_of(q)];
+            if present == 3 {
+                break;
+            }
+        }
+        present
+    }
+
+    /// The outcome for `side` of the endings that apply to it at `p`, if any;
+    /// `present` as [`RulesGame::sides_present`] gives it.
+    #[inline]
+    fn side_ending(&self, p: &RulesPosition, side: usize, present: u8) -> Option<Outcome> {
         for check in &self.reach[side] {
             let applies = match check.check {
                 Check::AfterMove => true,
@@ -390,7 +456,7 @@ impl RulesGame {
             }
         }
         if let Some(result) = self.no_pieces[side] {
-            if p.count_side(&self.group_side, side) == 0 {
+            if present >> side & 1 == 0 {
                 return Some(result);
             }
         }
@@ -450,10 +516,11 @@ impl Game for RulesGame {
             3 => return Some(Outcome::Tie),
             code => return Some(if code - 1 == to_move as u8 { Outcome::Win } else { Outcome::Loss }),
         }
-        if let Some(result) = self.side_ending(p, 1 - to_move) {
+        let present = self.sides_present(p);
+        if let Some(result) = self.side_ending(p, 1 - to_move, present) {
             return Some(flip(result));
         }
-        if let Some(result) = self.side_ending(p, to_move) {
+        if let Some(result) = self.side_ending(p, to_move, present) {
             return Some(result);
         }
         if self.stuck != Outcome::Loss {

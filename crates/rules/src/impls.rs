@@ -22,8 +22,9 @@ impl RulesGame {
 impl Indexed for RulesGame {
     const TERMINALS_INDEXED: bool = false;
 
+    /// 0 for a game without an index (never built from parameters).
     fn index_size(&self) -> u64 {
-        self.placement().size()
+        self.index.as_ref().map_or(0, |index| index.size())
     }
 
     #[inline]
@@ -33,7 +34,8 @@ impl Indexed for RulesGame {
 
     #[inline]
     fn position(&self, index: u64) -> Option<RulesPosition> {
-        Some(self.placement().position(index))
+        let placement = self.index.as_ref()?;
+        (index < placement.size()).then(|| placement.position(index))
     }
 }
 
@@ -127,7 +129,9 @@ pub fn unescape_text(text: &str) -> Result<String, String> {
 
 /// A rules game names itself `rules`; its parameters carry the whole rules file
 /// (escaped to one line), the board (`rows`, `cols`, and `map` for map games) and
-/// the piece limits of its index (`pieces`, one count per group).
+/// the piece limits of its index (`pieces`, one count per group). Only a game with
+/// an index is built from parameters: a game with trails (no index) has no
+/// tablebase, and its parameters serve as a name.
 impl Variant for RulesGame {
     const NAME: &'static str = "rules";
 
@@ -187,10 +191,13 @@ impl Variant for RulesGame {
             ),
         };
         let game = RulesGame::new(rules, board, limits.as_deref()).map_err(|e| e.to_string())?;
-        if limits.is_some() && game.index.is_none() {
-            return Err(game.no_index.clone().unwrap_or_default());
+        // Parameters name a game with an index (a tablebase's): without one, the
+        // `Indexed` methods have nothing to answer with.
+        match (&limits, &game.index) {
+            (_, Some(_)) => Ok(game),
+            (None, None) => Err("the parameter \"pieces\" (the piece limits of the index) is missing".into()),
+            (Some(_), None) => Err(game.no_index.clone().unwrap_or_default()),
         }
-        Ok(game)
     }
 }
 

@@ -179,42 +179,56 @@ impl PlacementIndex {
     }
 
     /// The position at an index of a tier.
+    ///
+    /// Groups are unranked in group order and each group's cells come out in
+    /// increasing order, so the pieces are appended already sorted.
     pub fn position_in(&self, tier: usize, index: u64) -> RulesPosition {
         let info = &self.tiers[tier];
         let mut p = RulesPosition::empty((index & 1) as usize);
         let mut rest = index >> 1;
         let mut earlier = Earlier::new(self.cells);
         let mut free = self.cells;
-        let mut ranks = [0u32; 64];
+        let mut ranks = [0u32; crate::position::MAX_PIECES];
         for (g, &c) in info.counts.iter().enumerate() {
             let k = c as usize;
+            if k == 0 {
+                continue;
+            }
             let radix = info.radices[g];
             let mut group_rank = rest % radix;
             rest /= radix;
             // Colex unranking: the largest r with C(r, i) ≤ what is left, for i = k..1.
-            // Binary search: C(r, i) grows with r.
             let mut hi = free;
             for i in (1..=k).rev() {
-                let (mut lo, mut top) = (i as u32 - 1, hi - 1);
-                while lo < top {
-                    let mid = lo + (top - lo).div_ceil(2);
-                    if self.choose(mid, i) <= group_rank {
-                        lo = mid;
-                    } else {
-                        top = mid - 1;
+                let r = if i == 1 {
+                    // C(r, 1) = r: what is left is the cell's rank itself.
+                    group_rank as u32
+                } else {
+                    // Binary search: C(r, i) grows with r.
+                    let (mut lo, mut top) = (i as u32 - 1, hi - 1);
+                    while lo < top {
+                        let mid = lo + (top - lo).div_ceil(2);
+                        if self.choose(mid, i) <= group_rank {
+                            lo = mid;
+                        } else {
+                            top = mid - 1;
+                        }
                     }
-                }
-                group_rank -= self.choose(lo, i);
-                ranks[i - 1] = lo;
-                hi = lo;
+                    lo
+                };
+                group_rank -= self.choose(r, i);
+                ranks[i - 1] = r;
+                hi = r;
             }
-            let mut cells_of_group = [0u32; 64];
-            for j in 0..k {
-                cells_of_group[j] = earlier.nth_free(ranks[j]);
+            // The cells of a group are found among those earlier groups left free,
+            // before any is taken: a group's own cells do not shift each other.
+            let start = p.len as usize;
+            for &rank in &ranks[..k] {
+                p.pieces[p.len as usize] = pack(g, earlier.nth_free(rank));
+                p.len += 1;
             }
-            for &cell in &cells_of_group[..k] {
-                p.insert(pack(g, cell));
-                earlier.add(cell);
+            for j in start..p.len as usize {
+                earlier.add(cell_of(p.pieces[j]));
             }
             free -= k as u32;
         }

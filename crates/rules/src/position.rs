@@ -116,11 +116,6 @@ impl RulesPosition {
         self.remove(from);
         self.insert(to);
     }
-
-    /// Number of pieces of a side, given the side of each group.
-    pub(crate) fn count_side(&self, group_side: &[usize], side: usize) -> usize {
-        self.packed().iter().filter(|&&p| group_side[group_of(p)] == side).count()
-    }
 }
 
 impl PartialEq for RulesPosition {

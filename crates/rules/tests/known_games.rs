@@ -635,3 +635,24 @@ fn three_cops_moving_at_once_stay_cheap() {
     assert!(matches!(rules_value(&s.game, &solution, &s.position), Value::Win(_)));
     assert!(compare_cops(&rules, start) > 1_000);
 }
+
+/// A libFuzzer find (`fuzz/corpus/tablebase/regression-rules-game-without-index`):
+/// a tablebase whose parameters lost `pieces` named a rules game without an index,
+/// and reading it panicked. Parameters now build only games with an index; each
+/// game's parameters build the same game again.
+#[test]
+fn parameters_without_piece_limits_are_refused() {
+    use gsolve_engine::Variant;
+    use gsolve_rules::RulesGame;
+    let game = setup(load("breakthrough"), Some((3, 3)), None, Some("B../.../W.. w")).unwrap().game;
+    let parameters = game.parameters();
+    let again = RulesGame::from_parameters(&parameters).unwrap();
+    assert_eq!((again.parameters(), again.index_size()), (parameters.clone(), game.index_size()));
+    let without: Vec<(String, String)> = parameters.into_iter().filter(|(k, _)| k != "pieces").collect();
+    let e = RulesGame::from_parameters(&without).unwrap_err();
+    assert!(e.contains("\"pieces\""), "{e}");
+    // A game with trails has no index: its size is 0 and it has no positions.
+    let snakes = setup(load("snakes"), None, None, None).unwrap().game;
+    assert_eq!((snakes.index_size(), snakes.position(0)), (0, None));
+    assert!(RulesGame::from_parameters(&snakes.parameters()).is_err());
+}

@@ -1,0 +1,102 @@
+//! A rules game beside the built-in game it describes, the same work in one run
+//! (docs/rules.md, "Speed"): chase n = 20 and a 30×30 Queen's Case map solved whole
+//! by retrograde analysis, the 4×4 pawns strong solve, the 7×7 snakes corners
+//! searched by alpha-beta.
+//!
+//! Run: `cargo bench -p gsolve-benches --bench rules`
+#![forbid(unsafe_code)]
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use gsolve_engine::search::Searcher;
+use gsolve_engine::{retrograde, tiered};
+use gsolve_games::chase::Chase;
+use gsolve_games::pawns::Pawns;
+use gsolve_games::queens_case::{generate, Cell, QueensCase};
+use gsolve_games::snakes::{parse_boards, Snakes};
+use gsolve_rules::{setup, Rules, RulesGame};
+use std::hint::black_box;
+use std::sync::Arc;
+
+/// Entries of both searchers' tables: the rules CLI's size (a rules position is
+/// large), so that neither side pays for clearing a big table.
+const TABLE: usize = 1 << 20;
+
+fn rules(name: &str) -> Arc<Rules> {
+    let path = format!("{}/../examples/rules/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    Arc::new(Rules::parse(&std::fs::read_to_string(path).unwrap()).unwrap())
+}
+
+/// The game of a rules file set up at a position.
+fn rules_game(name: &str, position: &str) -> (RulesGame, gsolve_rules::RulesPosition) {
+    let set = setup(rules(name), None, None, Some(position)).unwrap();
+    (set.game, set.position)
+}
+
+/// Rows joined by `/`, then the side to move.
+fn position(rows: &[Vec<char>], side: char) -> String {
+    let rows: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+    format!("{} {side}", rows.join("/"))
+}
+
+fn side_by_side(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rules");
+    group.sample_size(10);
+
+    // Chase n = 20: every position.
+    let chase = Chase::new(20);
+    let mut board = vec![vec!['.'; 20]; 20];
+    board[0][0] = 'W';
+    board[19][19] = 'B';
+    let (chase_rules, _) = rules_game("chase", &position(&board, 'w'));
+    group.bench_function("chase n=20 built-in", |b| b.iter(|| retrograde::solve(black_box(&chase))));
+    group.bench_function("chase n=20 rules", |b| b.iter(|| retrograde::solve(black_box(&chase_rules))));
+
+    // Queen's Case on a 30×30 map (the pursuit bench's map): every position.
+    let map = generate::random_map(30, 30, 0, 6, 1);
+    let queens = QueensCase::new(&map);
+    let mut grid: Vec<Vec<char>> = (0..30)
+        .map(|r| {
+            (0..30)
+                .map(|col| match map.cell(r, col) {
+                    Cell::Wall => '#',
+                    Cell::Exit => 'E',
+                    Cell::Floor => '.',
+                })
+                .collect()
+        })
+        .collect();
+    let open: Vec<(usize, usize)> =
+        (0..30).flat_map(|r| (0..30).map(move |col| (r, col))).filter(|&(r, col)| grid[r][col] == '.').collect();
+    grid[open[0].0][open[0].1] = 'Q';
+    grid[open[1].0][open[1].1] = 'A';
+    let (queens_rules, _) = rules_game("queens-case", &position(&grid, 'q'));
+    group.bench_function("queens-case 30x30 built-in", |b| b.iter(|| retrograde::solve(black_box(&queens))));
+    group.bench_function("queens-case 30x30 rules", |b| b.iter(|| retrograde::solve(black_box(&queens_rules))));
+
+    // Pawns 4×4: every position, tier by tier.
+    let pawns = Pawns::new(4, 4);
+    let (pawns_rules, _) = rules_game("pawns", "pppp/..../..../PPPP w");
+    group.bench_function("pawns 4x4 built-in", |b| b.iter(|| tiered::solve_all(black_box(&pawns))));
+    group.bench_function("pawns 4x4 rules", |b| b.iter(|| tiered::solve_all(black_box(&pawns_rules))));
+
+    // Snakes 7×7 from the corners: alpha-beta from the start.
+    let mut cells = vec!["0"; 49];
+    cells[0] = "1";
+    cells[48] = "2";
+    let snakes_board = parse_boards(&format!("7 7\n{}\n", cells.join(" "))).unwrap().remove(0);
+    let snakes = Snakes::new(&snakes_board);
+    let mut grid = vec![vec!['.'; 7]; 7];
+    grid[0][0] = '1';
+    grid[6][6] = '2';
+    let (snakes_rules, snakes_start) = rules_game("snakes", &position(&grid, '1'));
+    group.bench_function("snakes 7x7 corners built-in", |b| {
+        b.iter(|| Searcher::with_table_entries(black_box(&snakes), TABLE).value(&snakes.start()).unwrap())
+    });
+    group.bench_function("snakes 7x7 corners rules", |b| {
+        b.iter(|| Searcher::with_table_entries(black_box(&snakes_rules), TABLE).value(&snakes_start).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, side_by_side);
+criterion_main!(benches);
