@@ -599,7 +599,7 @@ where
         .map(|m| {
             let described = game.describe_move(position, &m.mv);
             MoveInfo {
-                label: move_label(described.from, described.to),
+                label: piece_move_label(&described),
                 from: described.from,
                 to: described.to,
                 value: m.value,
@@ -636,6 +636,12 @@ pub fn move_label(from: Coord, to: Coord) -> String {
     } else {
         format!("{from}->{to}")
     }
+}
+
+/// A move's label: [`move_label`] of its piece, or of every piece a side moves at
+/// once, joined by spaces (`(1,1)->(1,2) stay at (3,3)`).
+pub fn piece_move_label(described: &gsolve_games::notation::PieceMove) -> String {
+    described.steps().map(|(from, to)| move_label(from, to)).collect::<Vec<_>>().join(" ")
 }
 
 fn same_kind(a: Value, b: Value) -> bool {

@@ -34,7 +34,7 @@
 mod analyzer;
 mod draw;
 
-pub use analyzer::{move_label, Analyzer, Limits};
+pub use analyzer::{move_label, piece_move_label, Analyzer, Limits};
 pub use draw::Board;
 
 use gsolve_engine::Value;

@@ -249,10 +249,12 @@ pub fn print(analysis: &Analysis, out: &mut impl Write) -> std::io::Result<()> {
         writeln!(out, "no moves: {}", analysis.end.as_deref().unwrap_or("the game is over"))?;
         return Ok(());
     }
-    writeln!(out, "{:<16} {:<14} {:>8}  position after", "move", "value", "vs best")?;
+    // Labels of every piece a side moves at once are longer than one piece's.
+    let width = analysis.moves.iter().map(|m| m.label.chars().count()).max().unwrap_or(0).max(16);
+    writeln!(out, "{:<width$} {:<14} {:>8}  position after", "move", "value", "vs best")?;
     for m in &analysis.moves {
         let delta = m.delta.map_or_else(|| "-".to_string(), |d| if d > 0 { format!("+{d}") } else { d.to_string() });
-        writeln!(out, "{:<16} {:<14} {:>8}  {}", m.label, m.value.to_string(), delta, m.position)?;
+        writeln!(out, "{:<width$} {:<14} {:>8}  {}", m.label, m.value.to_string(), delta, m.position)?;
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 use crate::progress::Bar;
 use crate::report::write_error;
 use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, ProbeArgs, VerifyArgs};
-use gsolve_analysis::move_label;
+use gsolve_analysis::piece_move_label;
 use gsolve_engine::retrograde::{self, Options};
 use gsolve_engine::{Indexed, Observer, Solution, Tiered, Value, Variant};
 use gsolve_games::chase::Chase;
@@ -327,7 +327,7 @@ impl Command for Probe<'_> {
                     .map(|m| {
                         let described = game.describe_move(position, &m.mv);
                         json!({
-                            "move": move_label(described.from, described.to),
+                            "move": piece_move_label(&described),
                             "from": [described.from.row, described.from.col],
                             "to": [described.to.row, described.to.col],
                             "value": m.value.kind_name(),
@@ -359,7 +359,7 @@ impl Command for Probe<'_> {
                     out,
                     "  {:<14} {:<22} -> {}",
                     m.value.to_string(),
-                    move_label(described.from, described.to),
+                    piece_move_label(&described),
                     game.format_position(&m.child)
                 )
                 .map_err(write_error)?;

@@ -319,3 +319,24 @@ fn serve_offers_a_rules_game() {
     assert_eq!(status, 400, "{error}");
     let _ = process.0.kill();
 }
+
+/// A side that moves every piece shows each piece's step: in the optimal line of
+/// `--explain` and in `analyze`'s move list, where two turns that move the same
+/// first piece are told apart.
+#[test]
+fn a_turn_of_every_piece_shows_each_step() {
+    let cops = rules("cops-and-robbers");
+    let explained = ok(&["rules", &cops, "C...C/.#.#./..R.. c", "--explain"], "");
+    let first = explained.lines().find(|l| l.trim_start().starts_with("1. ")).unwrap();
+    assert!(first.contains("cops (") && first.contains(", ("), "{first}");
+    assert!(explained.lines().any(|l| l.contains(" stays")), "{explained}");
+    let json: serde_json::Value =
+        serde_json::from_str(ok(&["analyze", "--rules", &cops, "C...C/.#.#./..R.. c", "--json"], "").trim()).unwrap();
+    let labels: Vec<&str> = json["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert!(labels.contains(&"(1,1)->(1,2) (1,5)->(2,5)"), "{labels:?}");
+    assert!(labels.contains(&"(1,5)->(2,5) stay at (1,1)"), "{labels:?}");
+    let mut distinct = labels.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), labels.len(), "every move has its own label: {labels:?}");
+}

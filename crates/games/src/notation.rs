@@ -19,7 +19,8 @@ impl fmt::Display for Coord {
     }
 }
 
-/// One piece moving from one cell to another (or staying, where the rules allow).
+/// One piece moving from one cell to another (or staying, where the rules allow);
+/// in games where a side moves every piece at once, the other pieces' steps too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceMove {
     /// Who moves, e.g. `"queen"`.
@@ -28,15 +29,44 @@ pub struct PieceMove {
     pub from: Coord,
     /// Where it goes.
     pub to: Coord,
+    /// The other pieces moved in the same turn, (from, to) each, in order; the
+    /// first `None` ends the list.
+    pub also: [Option<(Coord, Coord)>; 3],
+}
+
+impl PieceMove {
+    /// One piece's move.
+    pub fn new(side: &'static str, from: Coord, to: Coord) -> Self {
+        PieceMove { side, from, to, also: [None; 3] }
+    }
+
+    /// Every piece's (from, to) in the turn, this piece first.
+    pub fn steps(&self) -> impl Iterator<Item = (Coord, Coord)> + '_ {
+        std::iter::once((self.from, self.to)).chain(self.also.iter().map_while(|s| *s))
+    }
 }
 
 impl fmt::Display for PieceMove {
+    /// `queen (1,1) -> (1,2)`, `queen stays at (1,1)`; several pieces: `cops (1,1) ->
+    /// (1,2), (3,3) stays`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.from == self.to {
-            write!(f, "{} stays at {}", self.side, self.from)
-        } else {
-            write!(f, "{} {} -> {}", self.side, self.from, self.to)
+        if self.also[0].is_none() {
+            return if self.from == self.to {
+                write!(f, "{} stays at {}", self.side, self.from)
+            } else {
+                write!(f, "{} {} -> {}", self.side, self.from, self.to)
+            };
         }
+        write!(f, "{}", self.side)?;
+        for (i, (from, to)) in self.steps().enumerate() {
+            let sep = if i == 0 { " " } else { ", " };
+            if from == to {
+                write!(f, "{sep}{from} stays")?;
+            } else {
+                write!(f, "{sep}{from} -> {to}")?;
+            }
+        }
+        Ok(())
     }
 }
 

@@ -212,18 +212,22 @@ impl Explain for RulesGame {
         intern(&self.rules.sides[p.to_move()].name)
     }
 
-    /// The first piece that moves (a pass: the side's first piece staying).
+    /// The first piece that moves (a pass: the side's first piece staying), and,
+    /// where the side moves every piece, the others' steps in `also`.
     fn describe_move(&self, p: &RulesPosition, m: &RulesMove) -> PieceMove {
         let side = self.side_to_move(p);
-        let step = m.steps().iter().find(|(f, t)| f != t).or(m.steps().first()).copied();
-        let (from, to) = match step {
-            Some((f, t)) => (self.coord(f as u32), self.coord(t as u32)),
-            None => {
-                let own = p.pieces().find(|q| self.group_side[q.group] == p.to_move()).map_or(0, |q| q.cell);
-                (self.coord(own), self.coord(own))
-            }
+        let steps = m.steps();
+        let Some(first) = steps.iter().position(|(f, t)| f != t).or((!steps.is_empty()).then_some(0)) else {
+            let own = p.pieces().find(|q| self.group_side[q.group] == p.to_move()).map_or(0, |q| q.cell);
+            return PieceMove::new(side, self.coord(own), self.coord(own));
         };
-        PieceMove { side, from, to }
+        let (f, t) = steps[first];
+        let mut described = PieceMove::new(side, self.coord(f as u32), self.coord(t as u32));
+        let others = steps.iter().enumerate().filter(|&(i, _)| i != first).map(|(_, s)| s);
+        for (slot, &(f, t)) in described.also.iter_mut().zip(others) {
+            *slot = Some((self.coord(f as u32), self.coord(t as u32)));
+        }
+        described
     }
 
     fn describe_end(&self, p: &RulesPosition) -> Option<String> {

@@ -192,7 +192,7 @@ impl Explain for Chase {
 
     fn describe_move(&self, position: &ChasePosition, &target: &u32) -> PieceMove {
         let from = if position.white_to_move { position.white } else { position.black };
-        PieceMove { side: self.side_to_move(position), from: self.coord(from), to: self.coord(target) }
+        PieceMove::new(self.side_to_move(position), self.coord(from), self.coord(target))
     }
 
     fn describe_end(&self, position: &ChasePosition) -> Option<String> {

@@ -360,7 +360,7 @@ impl Explain for Pawns {
     }
 
     fn describe_move(&self, p: &PawnsPosition, m: &PawnMove) -> PieceMove {
-        PieceMove { side: self.side_to_move(p), from: self.coord(m.from as u32), to: self.coord(m.to as u32) }
+        PieceMove::new(self.side_to_move(p), self.coord(m.from as u32), self.coord(m.to as u32))
     }
 
     fn describe_end(&self, p: &PawnsPosition) -> Option<String> {

@@ -223,7 +223,7 @@ impl Explain for QueensCase {
 
     fn describe_move(&self, position: &QueensPosition, &target: &u32) -> PieceMove {
         let from = if position.queen_to_move { position.queen } else { position.army };
-        PieceMove { side: self.side_to_move(position), from: self.coord(from), to: self.coord(target) }
+        PieceMove::new(self.side_to_move(position), self.coord(from), self.coord(target))
     }
 
     fn describe_end(&self, position: &QueensPosition) -> Option<String> {

@@ -513,7 +513,7 @@ impl Explain for Snakes {
     }
 
     fn describe_move(&self, p: &SnakesPosition, &to: &u8) -> PieceMove {
-        PieceMove { side: self.side_to_move(p), from: self.coord(p.heads[p.to_move as usize]), to: self.coord(to) }
+        PieceMove::new(self.side_to_move(p), self.coord(p.heads[p.to_move as usize]), self.coord(to))
     }
 
     fn describe_end(&self, p: &SnakesPosition) -> Option<String> {
