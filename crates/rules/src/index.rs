@@ -46,8 +46,9 @@ pub struct PlacementIndex {
     tiers: Vec<TierInfo>,
     /// Tier number by the mixed-radix code of its counts (`u32::MAX`: not a tier).
     tier_of_code: Vec<u32>,
-    /// `binomial[k][n]` = C(n, k), saturating, for k ≤ the largest limit.
-    binomial: Vec<Vec<u64>>,
+    /// `binomial[k * (cells + 1) + n]` = C(n, k), saturating, for k ≤ the largest
+    /// limit: one flat table, one load a lookup.
+    binomial: Vec<u64>,
     size: u64,
 }
 
@@ -58,8 +59,8 @@ impl PlacementIndex {
         let cells = game.board.cells() as u32;
         let groups = limits.len();
         let max_k = limits.iter().copied().max().unwrap_or(0) as usize;
-        let binomial: Vec<Vec<u64>> =
-            (0..=max_k).map(|k| (0..=cells as u64).map(|n| binomial(n, k as u64)).collect()).collect();
+        let binomial: Vec<u64> =
+            (0..=max_k).flat_map(|k| (0..=cells as u64).map(move |n| binomial(n, k as u64))).collect();
         let codes: u128 = limits.iter().map(|&l| l as u128 + 1).product();
         if codes > MAX_TIERS as u128 {
             return Err(format!("{codes} piece counts to tier, more than {MAX_TIERS}"));
@@ -143,7 +144,7 @@ impl PlacementIndex {
 
     #[inline]
     fn choose(&self, n: u32, k: usize) -> u64 {
-        self.binomial[k][n as usize]
+        self.binomial[k * (self.cells as usize + 1) + n as usize]
     }
 
     /// (tier, index within the tier) of a position, `None` if no tier holds it.

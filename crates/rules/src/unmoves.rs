@@ -44,9 +44,13 @@ impl RulesGame {
         let board = &self.board;
         let n = self.group_side.len();
         let limits = self.limits();
-        let counts = self.counts(c);
+        // The counts of each group, on the stack: this runs for every position.
+        let mut counts = [0u8; 64];
+        for &q in c.packed() {
+            counts[group_of(q)] += 1;
+        }
         let mut can_pass = false;
-        let mut seen: Vec<(u32, bool)> = Vec::new();
+        let mut seen = Seen::default();
         for &packed in c.packed() {
             let g = group_of(packed);
             if self.group_side[g] != side {
@@ -61,15 +65,13 @@ impl RulesGame {
                     if !occupied {
                         // The piece stood on `from`; `to` was empty or held an enemy.
                         let (quiet, capture) = (ray.onto.empty(), ray.onto.enemy());
-                        if quiet && !seen.contains(&(from, false)) {
-                            seen.push((from, false));
+                        if quiet && seen.insert((from, false)) {
                             let mut parent = *c;
                             parent.relocate(packed, pack(g, from));
                             parent.to_move ^= 1;
                             self.emit(parent, f);
                         }
-                        if capture && !seen.contains(&(from, true)) && (c.len as usize) < MAX_PIECES {
-                            seen.push((from, true));
+                        if capture && (c.len as usize) < MAX_PIECES && seen.insert((from, true)) {
                             for (h, hg) in board.groups.iter().enumerate() {
                                 let room = limits.is_none_or(|l| counts[h] < l[h]);
                                 if hg.side == side || !room || self.meet_code(g, h, n) != 0 {
@@ -173,5 +175,37 @@ impl RulesGame {
                 i += 1;
             }
         }
+    }
+}
+
+/// The origins already yielded for one piece: a few on the stack, more in a `Vec`
+/// (a piece that slides across a big board), so that the common case allocates
+/// nothing.
+#[derive(Default)]
+struct Seen {
+    inline: [(u32, bool); 16],
+    len: usize,
+    spill: Vec<(u32, bool)>,
+}
+
+impl Seen {
+    /// Adds `origin`; false if it was there already.
+    #[inline]
+    fn insert(&mut self, origin: (u32, bool)) -> bool {
+        if self.inline[..self.len].contains(&origin) || self.spill.contains(&origin) {
+            return false;
+        }
+        if self.len < self.inline.len() {
+            self.inline[self.len] = origin;
+            self.len += 1;
+        } else {
+            self.spill.push(origin);
+        }
+        true
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.spill.clear();
     }
 }
