@@ -203,7 +203,17 @@ impl RulesGame {
             "positions can repeat: {}",
             if self.acyclic() { "no (search is exact; no draws)" } else { "yes (retrograde finds draws)" }
         );
+        if self.is_race() {
+            let _ =
+                writeln!(out, "a trail race: the search values pieces that can no longer meet by their longest paths");
+        }
         out
+    }
+
+    /// True when the game is a trail race (the snakes on a graph of its steps), whose
+    /// search knows the value of two pieces that can no longer meet.
+    pub fn is_race(&self) -> bool {
+        self.race.is_some()
     }
 }
 

@@ -74,6 +74,9 @@ pub struct RulesGame {
     pub(crate) index: Option<PlacementIndex>,
     /// Why there is no index.
     pub(crate) no_index: Option<String>,
+    /// The step graph when the game is a trail race (the snakes on a graph), for
+    /// the search.
+    pub(crate) race: Option<Arc<crate::race::Race>>,
 }
 
 impl RulesGame {
@@ -143,7 +146,11 @@ impl RulesGame {
             stuck,
             index: None,
             no_index: None,
+            race: None,
         };
+        if game.rules.has_trails() {
+            game.race = crate::race::Race::of(&game).map(Arc::new);
+        }
         match limits {
             _ if game.rules.has_trails() => {
                 game.no_index = Some("a piece leaves a trail: positions include walls, which no index covers".into())

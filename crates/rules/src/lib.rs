@@ -20,6 +20,7 @@
 //! | [`game`]     | moves, play, endings                                          |
 //! | [`index`]    | the dense index over piece placements, in tiers               |
 //! | `unmoves`    | parents: the moves run backwards                              |
+//! | `race`       | trail races (the snakes on a graph): the search's knowledge   |
 //! | [`notation`] | positions and maps as one line of text                        |
 //! | [`setup()`]  | rules + size or map + position → a game to solve              |
 #![warn(missing_docs)]
@@ -33,6 +34,7 @@ mod impls;
 pub mod index;
 pub mod notation;
 pub mod position;
+mod race;
 mod search;
 mod setup;
 pub mod spec;

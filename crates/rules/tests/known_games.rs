@@ -656,3 +656,77 @@ fn parameters_without_piece_limits_are_refused() {
     assert_eq!((snakes.index_size(), snakes.position(0)), (0, None));
     assert!(RulesGame::from_parameters(&snakes.parameters()).is_err());
 }
+
+/// The value by plain negamax over the rules (no table, no search knowledge):
+/// obviously right, for small boards of acyclic games.
+fn negamax(game: &gsolve_rules::RulesGame, p: &gsolve_rules::RulesPosition) -> Value {
+    if let Some(outcome) = game.terminal(p) {
+        return outcome.value();
+    }
+    let mut best: Option<Value> = None;
+    game.for_each_child(p, |child| {
+        let v = negamax(game, &child).parent_view();
+        best = best.max(Some(v));
+    });
+    best.unwrap_or(Value::Loss(0))
+}
+
+/// Trail races on other graphs than the orthogonal grid: diagonal steps (a race:
+/// the snakes' search knowledge applies) and king steps (not a race: two colours
+/// do not colour it). On random boards with walls, the search gives the value plain
+/// negamax gives.
+#[test]
+fn trail_races_on_other_graphs_are_searched_exactly() {
+    assert!(setup(load("snakes"), None, None, None).unwrap().game.is_race(), "the snakes are the first race");
+    for steps in ["diagonal", "king"] {
+        let text = format!(
+            r#"
+[game]
+name = "{steps}-snakes"
+sides = ["1", "2"]
+[board]
+rows = 3
+cols = 3
+[piece.head]
+letter = {{ 1 = "1", 2 = "2" }}
+moves = [{{ steps = "{steps}", onto = "empty" }}]
+trail = true
+[[end]]
+when = "stuck"
+result = "loss"
+"#
+        );
+        let rules = Arc::new(Rules::parse(&text).unwrap());
+        let probe = setup(rules.clone(), None, None, Some("1../.../..2 1")).unwrap();
+        assert_eq!(probe.game.is_race(), steps == "diagonal", "{steps}");
+        let mut rng = SplitMix64::new(if steps == "king" { 5 } else { 6 });
+        let mut compared = 0;
+        for _ in 0..40 {
+            let (rows, cols) = (3 + rng.below(2) as usize, 3 + rng.below(3) as usize);
+            let mut grid = vec![vec!['.'; cols]; rows];
+            for row in grid.iter_mut() {
+                for cell in row.iter_mut() {
+                    if rng.chance(1, 6) {
+                        *cell = '#';
+                    }
+                }
+            }
+            let mut place = |letter: char, rng: &mut SplitMix64| loop {
+                let (r, c) = (rng.below(rows as u64) as usize, rng.below(cols as u64) as usize);
+                if grid[r][c] == '.' {
+                    grid[r][c] = letter;
+                    break;
+                }
+            };
+            place('1', &mut rng);
+            place('2', &mut rng);
+            let position: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
+            let position = format!("{} {}", position.join("/"), if rng.chance(1, 2) { '1' } else { '2' });
+            let s = setup(rules.clone(), None, None, Some(&position)).unwrap();
+            let searched = search::Searcher::with_table_entries(&s.game, 1 << 12).value(&s.position).unwrap();
+            assert_eq!(searched, negamax(&s.game, &s.position), "{steps}: {position}");
+            compared += 1;
+        }
+        assert_eq!(compared, 40);
+    }
+}

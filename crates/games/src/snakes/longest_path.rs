@@ -13,13 +13,20 @@
 //! - steps whose bound cannot beat the best path found are skipped.
 
 use gsolve_engine::memo::FxHasher;
+use gsolve_engine::Value;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
 /// The cells of a board as nodes: empty cells `0..E` (bits of the masks), then any
 /// other nodes (the heads' start cells), which are never free.
-#[derive(Debug)]
-pub(crate) struct Graph {
+///
+/// What the longest paths assume of it: the graph is undirected (`b` is in `a`'s
+/// mask exactly when `a` is in `b`'s), `dark` is a proper two-colouring of it (every
+/// edge joins a dark cell and a light one), every node has at most 4 neighbours,
+/// and there are at most 130 nodes. An orthogonal grid is such a graph; the rules
+/// files' trail races build others ([`Graph::checked`]).
+#[derive(Clone, Debug)]
+pub struct Graph {
     /// Empty-cell neighbours of each node, as a mask.
     pub neighbours: Vec<u128>,
     /// Colour of each empty cell on the chessboard pattern.
@@ -27,9 +34,26 @@ pub(crate) struct Graph {
 }
 
 impl Graph {
-    /// The graph with these neighbour masks (empty cells first) and colours.
+    /// The graph with these neighbour masks (empty cells first) and colours; the
+    /// caller keeps to what the type's documentation says.
     pub fn new(neighbours: Vec<u128>, dark: u128) -> Self {
         Graph { neighbours, dark }
+    }
+
+    /// The graph of `neighbours` if it is one the longest paths can use, with cells
+    /// `0..neighbours.len()` (at most 128): undirected, degree at most 4, and
+    /// two-coloured by `dark`; `None` otherwise.
+    pub fn checked(neighbours: Vec<u128>, dark: u128) -> Option<Self> {
+        let n = neighbours.len();
+        let fits = n <= 128
+            && neighbours.iter().enumerate().all(|(a, &mask)| {
+                let colour = dark >> a & 1;
+                mask.count_ones() <= 4
+                    && (0..128)
+                        .filter(|&b| mask >> b & 1 == 1)
+                        .all(|b| b < n && b != a && neighbours[b] >> a & 1 == 1 && dark >> b & 1 != colour)
+            });
+        fits.then_some(Graph { neighbours, dark })
     }
 
     /// The empty cells next to some cell of `set` (a set of empty cells).
@@ -66,6 +90,26 @@ impl Graph {
         region & !twice
     }
 
+    /// The free cells split between heads `a` and `b` by a simultaneous
+    /// breadth-first search, `b` moving first: each cell goes to the head that gets
+    /// there first, `b` on a tie.
+    pub fn voronoi(&self, a: u8, b: u8, free: u128) -> Voronoi {
+        let (mut fa, mut fb) = (self.neighbours[a as usize] & free, self.neighbours[b as usize] & free);
+        let (mut owned_a, mut owned_b) = (0u128, 0u128);
+        let mut together = false;
+        while fa | fb != 0 {
+            together |= fb & owned_a != 0;
+            fb &= !(owned_a | owned_b);
+            owned_b |= fb;
+            together |= fa & owned_b != 0;
+            fa &= !(owned_a | owned_b);
+            owned_a |= fa;
+            fa = self.spread(fa) & free & !owned_a;
+            fb = self.spread(fb) & free & !owned_b;
+        }
+        Voronoi { a: owned_a, b: owned_b, together }
+    }
+
     /// `seeds` (⊆ `free`) and every cell of `free` connected to them.
     #[inline]
     pub fn flood(&self, seeds: u128, free: u128) -> u128 {
@@ -76,6 +120,18 @@ impl Graph {
         }
         reached
     }
+}
+
+/// The free cells split between two heads ([`Graph::voronoi`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Voronoi {
+    /// The cells the first head reaches strictly first.
+    pub a: u128,
+    /// The cells the second head reaches first or at the same time.
+    pub b: u128,
+    /// Whether the heads are connected through free cells. If not, `a` and `b` are
+    /// the heads' regions.
+    pub together: bool,
 }
 
 /// An upper bound on the longest path from `node` into `region` (the cells
@@ -305,7 +361,7 @@ impl LongestPaths {
     }
 
     /// The longest path from `node` into `region` (cells reachable from it).
-    pub(crate) fn longest(&mut self, graph: &Graph, node: u8, region: u128) -> u32 {
+    pub fn longest(&mut self, graph: &Graph, node: u8, region: u128) -> u32 {
         if graph.neighbours[node as usize] & region == 0 {
             return 0;
         }
@@ -354,9 +410,33 @@ impl LongestPaths {
         best
     }
 
+    /// The value for the side to move at `mover` against `other` when their regions
+    /// `mine` and `theirs` are apart: each can only make its longest path, and the
+    /// mover, with `a` moves left against `b`, wins iff a > b (it is stuck on ply
+    /// 2a + 1, the other on ply 2b + 2). Computes only what it needs: the loser's
+    /// exact longest path, and whether the winner's is longer.
+    pub fn apart(&mut self, graph: &Graph, mover: u8, other: u8, mine: u128, theirs: u128) -> Value {
+        // The snake with the smaller region is the likely loser: its length first.
+        if mine.count_ones() <= theirs.count_ones() {
+            let a = self.longest(graph, mover, mine);
+            if self.at_least(graph, other, theirs, a) {
+                Value::Loss(2 * a)
+            } else {
+                Value::Win(2 * self.longest(graph, other, theirs) + 1)
+            }
+        } else {
+            let b = self.longest(graph, other, theirs);
+            if self.at_least(graph, mover, mine, b + 1) {
+                Value::Win(2 * b + 1)
+            } else {
+                Value::Loss(2 * self.longest(graph, mover, mine))
+            }
+        }
+    }
+
     /// Whether a path of at least `k` moves leads from `node` into `region` (cells
     /// reachable from it).
-    pub(crate) fn at_least(&mut self, graph: &Graph, node: u8, region: u128, k: u32) -> bool {
+    pub fn at_least(&mut self, graph: &Graph, node: u8, region: u128, k: u32) -> bool {
         if k == 0 {
             return true;
         }

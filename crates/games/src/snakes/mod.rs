@@ -32,10 +32,8 @@ mod longest_path;
 mod plain;
 
 pub use format::{parse_boards, Cell, SnakesBoard, MAX_EMPTY, MAX_SIDE};
-pub use longest_path::LongestPaths;
+pub use longest_path::{Graph, LongestPaths, Voronoi};
 pub use plain::parse_plain;
-
-use longest_path::Graph;
 
 use crate::notation::{Coord, Explain, PieceMove};
 use gsolve_engine::search::SearchHooks;
@@ -106,18 +104,6 @@ impl SplitCache {
             _ => None,
         }
     }
-}
-
-/// The free cells split between two heads ([`Snakes::voronoi`]).
-#[derive(Clone, Copy, Debug)]
-struct Voronoi {
-    /// The cells the first head reaches strictly first.
-    a: u128,
-    /// The cells the second head reaches first or at the same time.
-    b: u128,
-    /// Whether the heads are connected through free cells. If not, `a` and `b` are
-    /// the heads' regions.
-    together: bool,
 }
 
 /// A map of an n×m grid, (row, col, n, m) -> (row, col).
@@ -345,27 +331,8 @@ impl Snakes {
         }
     }
 
-    /// The free cells split between heads `a` and `b` by a simultaneous
-    /// breadth-first search, `b` moving first: each cell goes to the head that gets
-    /// there first, `b` on a tie.
     fn voronoi(&self, a: u8, b: u8, free: u128) -> Voronoi {
-        let g = &self.graph;
-        // Frontiers as reached, before the cells the other already holds are taken
-        // out: a frontier meeting the other's cells means the heads are connected.
-        let (mut fa, mut fb) = (g.neighbours[a as usize] & free, g.neighbours[b as usize] & free);
-        let (mut owned_a, mut owned_b) = (0u128, 0u128);
-        let mut together = false;
-        while fa | fb != 0 {
-            together |= fb & owned_a != 0;
-            fb &= !(owned_a | owned_b);
-            owned_b |= fb;
-            together |= fa & owned_b != 0;
-            fa &= !(owned_a | owned_b);
-            owned_a |= fa;
-            fa = g.spread(fa) & free & !owned_a;
-            fb = g.spread(fb) & free & !owned_b;
-        }
-        Voronoi { a: owned_a, b: owned_b, together }
+        self.graph.voronoi(a, b, free)
     }
 
     /// The longest path from `node` through the free cells of its region.
@@ -375,27 +342,9 @@ impl Snakes {
     }
 
     /// The value for the side to move at `mover` against `other` when their regions
-    /// `mine` and `theirs` are apart ([`Self::separated_value`]), computing only what
-    /// it needs: the loser's exact longest path, and whether the winner's is longer.
+    /// `mine` and `theirs` are apart ([`Self::separated_value`]).
     fn separated(&self, mover: u8, other: u8, mine: u128, theirs: u128) -> Value {
-        let g = &self.graph;
-        let mut longest = self.longest.borrow_mut();
-        // The snake with the smaller region is the likely loser: its length first.
-        if mine.count_ones() <= theirs.count_ones() {
-            let a = longest.longest(g, mover, mine);
-            if longest.at_least(g, other, theirs, a) {
-                Value::Loss(2 * a)
-            } else {
-                Value::Win(2 * longest.longest(g, other, theirs) + 1)
-            }
-        } else {
-            let b = longest.longest(g, other, theirs);
-            if longest.at_least(g, mover, mine, b + 1) {
-                Value::Win(2 * b + 1)
-            } else {
-                Value::Loss(2 * longest.longest(g, mover, mine))
-            }
-        }
+        self.longest.borrow_mut().apart(&self.graph, mover, other, mine, theirs)
     }
 }
 
