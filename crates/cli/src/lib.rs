@@ -212,6 +212,10 @@ pub struct ServeArgs {
     /// Offer the game of this rules file (docs/rules.md) beside the built-in ones.
     #[arg(long, value_name = "FILE", conflicts_with = "tablebase")]
     rules: Option<PathBuf>,
+    /// With --rules: the position the page opens the rules game on (needed when the
+    /// rules give no start, e.g. games on a map: the position carries the map).
+    #[arg(long, value_name = "POSITION", requires = "rules")]
+    start: Option<String>,
     /// Most connections open at once; one more is answered 503 and closed
     /// (default 1000, fewer if the limit of open files is lower).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]

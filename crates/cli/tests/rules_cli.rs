@@ -318,6 +318,21 @@ fn serve_offers_a_rules_game() {
     let (status, error) = get("api/analyze?game=rules&position=BBB/.../WWW");
     assert_eq!(status, 400, "{error}");
     let _ = process.0.kill();
+
+    // Rules without a start (a map game) need the position the page opens on.
+    let queens = rules("queens-case");
+    let e = fails(&["serve", "--port", "0", "--rules", &queens], "");
+    assert!(e.contains("--start POSITION"), "{e}");
+    let e = fails(&["serve", "--port", "0", "--rules", &queens, "--start", "Q..E/.#A. x"], "");
+    assert!(e.contains("--start"), "{e}");
+    let (mut process, url) = common::serve(&["--rules", &queens, "--start", "Q...E/.##../..#../E...A q"]);
+    let response = common::http::get(&format!("{url}api/games"));
+    let games: serde_json::Value = serde_json::from_str(&response.body).unwrap();
+    let rules_game = games["games"].as_array().unwrap().iter().find(|g| g["name"] == "rules").expect("listed");
+    assert_eq!(rules_game["example"]["position"], "Q...E/.##../..#../E...A q");
+    assert_eq!(rules_game["cells"]["E"], "exit (a zone)");
+    assert_eq!(rules_game["cells"]["Q"], "queen");
+    let _ = process.0.kill();
 }
 
 /// A side that moves every piece shows each piece's step: in the optimal line of

@@ -21,6 +21,9 @@ use std::sync::{Arc, Mutex};
 pub(super) struct RulesState {
     /// The rules given, or those of the served tablebase.
     pub(super) rules: Option<Arc<Rules>>,
+    /// The position a rules game starts from when no board is asked for, if not the
+    /// rules' own start ([`Analyzer::with_rules_start`]).
+    start: Option<String>,
     /// Whole-game solves, most recent last.
     whole: Mutex<Vec<Arc<(RulesGame, Solution)>>>,
     /// The searcher of the last board searched, with its board's parameters.
@@ -52,6 +55,14 @@ impl Analyzer {
         analyzer
     }
 
+    /// The same analyzer with `position` as the rules game's start (for rules that
+    /// give none, such as those whose board is a map), checked as a setup.
+    pub fn with_rules_start(mut self, position: &str) -> Result<Self, AnalysisError> {
+        let setup = self.check(&Setup::new(GameKind::Rules, position))?;
+        self.rules.start = Some(setup.position);
+        Ok(self)
+    }
+
     /// The rules of [`GameKind::Rules`] setups, if the analyzer has any (given, or
     /// those of its tablebase).
     pub fn rules(&self) -> Option<&Arc<Rules>> {
@@ -69,6 +80,9 @@ impl Analyzer {
     /// none is given.
     pub(super) fn rules_start(&self, parameters: &[(String, String)]) -> Result<Setup, AnalysisError> {
         let rules = self.rules_needed()?;
+        if let (Some(start), true) = (&self.rules.start, parameters.is_empty()) {
+            return Ok(Setup::new(GameKind::Rules, start.clone()));
+        }
         let get = |key: &str| parameters.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
         if let Some((unknown, _)) = parameters.iter().find(|(k, _)| !["rows", "cols", "map"].contains(&k.as_str())) {
             return Err(AnalysisError::BadVariant(format!(
@@ -160,7 +174,11 @@ impl Analyzer {
         for kind in &rules.kinds {
             for (side, letter) in kind.letters.iter().enumerate() {
                 if let Some(letter) = letter {
-                    out.push((*letter, side, format!("{} {}", rules.sides[side].name, kind.name)));
+                    let side_name = &rules.sides[side].name;
+                    // "queen", not "queen queen", where the kind is named after its side.
+                    let described =
+                        if *side_name == kind.name { side_name.clone() } else { format!("{side_name} {}", kind.name) };
+                    out.push((*letter, side, described));
                 }
             }
         }

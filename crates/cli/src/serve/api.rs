@@ -201,6 +201,11 @@ fn rules_description(analyzer: &Analyzer) -> (Value, Value, Value) {
     for (letter, _, described) in analyzer.rules_pieces() {
         cells.insert(letter.to_string(), json!(described));
     }
+    for zone in &rules.zones {
+        for mark in zone.cells.iter().flat_map(|set| &set.marks) {
+            cells.insert(mark.to_string(), json!(format!("{} (a zone)", zone.name)));
+        }
+    }
     cells.insert("#".into(), json!("wall"));
     cells.insert(".".into(), json!("empty"));
     (json!(parameters), json!(sides), Value::Object(cells))

@@ -48,7 +48,18 @@ pub struct App {
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     let descriptors = connections::raise_descriptor_limit();
     let max_connections = connections::connection_cap(args.max_connections, descriptors).map_err(Failure::Input)?;
-    let analyzer = crate::analyze::analyzer(args.tablebase.as_ref(), args.rules.as_ref(), Limits::interactive())?;
+    let mut analyzer = crate::analyze::analyzer(args.tablebase.as_ref(), args.rules.as_ref(), Limits::interactive())?;
+    if let Some(start) = &args.start {
+        analyzer = analyzer
+            .with_rules_start(start)
+            .map_err(|e| Failure::Input(format!("--start {}: {e}", gsolve_games::text::excerpt(start))))?;
+    }
+    if let (Some(path), Err(e)) = (&args.rules, analyzer.example(gsolve_analysis::GameKind::Rules)) {
+        return Err(Failure::Input(format!(
+            "{}: the page needs a position to open the game on: {e} (give --start POSITION)",
+            path.display()
+        )));
+    }
     let tablebase = tablebase_setup(&analyzer).map_err(|e| {
         let path = args.tablebase.as_ref().map_or_else(String::new, |p| p.display().to_string());
         Failure::Input(format!("{path}: {e}"))
