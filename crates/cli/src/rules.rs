@@ -15,7 +15,7 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::sync::Arc;
 
-/// The most positions a whole-game solve of a rules game may have here: about 5
+/// The most positions a whole-game solve of a rules game may have here: about 3
 /// bytes a position while solving (the same bound as chase n = 100).
 pub const MAX_POSITIONS: u64 = 200_000_000;
 

@@ -32,8 +32,11 @@
 //! depend on scheduling. Small levels run on the calling thread.
 //!
 //! # Memory
-//! 1 byte of counter + 4 bytes of value per index (5 bytes of counter if a position
-//! has more than 127 moves), plus the current and next levels' frontier lists.
+//! 3 bytes per index: a 1-byte counter and a 2-byte value, plus the current and next
+//! levels' frontier lists. The rule that picks the widths ([`solve_with`]): a game
+//! with a position of more than 127 moves gets 4-byte counters, one with a
+//! remoteness past 16,383 plies 4-byte values, each found during the solve, which
+//! then starts over. The [`Solution`] keeps the values' width.
 
 use crate::game::{Indexed, Unmoves};
 
@@ -67,12 +70,27 @@ pub fn solve<G: Unmoves + Sync>(game: &G) -> Solution {
 }
 
 /// [`solve`] with options.
+///
+/// # Widths
+/// The solve starts narrow: a 1-byte counter and a 2-byte value an index (3 bytes).
+/// It starts over with a 4-byte counter when some position has more than 127
+/// moves (found in the first step), and with 4-byte values when a remoteness
+/// passes [`Solution::NARROW_MAX_REMOTENESS`] (16,383 plies; found when a level
+/// reaches it). The values are the same either way.
 pub fn solve_with<G: Unmoves + Sync>(game: &G, options: &Options<'_>) -> Solution {
-    match Solver::<G, u8>::run(game, options) {
-        Ok(solution) => solution,
-        // Some position has more moves than a byte counter holds.
-        Err(TooManyMoves) => {
-            Solver::<G, u32>::run(game, options).unwrap_or_else(|_| panic!("a position has more than 2^31 moves"))
+    let (mut wide_counter, mut wide_values) = (false, false);
+    loop {
+        let result = match (wide_counter, wide_values) {
+            (false, false) => Solver::<G, u8, u16>::run(game, options),
+            (true, false) => Solver::<G, u32, u16>::run(game, options),
+            (false, true) => Solver::<G, u8, u32>::run(game, options),
+            (true, true) => Solver::<G, u32, u32>::run(game, options),
+        };
+        match result {
+            Ok(solution) => return solution,
+            Err(Restart::TooManyMoves) if !wide_counter => wide_counter = true,
+            Err(Restart::TooLong) if !wide_values => wide_values = true,
+            Err(why) => panic!("a retrograde solve cannot go wider: {why:?}"),
         }
     }
 }
@@ -89,8 +107,59 @@ pub fn solve_forward_only_with<G: Indexed + Sync>(game: &G, options: &Options<'_
     solve_with(&graph, options)
 }
 
+/// Why a solve starts over wider.
 #[derive(Debug)]
-struct TooManyMoves;
+enum Restart {
+    /// A position has more moves than the counter holds.
+    TooManyMoves,
+    /// A remoteness passes what the value holds.
+    TooLong,
+}
+
+/// A value cell: a [`PackedValue`] code in 16 or 32 bits.
+trait Slot: Copy + Send + Sync {
+    /// The largest remoteness it holds.
+    const MAX_REMOTENESS: u32;
+    /// The cell of a packed value whose remoteness it holds.
+    fn of(value: PackedValue) -> Self;
+    /// The packed value.
+    fn packed(self) -> PackedValue;
+    /// The solution of these cells.
+    fn solution(cells: Vec<Self>) -> Solution;
+}
+
+impl Slot for u16 {
+    const MAX_REMOTENESS: u32 = Solution::NARROW_MAX_REMOTENESS;
+    /// Cut to 16 bits: a remoteness past [`Self::MAX_REMOTENESS`] is caught by the
+    /// solver after the level that wrote it, and the solve starts over wide.
+    #[inline]
+    fn of(value: PackedValue) -> Self {
+        value.0 as u16
+    }
+    #[inline]
+    fn packed(self) -> PackedValue {
+        PackedValue(self as u32)
+    }
+    fn solution(cells: Vec<Self>) -> Solution {
+        Solution::from_narrow(cells)
+    }
+}
+
+impl Slot for u32 {
+    const MAX_REMOTENESS: u32 = PackedValue::MAX_REMOTENESS;
+    #[inline]
+    fn of(value: PackedValue) -> Self {
+        value.0
+    }
+    #[inline]
+    fn packed(self) -> PackedValue {
+        PackedValue(self)
+    }
+    fn solution(cells: Vec<Self>) -> Solution {
+        // In-place collect: reuses the cells' allocation.
+        Solution::from_packed(cells.into_iter().map(PackedValue).collect())
+    }
+}
 
 /// A counter of undecided children with a "some child tied" flag in its top bit.
 /// The whole word is 0 exactly when the position is decided (or is a hole).
@@ -153,7 +222,7 @@ enum Update {
 /// Invariant kept: `counter == 0` exactly when the parent is decided (or pending),
 /// otherwise it holds the number of children not yet processed, plus the tie flag.
 #[inline]
-fn apply<C: Counter>(counter: &mut C, value: &mut u32, tag: u64, level: u32) -> Update {
+fn apply<C: Counter, V: Slot>(counter: &mut C, value: &mut V, tag: u64, level: u32) -> Update {
     let current = counter.to_u32();
     if current == 0 {
         return Update::None;
@@ -161,7 +230,7 @@ fn apply<C: Counter>(counter: &mut C, value: &mut u32, tag: u64, level: u32) -> 
     if tag == TAG_LOSS {
         // The first lost child met is the fastest: levels come in increasing order.
         *counter = C::from_u32(0);
-        *value = PackedValue::pack(Value::Win(level + 1)).0;
+        *value = V::of(PackedValue::pack(Value::Win(level + 1)));
         return Update::Decided(TAG_WIN);
     }
     let flags = (current & C::TIED) | if tag == TAG_TIE { C::TIED } else { 0 };
@@ -175,36 +244,35 @@ fn apply<C: Counter>(counter: &mut C, value: &mut u32, tag: u64, level: u32) -> 
         return Update::TiePending;
     }
     // Every child won, this one last: the slowest.
-    *value = PackedValue::pack(Value::Loss(level + 1)).0;
+    *value = V::of(PackedValue::pack(Value::Loss(level + 1)));
     Update::Decided(TAG_LOSS)
 }
 
-struct Solver<'g, 'o, G, C> {
+struct Solver<'g, 'o, G, C, V> {
     game: &'g G,
     counters: Vec<C>,
-    values: Vec<u32>,
+    values: Vec<V>,
     progress: Option<Observer<'o>>,
     parallel_from: usize,
 }
 
-impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
-    fn run(game: &'g G, options: &Options<'o>) -> Result<Solution, TooManyMoves> {
+impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
+    fn run(game: &'g G, options: &Options<'o>) -> Result<Solution, Restart> {
         let size = usize::try_from(game.index_size()).expect("index fits in memory");
         let mut solver = Solver {
             game,
             counters: vec![C::default(); size],
-            values: vec![PackedValue::DRAW.0; size],
+            values: vec![V::of(PackedValue::DRAW); size],
             progress: options.progress,
             parallel_from: options.parallel_from,
         };
         let (level0, level1, tie_candidates) = solver.initialize()?;
-        let mut ties = solver.propagate(level0, level1);
+        let mut ties = solver.propagate(level0, level1)?;
         ties.extend(solver.settle_tie_candidates(tie_candidates));
         if !ties.is_empty() {
-            solver.spread_ties(ties);
+            solver.spread_ties(ties)?;
         }
-        // In-place collect: reuses the value array's allocation.
-        Ok(Solution::from_packed(solver.values.into_iter().map(PackedValue).collect()))
+        Ok(V::solution(solver.values))
     }
 
     /// Step 1. Returns the positions decided at remoteness 0, those decided at
@@ -220,7 +288,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
     /// child tied. Indexed terminal positions are then valued but never propagated
     /// from, so that no child is counted twice.
     #[allow(clippy::type_complexity)]
-    fn initialize(&mut self) -> Result<(Vec<u64>, Vec<u64>, Vec<u64>), TooManyMoves> {
+    fn initialize(&mut self) -> Result<(Vec<u64>, Vec<u64>, Vec<u64>), Restart> {
         let game = self.game;
         let progress = self.progress;
         let total = self.counters.len() as u64;
@@ -235,11 +303,11 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
                 for (offset, (counter, value)) in counters.iter_mut().zip(values.iter_mut()).enumerate() {
                     let index = first + offset as u64;
                     let Some(position) = game.position(index) else {
-                        *value = PackedValue::NONE.0;
+                        *value = V::of(PackedValue::NONE);
                         continue;
                     };
                     if let Some(outcome) = game.terminal(&position) {
-                        *value = PackedValue::pack(outcome.value()).0;
+                        *value = V::of(PackedValue::pack(outcome.value()));
                         if seeds_are_terminal {
                             level0.push(index << 2 | tag_of(outcome.value()));
                         }
@@ -259,7 +327,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
                         (0, None) => Value::Loss(0),
                         (_, Some(win @ Value::Win(_))) => win,
                         (0, Some(best)) => best,
-                        (n, _) if n as u64 > max_count as u64 => return Err(TooManyMoves),
+                        (n, _) if n as u64 > max_count as u64 => return Err(Restart::TooManyMoves),
                         (n, best) => {
                             let tied = matches!(best, Some(Value::Tie(_)));
                             *counter = C::from_u32(n as u32 | if tied { C::TIED } else { 0 });
@@ -269,7 +337,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
                             continue;
                         }
                     };
-                    *value = PackedValue::pack(settled).0;
+                    *value = V::of(PackedValue::pack(settled));
                     let entry = index << 2 | tag_of(settled);
                     if settled.remoteness() == Some(0) {
                         level0.push(entry);
@@ -301,7 +369,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
             let i = index as usize;
             if self.counters[i].to_u32() != 0 {
                 self.counters[i] = C::from_u32(0);
-                self.values[i] = PackedValue::pack(Value::Tie(1)).0;
+                self.values[i] = V::of(PackedValue::pack(Value::Tie(1)));
                 out.push(index);
             }
         }
@@ -311,7 +379,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
     /// Step 2. Returns every position decided as a tie (for step 3). `level1` holds
     /// positions decided at remoteness 1 before any propagation; they join the
     /// frontier after level 0.
-    fn propagate(&mut self, mut frontier: Vec<u64>, mut level1: Vec<u64>) -> Vec<u64> {
+    fn propagate(&mut self, mut frontier: Vec<u64>, mut level1: Vec<u64>) -> Result<Vec<u64>, Restart> {
         let total = self.counters.len() as u64;
         let mut decided = (frontier.len() + level1.len()) as u64;
         let mut ties = Vec::new();
@@ -326,6 +394,11 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
             let (mut next, pending) =
                 if parallel { self.level_parallel(&frontier, level) } else { self.level_sequential(&frontier, level) };
             self.resolve_ties(pending, &mut next);
+            // This level decided parents at remoteness level + 1: if the values cannot
+            // hold it, what they hold now is cut, and the solve starts over wide.
+            if level >= V::MAX_REMOTENESS && !next.is_empty() {
+                return Err(Restart::TooLong);
+            }
             decided += next.len() as u64;
             if level == 0 {
                 next.append(&mut level1);
@@ -334,7 +407,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
             frontier = next;
             level += 1;
         }
-        ties
+        Ok(ties)
     }
 
     /// One level on the calling thread. Returns the decided parents and the parents
@@ -368,7 +441,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
         let game = self.game;
         // A power of two, so that the owner of a block is a mask away.
         let owners = 1usize << rayon::current_num_threads().ilog2();
-        let mut owned: Vec<Vec<(&mut [C], &mut [u32])>> = (0..owners).map(|_| Vec::new()).collect();
+        let mut owned: Vec<Vec<(&mut [C], &mut [V])>> = (0..owners).map(|_| Vec::new()).collect();
         let blocks = self.counters.chunks_mut(1 << BLOCK_SHIFT).zip(self.values.chunks_mut(1 << BLOCK_SHIFT));
         for (i, block) in blocks.enumerate() {
             owned[i & (owners - 1)].push(block);
@@ -414,7 +487,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
         let this = &*self;
         let resolved: Vec<(u64, Value)> = pending.into_par_iter().map(|p| (p, this.best_child_value(p))).collect();
         for (p, value) in resolved {
-            self.values[p as usize] = PackedValue::pack(value).0;
+            self.values[p as usize] = V::of(PackedValue::pack(value));
             next.push(p << 2 | tag_of(value));
         }
     }
@@ -426,7 +499,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
         self.game.for_each_child(&position, |child| {
             let value = match self.game.terminal(&child) {
                 Some(outcome) => outcome.value(),
-                None => PackedValue(self.values[self.game.index(&child) as usize]).unpack().expect("children exist"),
+                None => self.values[self.game.index(&child) as usize].packed().unpack().expect("children exist"),
             };
             best = best.max(Some(value.parent_view()));
         });
@@ -434,9 +507,9 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
     }
 
     /// Step 3: breadth-first from tied positions, fastest first.
-    fn spread_ties(&mut self, mut seeds: Vec<u64>) {
-        let remoteness = |values: &[u32], i: u64| {
-            PackedValue(values[i as usize]).unpack().and_then(Value::remoteness).expect("ties have a remoteness")
+    fn spread_ties(&mut self, mut seeds: Vec<u64>) -> Result<(), Restart> {
+        let remoteness = |values: &[V], i: u64| {
+            values[i as usize].packed().unpack().and_then(Value::remoteness).expect("ties have a remoteness")
         };
         seeds.sort_by_key(|&i| remoteness(&self.values, i));
         let mut seeds = seeds.into_iter().peekable();
@@ -449,18 +522,24 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter> Solver<'g, 'o, G, C> {
                 (Some(_), _) => seeds.next(),
                 (None, _) => found.pop_front(),
             };
-            let Some(index) = next else { break };
+            let Some(index) = next else { return Ok(()) };
             let r = remoteness(&self.values, index);
             let position = game.position(index).expect("decided positions exist");
             let (counters, values) = (&mut self.counters, &mut self.values);
+            let mut too_long = false;
             game.for_each_parent(&position, |parent| {
                 let p = game.index(&parent);
                 if counters[p as usize].to_u32() != 0 {
                     counters[p as usize] = C::from_u32(0);
-                    values[p as usize] = PackedValue::pack(Value::Tie(r + 1)).0;
+                    values[p as usize] = V::of(PackedValue::pack(Value::Tie(r + 1)));
                     found.push_back(p);
+                    too_long |= r >= V::MAX_REMOTENESS;
                 }
             });
+            if too_long {
+                // A tie past what the values hold: start over wide.
+                return Err(Restart::TooLong);
+            }
         }
     }
 }

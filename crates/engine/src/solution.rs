@@ -2,13 +2,25 @@
 
 use crate::game::{Indexed, ValueLookup};
 use crate::value::{PackedValue, Value};
+use std::borrow::Cow;
 
-/// Every position's value, by index. Produced by [`crate::retrograde`].
+/// Every position's value, by index. Produced by [`crate::retrograde`] and
+/// [`crate::layered`].
 ///
-/// Memory: 4 bytes per index.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Memory: 2 bytes per index when every remoteness is below
+/// [`Solution::NARROW_MAX_REMOTENESS`] and the solver kept values narrow, else 4.
+/// Both hold [`PackedValue`] codes; narrow and wide solutions of the same values
+/// are equal.
+#[derive(Clone, Debug)]
 pub struct Solution {
-    values: Vec<PackedValue>,
+    values: Storage,
+}
+
+/// [`PackedValue`] codes, in 16 bits where they fit.
+#[derive(Clone, Debug)]
+enum Storage {
+    Narrow(Vec<u16>),
+    Wide(Vec<PackedValue>),
 }
 
 /// How many positions have each kind of value.
@@ -29,15 +41,35 @@ pub struct Counts {
 }
 
 impl Solution {
+    /// The largest remoteness a narrow (2-byte) value holds: a [`PackedValue`] code
+    /// is `remoteness << 2 | tag`.
+    pub const NARROW_MAX_REMOTENESS: u32 = (1 << 14) - 1;
+
     /// Wraps packed values (index `i` holds the value of position `i`).
     pub fn from_packed(values: Vec<PackedValue>) -> Self {
-        Solution { values }
+        Solution { values: Storage::Wide(values) }
+    }
+
+    /// Wraps [`PackedValue`] codes cut to 16 bits (each below 2^16: remoteness at
+    /// most [`Self::NARROW_MAX_REMOTENESS`]).
+    pub fn from_narrow(codes: Vec<u16>) -> Self {
+        Solution { values: Storage::Narrow(codes) }
+    }
+
+    /// The packed value at `index`; `None` for an index out of range.
+    #[inline]
+    pub fn packed_at(&self, index: u64) -> Option<PackedValue> {
+        let i = usize::try_from(index).ok()?;
+        match &self.values {
+            Storage::Narrow(codes) => codes.get(i).map(|&c| PackedValue(c as u32)),
+            Storage::Wide(values) => values.get(i).copied(),
+        }
     }
 
     /// The value at `index`; `None` for a hole or an index out of range.
     #[inline]
     pub fn value(&self, index: u64) -> Option<Value> {
-        self.values.get(usize::try_from(index).ok()?)?.unpack()
+        self.packed_at(index)?.unpack()
     }
 
     /// The value of a position (a terminal one by the rules).
@@ -45,25 +77,53 @@ impl Solution {
         self.lookup(game, position)
     }
 
-    /// The packed values, by index.
-    pub fn packed(&self) -> &[PackedValue] {
-        &self.values
+    /// The packed values, by index: borrowed when wide, made (4 bytes an index)
+    /// when narrow.
+    pub fn packed(&self) -> Cow<'_, [PackedValue]> {
+        match &self.values {
+            Storage::Narrow(codes) => Cow::Owned(codes.iter().map(|&c| PackedValue(c as u32)).collect()),
+            Storage::Wide(values) => Cow::Borrowed(values),
+        }
+    }
+
+    /// The codes as stored: 16-bit ones when narrow.
+    pub fn narrow_codes(&self) -> Option<&[u16]> {
+        match &self.values {
+            Storage::Narrow(codes) => Some(codes),
+            Storage::Wide(_) => None,
+        }
+    }
+
+    /// Bytes per index: 2 or 4.
+    pub fn bytes_per_index(&self) -> usize {
+        match &self.values {
+            Storage::Narrow(_) => 2,
+            Storage::Wide(_) => 4,
+        }
     }
 
     /// Number of indices.
     pub fn len(&self) -> u64 {
-        self.values.len() as u64
+        match &self.values {
+            Storage::Narrow(codes) => codes.len() as u64,
+            Storage::Wide(values) => values.len() as u64,
+        }
     }
 
     /// True when the index is empty.
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.len() == 0
+    }
+
+    /// Every packed value, by index.
+    pub fn iter(&self) -> impl Iterator<Item = PackedValue> + '_ {
+        (0..self.len()).map(|i| self.packed_at(i).expect("within the length"))
     }
 
     /// Counts of each kind of value.
     pub fn counts(&self) -> Counts {
         let mut c = Counts::default();
-        for v in &self.values {
+        for v in self.iter() {
             match v.unpack() {
                 None => c.holes += 1,
                 Some(Value::Draw) => c.draws += 1,
@@ -80,6 +140,15 @@ impl Solution {
         c
     }
 }
+
+/// Equal when every index holds the same value, however stored.
+impl PartialEq for Solution {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Solution {}
 
 /// Terminal positions are valued by the rules (they may have no index).
 impl<G: Indexed + ?Sized> ValueLookup<G> for Solution {

@@ -1289,3 +1289,60 @@ proptest! {
         }
     }
 }
+
+/// Chains of `length` moves to a lost terminal and to a tied one, beside a random
+/// graph (its ids after the chains'), as one game.
+fn chains_beside(length: u64, seed: u64) -> (GraphGame, u64) {
+    let mut nodes = Vec::new();
+    // 0..=length: i moves to i + 1; `length` is lost.
+    for i in 0..length {
+        nodes.push(inner(&[i + 1]));
+    }
+    nodes.push(term(Outcome::Loss));
+    // The tied chain, the same way.
+    let base = length + 1;
+    for i in 0..length {
+        nodes.push(inner(&[base + i + 1]));
+    }
+    nodes.push(term(Outcome::Tie));
+    let offset = nodes.len() as u64;
+    let random = random_graph(seed);
+    for node in &random.nodes {
+        // Holes of the random graph become lost terminals: no edge leads there.
+        match node {
+            Some(n) => nodes.push(Node { terminal: n.terminal, edges: n.edges.iter().map(|&c| c + offset).collect() }),
+            None => nodes.push(term(Outcome::Loss)),
+        }
+    }
+    (GraphGame::plain(nodes), offset)
+}
+
+/// The narrow path (2-byte values) while every remoteness fits in 14 bits, the wide
+/// one (4 bytes) past 16,383 plies, lost chains and tied chains alike (the tie's
+/// breadth-first pass too); the values are the same, and the random graph beside
+/// the chains is valued as on its own.
+#[test]
+fn values_go_wide_only_past_the_narrow_remoteness() {
+    for (length, width) in [(16_383u64, 2usize), (16_384, 4), (17_000, 4)] {
+        for seed in [3u64, 77] {
+            let (game, offset) = chains_beside(length, seed);
+            let solution = retrograde::solve(&game);
+            assert_eq!(solution.bytes_per_index(), width, "chains of {length}");
+            for d in [0, 1, 2, length - 1, length] {
+                let (lost, tied) = (length - d, 2 * length + 1 - d);
+                let want = if d % 2 == 0 { Value::Loss(d as u32) } else { Value::Win(d as u32) };
+                assert_eq!(solution.value(lost), Some(want), "{d} plies from the loss");
+                assert_eq!(solution.value(tied), Some(Value::Tie(d as u32)), "{d} plies from the tie");
+            }
+            let random = random_graph(seed);
+            let want = naive_solve(&random.nodes);
+            for (i, w) in want.iter().enumerate() {
+                if let Some(w) = w {
+                    assert_eq!(solution.value(offset + i as u64), Some(*w), "seed {seed}, node {i}");
+                }
+            }
+            // Narrow and wide solutions of the same values are equal.
+            assert_eq!(Solution::from_packed(solution.packed().into_owned()), solution);
+        }
+    }
+}

@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::format::{self, BlockEntry, Header, FIXED_HEADER};
-use gsolve_engine::{Observer, PackedValue, Progress};
+use gsolve_engine::{Observer, PackedValue, Progress, Solution};
 use rayon::prelude::*;
 use std::fs;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
@@ -68,6 +68,33 @@ impl Values for [PackedValue] {
     }
     fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) {
         format::write_codes(&self[range.start as usize..range.end as usize], width, out);
+    }
+}
+
+/// A solve's values as they are kept (2 or 4 bytes an index): never widened to a
+/// second copy in memory.
+impl Values for Solution {
+    fn len(&self) -> u64 {
+        Solution::len(self)
+    }
+    fn max_code(&self) -> u32 {
+        match self.narrow_codes() {
+            Some(codes) => codes.par_iter().map(|&c| c as u32).max().unwrap_or(0),
+            None => self.packed().par_iter().map(|v| v.0).max().unwrap_or(0),
+        }
+    }
+    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) {
+        match self.narrow_codes() {
+            Some(codes) => {
+                let codes = &codes[range.start as usize..range.end as usize];
+                match width {
+                    1 => out.extend(codes.iter().map(|&c| c as u8)),
+                    2 => codes.iter().for_each(|c| out.extend_from_slice(&c.to_le_bytes())),
+                    _ => codes.iter().for_each(|&c| out.extend_from_slice(&(c as u32).to_le_bytes())),
+                }
+            }
+            None => format::write_codes(&self.packed()[range.start as usize..range.end as usize], width, out),
+        }
     }
 }
 
@@ -267,5 +294,5 @@ pub fn write_solution<G: gsolve_engine::Variant>(
 ) -> Result<Written> {
     let parameters = game.parameters();
     let identity = Identity { game: G::NAME, parameters: &parameters, index_version: G::INDEX_VERSION };
-    write_values(path, &identity, solution.packed(), options, observer)
+    write_values(path, &identity, solution, options, observer)
 }

@@ -428,7 +428,7 @@ fn typed_tablebase_with_parameters_of_another_variant_is_refused() {
             parameters.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let path = dir.join(&format!("{n}.gtb"));
         let identity = write::Identity { game: "pawns", parameters: &parameters, index_version: 2 };
-        write::write_values(&path, &identity, solution.packed(), &WriteOptions::default(), None).unwrap();
+        write::write_values(&path, &identity, &*solution.packed(), &WriteOptions::default(), None).unwrap();
         let result = GameTablebase::<Pawns>::open(&path);
         assert!(
             matches!(&result, Err(Error::BadParameters { game, .. }) if game == "pawns"),

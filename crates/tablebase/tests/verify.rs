@@ -263,7 +263,7 @@ fn random_graphs_verify_and_every_single_change_is_found() {
         let game = RandomGraph::new(seed);
         let solution = retrograde::solve(&game);
         assert_eq!(solution, retrograde::solve_forward_only(&game), "seed {seed}");
-        let verification = write_and_verify(&path, &game, solution.packed());
+        let verification = write_and_verify(&path, &game, &solution.packed());
         assert!(verification.is_ok(), "seed {seed}: {verification:?}");
         assert_eq!(verification.holes, game.holes(), "seed {seed}");
         assert_eq!(verification.positions, game.index_size() - game.holes(), "seed {seed}");
@@ -376,7 +376,7 @@ fn parents_of<G: Indexed>(game: &G) -> Vec<BTreeSet<u64>> {
 fn real_game_single_changes<G: Indexed + Variant + Sync>(game: &G, solution: &gsolve_engine::Solution, name: &str) {
     let dir = TempDir::new(name);
     let path = dir.join("game.gtb");
-    let verification = write_and_verify(&path, game, solution.packed());
+    let verification = write_and_verify(&path, game, &solution.packed());
     assert!(verification.is_ok(), "{verification:?}");
     let counts = solution.counts();
     assert_eq!(verification.holes, counts.holes);
