@@ -381,23 +381,47 @@ impl Analyzer {
             )));
         }
         solve_or_check(mode, |observer| {
-            let searcher = {
-                let mut kept = self.pawns_search.lock().unwrap_or_else(|e| e.into_inner());
-                match kept.as_ref() {
-                    Some((size, searcher)) if *size == (rows, cols) => searcher.clone(),
-                    _ => {
-                        let searcher = Arc::new(Mutex::new(Searcher::owning(game, self.limits.search_table_entries)));
-                        *kept = Some(((rows, cols), searcher.clone()));
-                        searcher
-                    }
-                }
-            };
-            let searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
-            searcher.set_node_limit(self.limits.max_search_nodes);
-            let game = searcher.game();
-            searched(setup, game, &*searcher, &position, observer)?;
-            analysis_of(setup, game, &*searcher, &position, "alpha-beta")
+            let searcher = self.kept_searcher(&self.pawns_search, (rows, cols), || game);
+            self.analysis_by_search(setup, &searcher, &position, observer)
         })
+    }
+
+    /// The searcher kept in `slot` for `key`, or a new one, for the game `make`
+    /// gives, kept there in its place: playing on through a game asks about
+    /// positions its table has mostly seen.
+    fn kept_searcher<K: PartialEq, G: SearchHooks>(
+        &self,
+        slot: &Mutex<Option<(K, Shared<G>)>>,
+        key: K,
+        make: impl FnOnce() -> G,
+    ) -> Shared<G> {
+        let mut kept = slot.lock().unwrap_or_else(|e| e.into_inner());
+        match kept.as_ref() {
+            Some((k, searcher)) if *k == key => searcher.clone(),
+            _ => {
+                let searcher = Arc::new(Mutex::new(Searcher::owning(make(), self.limits.search_table_entries)));
+                *kept = Some((key, searcher.clone()));
+                searcher
+            }
+        }
+    }
+
+    /// The analysis of `position` by a kept searcher, within the node budget.
+    fn analysis_by_search<G>(
+        &self,
+        setup: &Setup,
+        searcher: &Shared<G>,
+        position: &G::Position,
+        observer: Option<Observer<'_>>,
+    ) -> Result<Analysis, AnalysisError>
+    where
+        G: SearchHooks + PlainNotation + Explain + Draw,
+    {
+        let searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+        searcher.set_node_limit(self.limits.max_search_nodes);
+        let game = searcher.game();
+        searched(setup, game, &*searcher, position, observer)?;
+        analysis_of(setup, game, &*searcher, position, "alpha-beta")
     }
 
     fn chase(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {

@@ -258,13 +258,8 @@ enum BuildGame {
         /// Columns.
         #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(2..=8))]
         cols: u32,
-        /// The most memory a tier's solve may take (e.g. 1500M, 8G); a tier that needs
-        /// more is refused before any work starts.
-        #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-        memory: Option<u64>,
-        /// Where finished tiers are kept until the file is written (default: FILE.work).
-        #[arg(long, value_name = "DIR")]
-        work_dir: Option<PathBuf>,
+        #[command(flatten)]
+        tiers: TierArgs,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -303,15 +298,23 @@ enum BuildGame {
         /// For rules whose board is a map: a file with the map.
         #[arg(long, value_name = "FILE", conflicts_with = "position")]
         map: Option<PathBuf>,
-        /// The most memory a tier's solve may take (e.g. 1500M, 8G).
-        #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-        memory: Option<u64>,
-        /// Where finished tiers are kept until the file is written (default: FILE.work).
-        #[arg(long, value_name = "DIR")]
-        work_dir: Option<PathBuf>,
+        #[command(flatten)]
+        tiers: TierArgs,
         #[command(flatten)]
         output: OutputArgs,
     },
+}
+
+/// How a tiered build uses memory and disk.
+#[derive(Args)]
+struct TierArgs {
+    /// The most memory a tier's solve may take (e.g. 1500M, 8G); a tier that needs
+    /// more is refused before any work starts.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    memory: Option<u64>,
+    /// Where finished tiers are kept until the file is written (default: FILE.work).
+    #[arg(long, value_name = "DIR")]
+    work_dir: Option<PathBuf>,
 }
 
 #[derive(Args)]

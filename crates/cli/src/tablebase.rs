@@ -2,7 +2,7 @@
 
 use crate::progress::Bar;
 use crate::report::write_error;
-use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, ProbeArgs, VerifyArgs};
+use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, ProbeArgs, TierArgs, VerifyArgs};
 use gsolve_analysis::piece_move_label;
 use gsolve_engine::retrograde::{self, Options};
 use gsolve_engine::{Indexed, Observer, Solution, Tiered, Value, Variant};
@@ -109,13 +109,12 @@ pub fn build(args: &BuildArgs) -> Result<(), Failure> {
     write::check_output(output, out.force).map_err(|e| Failure::Input(e.to_string()))?;
     let options = WriteOptions { force: out.force, level: out.level, ..WriteOptions::default() };
     match &args.game {
-        BuildGame::Pawns { rows, cols, memory, work_dir, .. } => {
+        BuildGame::Pawns { rows, cols, tiers, .. } => {
             let game = Pawns::new(*rows, *cols);
             if game.pawn_index().is_none() {
                 return Err(Failure::Input(format!("pawns {rows}x{cols}: the index does not fit in 64 bits")));
             }
-            let work_dir = work_dir.clone().unwrap_or_else(|| default_work_dir(output));
-            build_tiered(&game, output, &work_dir, TierOptions { memory: *memory, write: options })
+            build_tiered(&game, output, tiers, options)
         }
         BuildGame::Chase { size, .. } => {
             let game = Chase::new(*size);
@@ -127,10 +126,9 @@ pub fn build(args: &BuildArgs) -> Result<(), Failure> {
             let game = QueensCase::new(&map);
             build_with(&game, output, &options, retrograde_solve)
         }
-        BuildGame::Rules { file, position, rows, cols, map, memory, work_dir, .. } => {
+        BuildGame::Rules { file, position, rows, cols, map, tiers, .. } => {
             let game = rules_game(file, position.as_deref(), *rows, *cols, map.as_deref())?;
-            let work_dir = work_dir.clone().unwrap_or_else(|| default_work_dir(output));
-            build_tiered(&game, output, &work_dir, TierOptions { memory: *memory, write: options })
+            build_tiered(&game, output, tiers, options)
         }
     }
 }
@@ -182,9 +180,11 @@ fn default_work_dir(output: &Path) -> std::path::PathBuf {
 fn build_tiered<G: StoredGame + Tiered>(
     game: &G,
     output: &Path,
-    work_dir: &Path,
-    options: TierOptions,
+    tier_args: &TierArgs,
+    write: WriteOptions,
 ) -> Result<(), Failure> {
+    let work_dir = &tier_args.work_dir.clone().unwrap_or_else(|| default_work_dir(output));
+    let options = TierOptions { memory: tier_args.memory, write };
     let started = Instant::now();
     let bar = Bar::new();
     let _cleanup = crate::interrupt::remove_on_interrupt(&write::temporary_path(output));

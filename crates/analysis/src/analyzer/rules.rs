@@ -8,9 +8,8 @@
 //! | anything else                           | retrograde over the index of the position's pieces, kept and reused for positions with no more pieces |
 //! | a tablebase of the rules is served      | the tablebase, for the pieces it covers  |
 
-use super::{analysis_of, bad_position, no_variant, searched, solve_or_check, Analyzer, Mode, Shared, Stored, CACHED};
+use super::{analysis_of, bad_position, no_variant, solve_or_check, Analyzer, Mode, Shared, Stored, CACHED};
 use crate::{Analysis, AnalysisError, GameKind, Setup};
-use gsolve_engine::search::Searcher;
 use gsolve_engine::{retrograde, Game, Solution, Variant};
 use gsolve_games::notation::PlainNotation;
 use gsolve_rules::{Rules, RulesGame, RulesPosition, SolverChoice};
@@ -223,24 +222,9 @@ impl Analyzer {
         };
         match choice {
             SolverChoice::Search => solve_or_check(mode, |observer| {
-                let key = board_key(&game);
-                let searcher = {
-                    let mut kept = self.rules.search.lock().unwrap_or_else(|e| e.into_inner());
-                    match kept.as_ref() {
-                        Some((board, searcher)) if *board == key => searcher.clone(),
-                        _ => {
-                            let searcher =
-                                Arc::new(Mutex::new(Searcher::owning(game, self.limits.search_table_entries)));
-                            *kept = Some((key, searcher.clone()));
-                            searcher
-                        }
-                    }
-                };
-                let searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
-                searcher.set_node_limit(self.limits.max_search_nodes);
-                let game = searcher.game();
-                searched(setup, game, &*searcher, &position, observer)?;
-                analysis_of(setup, game, &*searcher, &position, "alpha-beta")
+                // A search needs no index: one searcher serves the whole board.
+                let searcher = self.kept_searcher(&self.rules.search, board_key(&game), || game);
+                self.analysis_by_search(setup, &searcher, &position, observer)
             }),
             SolverChoice::Retrograde => solve_or_check(mode, |observer| {
                 let solved = self.rules_solved(game, &position, observer);
