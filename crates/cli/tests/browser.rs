@@ -5,8 +5,10 @@
 //! reply, undoes, and sets up a position by clicking in edit mode. Then: the chart's
 //! axes (points inside, each tick label once), move badges on cells with pieces (in a
 //! corner, off the piece, not on each other), a chase game played out (the history
-//! list and the chart colour every ply from the same side), and a board refused as too
-//! large (the page keeps the board it shows, and its settings).
+//! list and the chart colour every ply from the same side), a board refused as too
+//! large (the page keeps the board it shows, and its settings), and a rules game
+//! (the server runs with `--rules examples/rules/breakthrough.toml`): its value, its
+//! pieces drawn, a cell edited.
 //!
 //! The test is marked ignored, so that a plain `cargo test` reports it as not run;
 //! `.ci/run` installs both programs and runs it with `--ignored`, and without them it
@@ -23,8 +25,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// `gsolve serve --port 0` and its URL.
+/// The server, offering a rules game (Breakthrough) beside the built-in ones.
 fn start_server() -> (Process, String) {
-    common::serve(&[])
+    let rules = common::example("rules/breakthrough.toml");
+    common::serve(&["--rules", rules.to_str().expect("a UTF-8 path")])
 }
 
 /// An executable named `name` on the PATH.
@@ -390,6 +394,25 @@ fn check_snake_bodies(browser: &Browser) {
     assert!(wall.as_str().unwrap().contains("wall") && !wall.as_str().unwrap().contains("body"), "{wall}");
 }
 
+/// A rules game on the page: its value as the API gives it, its pieces drawn as
+/// discs, and a click in editing cycling a cell through empty and the pieces.
+fn check_rules_game(browser: &Browser, url: &str) {
+    let position = "BBB/.../WWW w";
+    browser.load(&json!({"game": "rules", "position": position}), position);
+    let analysis = api_analyze(url, &json!({"game": "rules", "position": position}));
+    assert_eq!(browser.text("#value"), value_line(&analysis));
+    assert_eq!(browser.script("return document.querySelectorAll('#board circle.piece').length;"), json!(6));
+    browser.click("#edit");
+    browser.click("#board .cell[data-row=\"2\"][data-col=\"2\"]"); // empty -> W, the first piece of `pieces`
+    let edited = api_analyze(url, &json!({"game": "rules", "position": "BBB/.W./WWW w"}));
+    wait_for("the edited rules position's value", 30, || {
+        (browser.body_data("state") == "ready" && browser.text("#value") == value_line(&edited)).then_some(())
+    });
+    browser.click("#edit");
+    browser.wait_ready(0);
+    assert_eq!(browser.body_data("position"), "BBB/.W./WWW w");
+}
+
 // Ignored by `cargo test`, which then says so, because it needs Debian's chromium and
 // chromedriver; `.ci/run` installs both and runs it with `--ignored`.
 #[test]
@@ -454,6 +477,7 @@ fn play_a_move_in_headless_chromium() {
     check_chase_history(&browser, &url);
     check_too_large(&browser, &url);
     check_snake_bodies(&browser);
+    check_rules_game(&browser, &url);
 
     if let Some(path) = std::env::var_os("GSOLVE_SCREENSHOT") {
         screenshot(&browser, &url, Path::new(&path));
