@@ -184,6 +184,9 @@ fn check_says_what_the_file_means() {
     ] {
         assert!(out.contains(needle), "{needle:?} missing:\n{out}");
     }
+    assert!(!out.contains("trail race"), "{out}");
+    let out = ok(&["rules", &rules("snakes"), "--check"], "");
+    assert!(out.contains("a trail race: the search values pieces that can no longer meet"), "{out}");
 }
 
 #[test]
