@@ -29,4 +29,3 @@ impl SearchHooks for RulesGame {
         }
     }
 }
-
