@@ -156,20 +156,14 @@ fn rules_setup(args: &SetupArgs, analyzer: &Analyzer, position: Option<&str>) ->
     if args.size.is_some() {
         return Err(Failure::Input("--size does not apply to a rules game: give --rows R --cols C".into()));
     }
+    let rules = analyzer.rules().ok_or_else(|| Failure::Input("a rules game needs --rules FILE".into()))?;
+    let (size, map) = crate::rules::board_options(rules, args.rows, args.cols, args.map.as_deref())?;
     let mut parameters: Vec<(String, String)> = Vec::new();
-    match (args.rows, args.cols) {
-        (Some(rows), Some(cols)) => {
-            parameters.push(("rows".into(), rows.to_string()));
-            parameters.push(("cols".into(), cols.to_string()));
-        }
-        (None, None) => {}
-        _ => return Err(Failure::Input("--rows R and --cols C go together".into())),
+    if let Some((rows, cols)) = size {
+        parameters.push(("rows".into(), rows.to_string()));
+        parameters.push(("cols".into(), cols.to_string()));
     }
-    if let Some(path) = &args.map {
-        let rules = analyzer.rules().ok_or_else(|| Failure::Input("--map needs --rules FILE".into()))?;
-        let (text, name) = input::read(Some(path))?;
-        let map =
-            gsolve_rules::notation::parse_map(rules, &text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+    if let Some(map) = map {
         parameters.push(("map".into(), map.text()));
     }
     match position {

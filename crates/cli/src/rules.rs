@@ -138,25 +138,37 @@ fn setup_error(what: &str, e: SetupError) -> Failure {
     Failure::Input(format!("{what}: {e}"))
 }
 
-/// `gsolve rules FILE [POSITION]...`.
-pub fn run(args: &RulesArgs) -> Result<(), Failure> {
-    let rules = load(&args.file)?;
-    let name = args.file.display().to_string();
-    let size = match (args.rows, args.cols) {
+/// A board size (rows, columns) and a map, each if asked for.
+pub type BoardOptions = (Option<(u32, u32)>, Option<gsolve_rules::board::Map>);
+
+/// The board that `--rows R --cols C` and `--map FILE` ask for, each optional; the
+/// map read in the rules' own notation.
+pub fn board_options(
+    rules: &Rules,
+    rows: Option<u32>,
+    cols: Option<u32>,
+    map: Option<&Path>,
+) -> Result<BoardOptions, Failure> {
+    let size = match (rows, cols) {
         (Some(r), Some(c)) => Some((r, c)),
         (None, None) => None,
         _ => return Err(Failure::Input("--rows R and --cols C go together".into())),
     };
-    let map = match &args.map {
+    let map = match map {
         Some(path) => {
-            let (text, map_name) = input::read(Some(path))?;
-            Some(
-                gsolve_rules::notation::parse_map(&rules, &text)
-                    .map_err(|e| Failure::Input(format!("{map_name}: {e}")))?,
-            )
+            let (text, name) = input::read(Some(&path.to_path_buf()))?;
+            Some(gsolve_rules::notation::parse_map(rules, &text).map_err(|e| Failure::Input(format!("{name}: {e}")))?)
         }
         None => None,
     };
+    Ok((size, map))
+}
+
+/// `gsolve rules FILE [POSITION]...`.
+pub fn run(args: &RulesArgs) -> Result<(), Failure> {
+    let rules = load(&args.file)?;
+    let name = args.file.display().to_string();
+    let (size, map) = board_options(&rules, args.rows, args.cols, args.map.as_deref())?;
     let positions: Vec<Option<&str>> =
         if args.positions.is_empty() { vec![None] } else { args.positions.iter().map(|p| Some(p.as_str())).collect() };
     let style = Style::new(args.explain, args.json);

@@ -143,18 +143,7 @@ fn rules_game(
     map: Option<&Path>,
 ) -> Result<RulesGame, Failure> {
     let rules = crate::rules::load(file)?;
-    let size = match (rows, cols) {
-        (Some(r), Some(c)) => Some((r, c)),
-        (None, None) => None,
-        _ => return Err(Failure::Input("--rows R and --cols C go together".into())),
-    };
-    let map = match map {
-        Some(path) => {
-            let (text, name) = input::read(Some(&path.to_path_buf()))?;
-            Some(gsolve_rules::notation::parse_map(&rules, &text).map_err(|e| Failure::Input(format!("{name}: {e}")))?)
-        }
-        None => None,
-    };
+    let (size, map) = crate::rules::board_options(&rules, rows, cols, map)?;
     let what = match position {
         Some(p) => format!("{}: the position {}", file.display(), gsolve_games::text::excerpt(p)),
         None => format!("{}: the start", file.display()),
