@@ -33,7 +33,7 @@ pub type Observer<'a> = &'a (dyn Fn(Progress) + Sync);
 
 /// Calls the observer, if there is one.
 #[inline]
-pub(crate) fn report(observer: Option<Observer<'_>>, step: &'static str, done: u64, total: u64) {
+pub fn report(observer: Option<Observer<'_>>, step: &'static str, done: u64, total: u64) {
     if let Some(f) = observer {
         f(Progress::new(step, done, total));
     }

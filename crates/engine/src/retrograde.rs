@@ -117,7 +117,10 @@ enum Restart {
 }
 
 /// A value cell: a [`PackedValue`] code in 16 or 32 bits.
-trait Slot: Copy + Send + Sync {
+///
+/// Public, with [`Counter`] and [`apply`], for solvers that spread this one over
+/// other workers (the distributed crate): the same step, the same invariants.
+pub trait Slot: Copy + Send + Sync {
     /// The largest remoteness it holds.
     const MAX_REMOTENESS: u32;
     /// The cell of a packed value whose remoteness it holds.
@@ -163,9 +166,12 @@ impl Slot for u32 {
 
 /// A counter of undecided children with a "some child tied" flag in its top bit.
 /// The whole word is 0 exactly when the position is decided (or is a hole).
-trait Counter: Copy + Default + Send + Sync {
+pub trait Counter: Copy + Default + Send + Sync {
+    /// The "some child tied" flag.
     const TIED: u32;
+    /// The counter holding `v` (cut to its width).
     fn from_u32(v: u32) -> Self;
+    /// Its word.
     fn to_u32(self) -> u32;
 }
 
@@ -189,11 +195,15 @@ counter_impl!(u32);
 
 // A frontier entry or parent update: `index << 2 | tag`, tag as in `PackedValue`
 // (1 loss, 2 tie, 3 win): the value kind of the decided child.
-const TAG_LOSS: u64 = 1;
-const TAG_TIE: u64 = 2;
-const TAG_WIN: u64 = 3;
+/// Tag of a lost child in a frontier entry `index << 2 | tag`.
+pub const TAG_LOSS: u64 = 1;
+/// Tag of a tied child.
+pub const TAG_TIE: u64 = 2;
+/// Tag of a won child.
+pub const TAG_WIN: u64 = 3;
 
-fn tag_of(value: Value) -> u64 {
+/// The frontier tag of a decided value (never a draw).
+pub fn tag_of(value: Value) -> u64 {
     match value {
         Value::Loss(_) => TAG_LOSS,
         Value::Tie(_) => TAG_TIE,
@@ -208,7 +218,7 @@ const CHUNK: usize = 1 << 13;
 const BLOCK_SHIFT: u32 = 12;
 
 /// What one update did to a parent.
-enum Update {
+pub enum Update {
     /// Nothing decided.
     None,
     /// The parent is decided; its frontier tag.
@@ -222,7 +232,7 @@ enum Update {
 /// Invariant kept: `counter == 0` exactly when the parent is decided (or pending),
 /// otherwise it holds the number of children not yet processed, plus the tie flag.
 #[inline]
-fn apply<C: Counter, V: Slot>(counter: &mut C, value: &mut V, tag: u64, level: u32) -> Update {
+pub fn apply<C: Counter, V: Slot>(counter: &mut C, value: &mut V, tag: u64, level: u32) -> Update {
     let current = counter.to_u32();
     if current == 0 {
         return Update::None;

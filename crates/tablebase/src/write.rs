@@ -139,16 +139,30 @@ pub fn write_values<V: Values + ?Sized>(
     options: &WriteOptions,
     observer: Option<Observer<'_>>,
 ) -> Result<Written> {
+    let header = plan(identity, values.len(), values.max_code(), options)?;
+    let batches: Vec<u64> = (0..header.block_count).step_by(BATCH_BLOCKS).collect();
+    let mut batches = batches.into_iter();
+    let next_batch = |header: &Header| match batches.next() {
+        None => Ok(None),
+        Some(first) => {
+            let blocks: Vec<u64> = (first..(first + BATCH_BLOCKS as u64).min(header.block_count)).collect();
+            compress_blocks(header, values, &blocks, options.level).map(Some)
+        }
+    };
+    write_blocks(path, header, next_batch, options, observer)
+}
+
+/// The header of a file of `index_size` values whose largest code is `max_code`:
+/// its value width and block layout, the same for every writer of these values.
+/// The block index offset is filled in by [`write_blocks`].
+pub fn plan(identity: &Identity<'_>, index_size: u64, max_code: u32, options: &WriteOptions) -> Result<Header> {
     check_parameters(identity.game, identity.parameters)?;
     if identity.index_version == 0 {
         return Err(Error::Unwritable("index version 0 does not exist".into()));
     }
-    check_output(path, options.force)?;
-    let max_code = values.max_code();
     let value_width = format::width_for(max_code);
     let block_positions = (options.block_bytes / value_width as u32).clamp(1, format::MAX_BLOCK_POSITIONS);
-    let index_size = values.len();
-    let mut header = Header {
+    Ok(Header {
         version: format::VERSION,
         value_width,
         block_positions,
@@ -158,7 +172,48 @@ pub fn write_values<V: Values + ?Sized>(
         index_version: identity.index_version,
         game: identity.game.to_string(),
         parameters: identity.parameters.to_vec(),
-    };
+    })
+}
+
+/// Compresses blocks `blocks` of a file laid out as `header` (from [`plan`]), in
+/// parallel: `values` must hold every index of those blocks (a writer that holds
+/// only part of the table compresses only its own blocks).
+pub fn compress_blocks<V: Values + ?Sized>(
+    header: &Header,
+    values: &V,
+    blocks: &[u64],
+    level: i32,
+) -> Result<Vec<Vec<u8>>> {
+    let compressed = blocks
+        .par_iter()
+        .map_init(
+            || (zstd::bulk::Compressor::new(level), Vec::new()),
+            |(compressor, raw), &block| {
+                raw.clear();
+                values.fill(header.block_range(block), header.value_width, raw);
+                match compressor {
+                    Ok(c) => c.compress(raw),
+                    Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
+                }
+            },
+        )
+        .collect::<std::io::Result<_>>()?;
+    Ok(compressed)
+}
+
+/// Writes a file laid out as `header` (from [`plan`]) from its compressed blocks
+/// (from [`compress_blocks`]), which `next_batch` returns in order, batch after
+/// batch, until `None`; every block of the header must come.
+///
+/// The file appears at `path` complete or not at all, as with [`write`].
+pub fn write_blocks(
+    path: &Path,
+    mut header: Header,
+    next_batch: impl FnMut(&Header) -> Result<Option<Vec<Vec<u8>>>>,
+    options: &WriteOptions,
+    observer: Option<Observer<'_>>,
+) -> Result<Written> {
+    check_output(path, options.force)?;
     let temporary = temporary_path(path);
     // A regular file of that name is left over from a run killed before it could
     // clean up (with the same process number); anything else is not ours to touch.
@@ -167,9 +222,12 @@ pub fn write_values<V: Values + ?Sized>(
         Ok(_) => return Err(Error::NotAFile(temporary)),
         Err(_) => {}
     }
-    let result = write_file(&temporary, &mut header, values, options, observer);
+    let result = write_file(&temporary, &mut header, next_batch, observer);
     match result.and_then(|file_bytes| fs::rename(&temporary, path).map(|()| file_bytes).map_err(Error::from)) {
-        Ok(file_bytes) => Ok(Written { header, file_bytes, raw_bytes: index_size * value_width as u64 }),
+        Ok(file_bytes) => {
+            let raw_bytes = header.index_size * header.value_width as u64;
+            Ok(Written { header, file_bytes, raw_bytes })
+        }
         Err(e) => {
             let _ = fs::remove_file(&temporary);
             Err(e)
@@ -218,11 +276,10 @@ pub fn temporary_path(path: &Path) -> PathBuf {
 const BATCH_BLOCKS: usize = 1024;
 
 /// Writes the whole file; returns its size. `header.block_index_offset` is filled in.
-fn write_file<V: Values + ?Sized>(
+fn write_file(
     temporary: &Path,
     header: &mut Header,
-    values: &V,
-    options: &WriteOptions,
+    mut next_batch: impl FnMut(&Header) -> Result<Option<Vec<Vec<u8>>>>,
     observer: Option<Observer<'_>>,
 ) -> Result<u64> {
     // A new file: never write into whatever else has that name.
@@ -234,38 +291,29 @@ fn write_file<V: Values + ?Sized>(
     let mut offset = placeholder.len() as u64;
     debug_assert_eq!(offset, FIXED_HEADER as u64 + header.parameter_text().len() as u64);
 
-    // Step 2: blocks, compressed in parallel batches, written in order; each
-    // checksum binds the block to its number and this file's identity.
+    // Step 2: blocks, compressed in batches, written in order; each checksum binds
+    // the block to its number and this file's identity.
     let identity = header.identity();
-    let blocks: Vec<u64> = (0..header.block_count).collect();
-    let mut index = Vec::with_capacity(blocks.len() * format::INDEX_ENTRY);
-    for (batch_number, batch) in blocks.chunks(BATCH_BLOCKS).enumerate() {
-        let compressed: Vec<Vec<u8>> = batch
-            .par_iter()
-            .map_init(
-                || (zstd::bulk::Compressor::new(options.level), Vec::new()),
-                |(compressor, raw), &block| {
-                    raw.clear();
-                    values.fill(header.block_range(block), header.value_width, raw);
-                    match compressor {
-                        Ok(c) => c.compress(raw),
-                        Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
-                    }
-                },
-            )
-            .collect::<std::io::Result<_>>()?;
-        for (i, bytes) in compressed.iter().enumerate() {
-            let block = (batch_number * BATCH_BLOCKS + i) as u64;
+    let mut index = Vec::with_capacity(header.block_count as usize * format::INDEX_ENTRY);
+    let mut block = 0u64;
+    while let Some(compressed) = next_batch(header)? {
+        for bytes in &compressed {
+            if block == header.block_count {
+                return Err(Error::Unwritable(format!("more than the {} blocks planned", header.block_count)));
+            }
             let length = u32::try_from(bytes.len()).map_err(|_| Error::Unwritable("a block over 4 GiB".into()))?;
             let checksum = format::block_checksum(identity, block, bytes);
             index.extend_from_slice(&BlockEntry { offset, length, checksum }.encode());
             out.write_all(bytes)?;
             offset += bytes.len() as u64;
+            block += 1;
         }
         if let Some(observe) = observer {
-            let done = ((batch_number * BATCH_BLOCKS + batch.len()) as u64).min(header.block_count);
-            observe(Progress::new("compress", done, header.block_count));
+            observe(Progress::new("compress", block, header.block_count));
         }
+    }
+    if block != header.block_count {
+        return Err(Error::Unwritable(format!("{block} of the {} blocks planned", header.block_count)));
     }
 
     // Step 3: the block index, its checksum, the end magic.

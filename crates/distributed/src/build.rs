@@ -1,0 +1,90 @@
+//! A distributed solve written as a tablebase: each worker compresses the blocks
+//! of the chunks it owns, worker 0 gathers them in block order and writes the
+//! file. The header is planned from the whole run's largest code, so the file is
+//! the one the single-process build writes, byte for byte.
+
+use crate::cluster::Lost;
+use crate::partition::Partition;
+use crate::retrograde::Part;
+use crate::rounds::Rounds;
+use gsolve_tablebase::format::Header;
+use gsolve_tablebase::write::{self, Identity, Values, WriteOptions, Written};
+use timely::worker::Worker;
+
+/// A worker's part, seen as the values of the indices it owns (only those may be
+/// asked for).
+struct PartValues<'a> {
+    part: &'a Part,
+    partition: &'a Partition,
+}
+
+impl Values for PartValues<'_> {
+    fn len(&self) -> u64 {
+        self.partition.size
+    }
+    fn max_code(&self) -> u32 {
+        self.part.max_code()
+    }
+    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) {
+        // A block lies within one chunk, so its indices are contiguous here.
+        let start = self.partition.local(range.start);
+        for local in start..start + (range.end - range.start) as usize {
+            let code = self.part.code(local);
+            out.extend_from_slice(&code.to_le_bytes()[..width as usize]);
+        }
+    }
+}
+
+/// How a written build went, on worker 0; `None` on the other workers.
+pub type Outcome = Option<Result<Written, gsolve_tablebase::Error>>;
+
+/// Writes the tablebase of a solve whose parts the workers hold. Every worker
+/// calls it; worker 0 writes `path` and returns what it wrote.
+///
+/// The partition's chunks must hold whole blocks (chunks of at least
+/// `options.block_bytes` indices, a multiple of the block length).
+pub fn write_parts(
+    worker: &mut Worker,
+    rounds: &mut Rounds,
+    part: &Part,
+    identity: &Identity<'_>,
+    path: &std::path::Path,
+    options: &WriteOptions,
+) -> Result<Outcome, Lost> {
+    let partition = *rounds.partition();
+    let me = worker.index();
+    let values = PartValues { part, partition: &partition };
+    let summaries = rounds.finish(worker, &[values.max_code() as u64], &mut |_| unreachable!("no updates"))?;
+    let max_code = summaries.iter().map(|s| s[0]).max().unwrap_or(0) as u32;
+    let header = write::plan(identity, partition.size, max_code, options);
+    let header = match header {
+        Ok(header) => header,
+        Err(e) => {
+            // Every worker planned the same header and fails the same way.
+            rounds.gather(worker, Vec::new())?;
+            return Ok((me == 0).then_some(Err(e)));
+        }
+    };
+    let blocks = owned_blocks(&header, &partition, me);
+    let parcels = match write::compress_blocks(&header, &values, &blocks, options.level) {
+        Ok(compressed) => blocks.into_iter().zip(compressed).map(|(block, bytes)| (0usize, block, bytes)).collect(),
+        Err(e) => {
+            eprintln!("worker {me}: cannot compress: {e}");
+            Vec::new()
+        }
+    };
+    let received = rounds.gather(worker, parcels)?;
+    if me != 0 {
+        return Ok(None);
+    }
+    let mut batches = Some(received.into_iter().map(|(_, bytes)| bytes).collect::<Vec<_>>());
+    let written = write::write_blocks(path, header, |_| Ok(batches.take()), options, None);
+    Ok(Some(written))
+}
+
+/// The blocks of `header` that lie in `worker`'s chunks.
+fn owned_blocks(header: &Header, partition: &Partition, worker: usize) -> Vec<u64> {
+    let block = header.block_positions as u64;
+    assert_eq!((1u64 << partition.chunk_shift) % block, 0, "chunks must hold whole blocks");
+    partition.ranges(worker).flat_map(|range| range.start / block..range.end.div_ceil(block)).collect()
+}

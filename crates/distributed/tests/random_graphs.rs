@@ -1,0 +1,237 @@
+//! The distributed retrograde solver against the engine's (itself checked against
+//! a naive solver in the engine's tests), index for index, on random move graphs
+//! with cycles, ties, draws and holes: two workers in one process, and two
+//! processes (threads of this test, each its own timely run) over 127.0.0.1.
+
+use gsolve_distributed::{retrograde, Cluster};
+use gsolve_engine::{Game, Indexed, Outcome, Solution, Unmoves};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// An explicit move graph; position = node = index. `None` is a hole.
+#[derive(Clone, Debug)]
+struct Graph {
+    nodes: Vec<Option<Node>>,
+    parents: Vec<Vec<u64>>,
+}
+
+#[derive(Clone, Debug)]
+enum Node {
+    Terminal(Outcome),
+    Inner(Vec<u64>),
+}
+
+/// xorshift64*: a reproducible stream from a seed.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+impl Graph {
+    /// `size` nodes: about one in 8 terminal (a third each lost, won, tied), one
+    /// in 10 a hole, the rest with 0 to `max_moves` moves to random non-hole nodes.
+    fn random(seed: u64, size: usize, max_moves: u64) -> Graph {
+        let mut random = Random(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let holes: Vec<bool> = (0..size).map(|_| random.below(10) == 0).collect();
+        let targets: Vec<u64> = (0..size as u64).filter(|&i| !holes[i as usize]).collect();
+        let mut nodes = Vec::with_capacity(size);
+        for hole in &holes {
+            if *hole {
+                nodes.push(None);
+            } else if random.below(8) == 0 {
+                let outcome = match random.below(3) {
+                    0 => Outcome::Loss,
+                    1 => Outcome::Win,
+                    _ => Outcome::Tie,
+                };
+                nodes.push(Some(Node::Terminal(outcome)));
+            } else {
+                let moves = if targets.is_empty() { 0 } else { random.below(max_moves + 1) };
+                let edges = (0..moves).map(|_| targets[random.below(targets.len() as u64) as usize]).collect();
+                nodes.push(Some(Node::Inner(edges)));
+            }
+        }
+        let mut parents = vec![Vec::new(); size];
+        for (p, node) in nodes.iter().enumerate() {
+            if let Some(Node::Inner(edges)) = node {
+                for &c in edges {
+                    parents[c as usize].push(p as u64);
+                }
+            }
+        }
+        Graph { nodes, parents }
+    }
+}
+
+impl Game for Graph {
+    type Position = u64;
+    type Move = u64;
+    fn terminal(&self, p: &u64) -> Option<Outcome> {
+        match &self.nodes[*p as usize] {
+            Some(Node::Terminal(outcome)) => Some(*outcome),
+            _ => None,
+        }
+    }
+    fn moves(&self, p: &u64, moves: &mut Vec<u64>) {
+        if let Some(Node::Inner(edges)) = &self.nodes[*p as usize] {
+            moves.extend(edges);
+        }
+    }
+    fn play(&self, _: &u64, mv: &u64) -> u64 {
+        *mv
+    }
+}
+
+impl Indexed for Graph {
+    fn index_size(&self) -> u64 {
+        self.nodes.len() as u64
+    }
+    fn index(&self, p: &u64) -> u64 {
+        *p
+    }
+    fn position(&self, index: u64) -> Option<u64> {
+        self.nodes.get(index as usize)?.as_ref().map(|_| index)
+    }
+}
+
+impl Unmoves for Graph {
+    fn for_each_parent(&self, p: &u64, mut f: impl FnMut(u64)) {
+        self.parents[*p as usize].iter().for_each(|&q| f(q));
+    }
+}
+
+/// The same graph, its terminal positions not indexed (they are holes to the
+/// index; the solver values them from their parents' moves).
+#[derive(Clone, Debug)]
+struct HiddenTerminals(Graph);
+
+impl Game for HiddenTerminals {
+    type Position = u64;
+    type Move = u64;
+    fn terminal(&self, p: &u64) -> Option<Outcome> {
+        self.0.terminal(p)
+    }
+    fn moves(&self, p: &u64, moves: &mut Vec<u64>) {
+        self.0.moves(p, moves)
+    }
+    fn play(&self, p: &u64, mv: &u64) -> u64 {
+        self.0.play(p, mv)
+    }
+}
+
+impl Indexed for HiddenTerminals {
+    const TERMINALS_INDEXED: bool = false;
+    fn index_size(&self) -> u64 {
+        self.0.index_size()
+    }
+    fn index(&self, p: &u64) -> u64 {
+        *p
+    }
+    fn position(&self, index: u64) -> Option<u64> {
+        self.0.position(index).filter(|p| self.0.terminal(p).is_none())
+    }
+}
+
+impl Unmoves for HiddenTerminals {
+    fn for_each_parent(&self, p: &u64, f: impl FnMut(u64)) {
+        self.0.for_each_parent(p, f)
+    }
+}
+
+fn same(expected: &Solution, got: &Solution, what: &str) {
+    assert_eq!(expected.len(), got.len(), "{what}: sizes");
+    for i in 0..expected.len() {
+        assert_eq!(expected.value(i), got.value(i), "{what}: index {i}");
+    }
+}
+
+/// Two worker threads in one process; chunks of 4 indices so that both own many.
+fn two_workers<G: Unmoves + Clone + Send + Sync + 'static>(game: &G) -> Solution {
+    retrograde::solve_on(&Cluster::single(2), "test", Arc::new(game.clone()), 2)
+        .expect("the run works")
+        .expect("process 0 gets the values")
+}
+
+/// Free ports for `n` processes on 127.0.0.1 (bound, then released).
+fn local_addresses(n: usize) -> Vec<String> {
+    let listeners: Vec<_> = (0..n).map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap()).collect();
+    listeners.iter().map(|l| l.local_addr().unwrap().to_string()).collect()
+}
+
+/// Two processes of one worker each, over 127.0.0.1 (each a thread here, with
+/// its own timely run and sockets); the run must end within a minute.
+fn two_processes<G: Unmoves + Clone + Send + Sync + 'static>(game: &G, chunk_shift: u32) -> Solution {
+    let addresses = local_addresses(2);
+    let (done, finished) = std::sync::mpsc::channel();
+    for process in 0..2 {
+        let cluster = Cluster::new(2, process, addresses.clone(), 1).unwrap();
+        let (game, done) = (Arc::new(game.clone()), done.clone());
+        std::thread::spawn(move || {
+            let result = retrograde::solve_on(&cluster, "test", game, chunk_shift);
+            let _ = done.send((process, result));
+        });
+    }
+    let mut solution = None;
+    for _ in 0..2 {
+        let (process, result) = finished.recv_timeout(Duration::from_secs(60)).expect("a process hangs");
+        let result = result.unwrap_or_else(|e| panic!("process {process}: {e}"));
+        assert_eq!(result.is_some(), process == 0);
+        solution = solution.or(result);
+    }
+    solution.unwrap()
+}
+
+#[test]
+fn two_workers_give_the_engines_values_on_random_graphs() {
+    for seed in 0..60u64 {
+        let size = 1 + (seed as usize * 7) % 90;
+        let graph = Graph::random(seed, size, 1 + seed % 4);
+        let expected = gsolve_engine::retrograde::solve(&graph);
+        same(&expected, &two_workers(&graph), &format!("seed {seed}: {graph:?}"));
+        let hidden = HiddenTerminals(graph.clone());
+        let expected = gsolve_engine::retrograde::solve(&hidden);
+        same(&expected, &two_workers(&hidden), &format!("seed {seed}, terminals hidden: {graph:?}"));
+    }
+}
+
+#[test]
+fn two_processes_over_tcp_give_the_engines_values_on_random_graphs() {
+    for seed in 100..110u64 {
+        let graph = Graph::random(seed, 300 + seed as usize, 3);
+        let expected = gsolve_engine::retrograde::solve(&graph);
+        same(&expected, &two_processes(&graph, 3), &format!("seed {seed}"));
+        let hidden = HiddenTerminals(graph);
+        let expected = gsolve_engine::retrograde::solve(&hidden);
+        same(&expected, &two_processes(&hidden, 3), &format!("seed {seed}, terminals hidden"));
+    }
+}
+
+#[test]
+fn graphs_with_long_ties_and_many_moves_go_wide_as_in_the_engine() {
+    // A chain of 20,000 positions that ties at its end: ties past the narrow
+    // remoteness are not reached here (that takes 16,384 plies), but a position
+    // with 300 moves makes the counters wide.
+    let size = 400usize;
+    let mut nodes: Vec<Option<Node>> =
+        (0..size as u64).map(|i| Some(Node::Inner(vec![(i + 1) % size as u64]))).collect();
+    nodes[size - 1] = Some(Node::Terminal(Outcome::Tie));
+    nodes[0] = Some(Node::Inner((1..301).collect()));
+    let mut parents = vec![Vec::new(); size];
+    for (p, node) in nodes.iter().enumerate() {
+        if let Some(Node::Inner(edges)) = node {
+            edges.iter().for_each(|&c| parents[c as usize].push(p as u64));
+        }
+    }
+    let graph = Graph { nodes, parents };
+    let expected = gsolve_engine::retrograde::solve(&graph);
+    same(&expected, &two_workers(&graph), "wide counters");
+}
