@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod analyze;
+mod distributed;
 mod input;
 mod interrupt;
 mod pawns;
@@ -18,6 +19,7 @@ mod snakes;
 mod tablebase;
 
 use clap::{Args, Parser, Subcommand};
+use distributed::DistributedArgs;
 
 /// The notices of the crates linked in, generated from Cargo.lock (tests/supply_chain.rs).
 const THIRD_PARTY: &str = include_str!("../../../THIRD-PARTY");
@@ -270,6 +272,8 @@ enum BuildGame {
         size: u32,
         #[command(flatten)]
         output: OutputArgs,
+        #[command(flatten)]
+        distributed: DistributedArgs,
     },
     /// Queen's Case on one map: every pair of open cells, either side to move.
     #[command(name = "queens-case")]
@@ -278,6 +282,8 @@ enum BuildGame {
         map: PathBuf,
         #[command(flatten)]
         output: OutputArgs,
+        #[command(flatten)]
+        distributed: DistributedArgs,
     },
     /// The game of a rules file (docs/rules.md): every position with at most as
     /// many pieces of each kind as the position given (or the rules' start), on its
@@ -449,7 +455,7 @@ pub fn main() -> ExitCode {
         Command::Chase(args) => pursuit::chase(args),
         Command::Pawns(args) => pawns::run(args),
         Command::Snakes(args) => snakes::run(args),
-        Command::Build(args) => tablebase::build(args),
+        Command::Build(args) => tablebase::build(args, cli.threads),
         Command::Probe(args) => tablebase::probe(args),
         Command::Verify(args) => tablebase::verify(args),
         Command::Info(args) => tablebase::info(args),

@@ -2,6 +2,7 @@
 
 use crate::progress::Bar;
 use crate::report::write_error;
+use crate::distributed::Plan;
 use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, ProbeArgs, TierArgs, VerifyArgs};
 use gsolve_analysis::piece_move_label;
 use gsolve_engine::retrograde::{self, Options};
@@ -98,15 +99,28 @@ fn dispatch(path: &Path, command: impl Command) -> Result<(), Failure> {
 // ---------------------------------------------------------------------------------
 // build
 
-pub fn build(args: &BuildArgs) -> Result<(), Failure> {
+pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
     let (BuildGame::Pawns { output: out, .. }
     | BuildGame::Chase { output: out, .. }
     | BuildGame::QueensCase { output: out, .. }
     | BuildGame::Rules { output: out, .. }) = &args.game;
     let output = &out.output;
+    let plan = match &args.game {
+        BuildGame::Chase { distributed, .. } | BuildGame::QueensCase { distributed, .. } => distributed.plan(threads)?,
+        _ => Plan::Alone,
+    };
+    if let Plan::Spawn(processes) = plan {
+        return crate::distributed::spawn_local(processes);
+    }
     // Refused before any work: an output that exists (without --force) or is not a
-    // regular file (never replaced).
-    write::check_output(output, out.force).map_err(|e| Failure::Input(e.to_string()))?;
+    // regular file (never replaced). Only the process that writes it asks.
+    let writes = match &plan {
+        Plan::Member(cluster) => cluster.process == 0,
+        _ => true,
+    };
+    if writes {
+        write::check_output(output, out.force).map_err(|e| Failure::Input(e.to_string()))?;
+    }
     let options = WriteOptions { force: out.force, level: out.level, ..WriteOptions::default() };
     match &args.game {
         BuildGame::Pawns { rows, cols, tiers, .. } => {
@@ -118,13 +132,19 @@ pub fn build(args: &BuildArgs) -> Result<(), Failure> {
         }
         BuildGame::Chase { size, .. } => {
             let game = Chase::new(*size);
-            build_with(&game, output, &options, retrograde_solve)
+            match plan {
+                Plan::Member(cluster) => crate::distributed::build_retrograde(game, output, options, cluster),
+                _ => build_with(&game, output, &options, retrograde_solve),
+            }
         }
         BuildGame::QueensCase { map, .. } => {
             let (text, name) = input::read(Some(map))?;
             let map = Map::parse(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
             let game = QueensCase::new(&map);
-            build_with(&game, output, &options, retrograde_solve)
+            match plan {
+                Plan::Member(cluster) => crate::distributed::build_retrograde(game, output, options, cluster),
+                _ => build_with(&game, output, &options, retrograde_solve),
+            }
         }
         BuildGame::Rules { file, position, rows, cols, map, tiers, .. } => {
             let game = rules_game(file, position.as_deref(), *rows, *cols, map.as_deref())?;
@@ -220,7 +240,7 @@ fn build_with<G: StoredGame>(
 
 /// The line `build` prints: what was written, its size and the time taken
 /// (`solved`: the part of it spent solving, when known).
-fn report_written(
+pub(crate) fn report_written(
     game: &str,
     output: &Path,
     written: &write::Written,

@@ -88,3 +88,89 @@ fn owned_blocks(header: &Header, partition: &Partition, worker: usize) -> Vec<u6
     assert_eq!((1u64 << partition.chunk_shift) % block, 0, "chunks must hold whole blocks");
     partition.ranges(worker).flat_map(|range| range.start / block..range.end.div_ceil(block)).collect()
 }
+
+/// Receives progress reports in a distributed build (worker 0 of process 0 only).
+pub type SharedObserver = std::sync::Arc<dyn Fn(gsolve_engine::Progress) + Send + Sync>;
+
+/// Where a distributed build writes, and how.
+#[derive(Clone)]
+pub struct Target {
+    /// The file (written by process 0 only).
+    pub path: std::path::PathBuf,
+    /// How to write it.
+    pub options: WriteOptions,
+    /// Progress of the whole run, shown by process 0.
+    pub progress: Option<SharedObserver>,
+}
+
+/// What a distributed build did, on each process.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// What process 0 wrote (`None` on the other processes).
+    pub written: Option<Written>,
+    /// Updates (8 bytes each, 12 for a tie) the workers of the run sent to
+    /// workers of other processes during the solve.
+    pub updates_away: u64,
+    /// Bytes of compressed blocks sent to process 0 by the other processes.
+    pub block_bytes_away: u64,
+    /// Rounds the solve took.
+    pub rounds: u64,
+}
+
+/// Solves a game with un-moves by distributed retrograde analysis over the
+/// cluster and writes its tablebase on process 0: the same file, byte for byte,
+/// as the single-process build. Every process calls it with the same game and
+/// `job` (a description of the build, checked when processes connect).
+pub fn build_retrograde<G>(
+    cluster: &crate::Cluster,
+    job: &str,
+    game: std::sync::Arc<G>,
+    target: Target,
+) -> Result<Report, BuildError>
+where
+    G: gsolve_engine::Unmoves + gsolve_engine::Variant + Send + Sync + 'static,
+{
+    let threads = cluster.threads;
+    let lead = cluster.process == 0;
+    let results = crate::cluster::run(cluster, job, move |worker| {
+        let partition = Partition::new(game.index_size(), worker.peers(), Partition::DEFAULT_CHUNK_SHIFT);
+        let mut rounds = Rounds::new(worker, partition, threads);
+        let observe = target.progress.clone().filter(|_| lead && worker.index() == 0);
+        let observer = observe.as_ref().map(|o| move |p| o(p));
+        let options = crate::retrograde::Options {
+            progress: observer.as_ref().map(|o| o as &(dyn Fn(gsolve_engine::Progress) + Sync)),
+        };
+        let part = crate::retrograde::solve(worker, &mut rounds, &*game, &options)?;
+        let parameters = game.parameters();
+        let identity = Identity { game: G::NAME, parameters: &parameters, index_version: G::INDEX_VERSION };
+        let outcome = write_parts(worker, &mut rounds, &part, &identity, &target.path, &target.options)?;
+        drop(part);
+        // The traffic of the whole run, for the report.
+        let summary = [rounds.sent_away, rounds.parcel_bytes_away];
+        let totals = rounds.finish(worker, &summary, &mut |_| unreachable!("no updates"))?;
+        let total = |i: usize| totals.iter().map(|s| s[i]).sum::<u64>();
+        Ok((outcome, total(0), total(1), rounds.round()))
+    })?;
+    let mut report = Report { written: None, updates_away: 0, block_bytes_away: 0, rounds: 0 };
+    for (outcome, updates, bytes, rounds) in results {
+        // Every worker has the totals.
+        report.updates_away = updates;
+        report.block_bytes_away = bytes;
+        report.rounds = rounds;
+        if let Some(outcome) = outcome {
+            report.written = Some(outcome.map_err(BuildError::Write)?);
+        }
+    }
+    Ok(report)
+}
+
+/// Why a distributed build failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The run failed (a peer, the connections, the setup).
+    #[error(transparent)]
+    Run(#[from] crate::Error),
+    /// Process 0 could not write the file.
+    #[error(transparent)]
+    Write(gsolve_tablebase::Error),
+}

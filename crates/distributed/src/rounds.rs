@@ -177,6 +177,11 @@ impl Rounds {
         ties: &mut Vec<Tie>,
         apply: &mut impl FnMut(Received<'_>),
     ) -> Result<(), Lost> {
+        if self.threads < self.workers {
+            let me = self.process_of(self.index);
+            let away = ties.iter().filter(|&&(x, _)| self.process_of(self.partition.owner(x >> 2)) != me).count();
+            self.sent_away += away as u64;
+        }
         self.ties.send_batch(ties);
         ties.clear();
         worker.step();
