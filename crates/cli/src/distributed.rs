@@ -73,13 +73,13 @@ impl DistributedArgs {
 
 /// What every process of a build must agree on: the game and how it is written.
 fn job_of<G: StoredGame>(game: &G, options: &WriteOptions) -> String {
-    let parameters: String =
-        game.parameters().iter().map(|(k, v)| format!(" {k}={v}")).collect::<Vec<_>>().concat();
+    let parameters: String = game.parameters().iter().map(|(k, v)| format!(" {k}={v}")).collect::<Vec<_>>().concat();
     // A long parameter (a map, a rules file) is named by its length and hash.
     let parameters = if parameters.len() <= 160 {
         parameters
     } else {
-        let hash = parameters.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+        let hash =
+            parameters.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
         format!(" ({} bytes of parameters, hash {hash:016x})", parameters.len())
     };
     format!("build {}{parameters} level={}", G::NAME, options.level)
@@ -97,7 +97,8 @@ where
         let bar = Arc::clone(&bar);
         Arc::new(move |p| bar.observe(p))
     };
-    let _cleanup = lead.then(|| crate::interrupt::remove_on_interrupt(&gsolve_tablebase::write::temporary_path(output)));
+    let _cleanup =
+        lead.then(|| crate::interrupt::remove_on_interrupt(&gsolve_tablebase::write::temporary_path(output)));
     let job = job_of(&game, &options);
     let size = gsolve_engine::Indexed::index_size(&game);
     let target = Target { path: output.to_path_buf(), options, progress: lead.then_some(progress) };
@@ -106,7 +107,9 @@ where
     let report = result.map_err(|e| match e {
         BuildError::Run(e) if e.is_usage() => Failure::Input(e.to_string()),
         BuildError::Run(e) => Failure::Other(anyhow::anyhow!("{e}")),
-        BuildError::Write(e) => Failure::Other(anyhow::Error::new(e).context(format!("cannot write {}", output.display()))),
+        BuildError::Write(e) => {
+            Failure::Other(anyhow::Error::new(e).context(format!("cannot write {}", output.display())))
+        }
     })?;
     let Some(written) = report.written else { return Ok(()) };
     let bytes = report.updates_away * 8;

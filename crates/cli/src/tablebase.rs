@@ -1,8 +1,8 @@
 //! `gsolve build`, `probe`, `verify` and `info`: tablebases on disk.
 
+use crate::distributed::Plan;
 use crate::progress::Bar;
 use crate::report::write_error;
-use crate::distributed::Plan;
 use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, ProbeArgs, TierArgs, VerifyArgs};
 use gsolve_analysis::piece_move_label;
 use gsolve_engine::retrograde::{self, Options};
@@ -106,7 +106,9 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
     | BuildGame::Rules { output: out, .. }) = &args.game;
     let output = &out.output;
     let plan = match &args.game {
-        BuildGame::Chase { distributed, .. } | BuildGame::QueensCase { distributed, .. } => distributed.plan(threads)?,
+        BuildGame::Chase { distributed, .. } | BuildGame::QueensCase { distributed, .. } => {
+            distributed.plan(threads)?
+        }
         _ => Plan::Alone,
     };
     if let Plan::Spawn(processes) = plan {

@@ -1,0 +1,247 @@
+//! Distributed builds end to end: two processes over 127.0.0.1 write the same file,
+//! byte for byte, as the single-process build; a killed peer, a bad hostfile, a
+//! port in use, an unreachable peer and a peer started for another job each end
+//! every process with a clear error, never a hang. Every run has a time limit.
+
+mod common;
+
+use common::gsolve;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A fresh directory for one test's files, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("gsolve-distributed-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+    fn files(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Starts gsolve with `args`, output captured.
+fn start(args: &[&str]) -> Child {
+    gsolve().args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("gsolve runs")
+}
+
+/// Waits for a child at most `limit`; a child still running then is killed and
+/// the test fails: a hang is a bug.
+fn finish(mut child: Child, limit: Duration, what: &str) -> Output {
+    let deadline = Instant::now() + limit;
+    while child.try_wait().expect("wait works").is_none() {
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let output = child.wait_with_output().unwrap();
+            panic!("{what} still runs after {limit:?}\nstderr: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{what} panicked:\n{stderr}");
+    output
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `host:port` lines for `n` free ports on 127.0.0.1, written to `path`.
+fn hostfile(path: &Path, n: usize) {
+    let listeners: Vec<_> = (0..n).map(|_| TcpListener::bind("127.0.0.1:0").unwrap()).collect();
+    let lines: String = listeners.iter().map(|l| format!("{}\n", l.local_addr().unwrap())).collect();
+    std::fs::write(path, lines).unwrap();
+}
+
+/// Builds with one process, then with `--local-processes 2`; the files must match.
+fn same_file_from_two_processes(scratch: &Scratch, build: &[&str]) {
+    let one = scratch.path("one.gtb");
+    let two = scratch.path("two.gtb");
+    let mut args = build.to_vec();
+    args.extend(["-o", one.to_str().unwrap()]);
+    let single = finish(start(&args), Duration::from_secs(120), "the single-process build");
+    assert!(single.status.success(), "{}", text(&single.stderr));
+    let mut args = build.to_vec();
+    args.extend(["-o", two.to_str().unwrap(), "--local-processes", "2"]);
+    let double = finish(start(&args), Duration::from_secs(120), "the two-process build");
+    assert!(double.status.success(), "{}", text(&double.stderr));
+    let report = text(&double.stdout);
+    assert!(report.contains("2 processes of 1 worker"), "{report}");
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap(), "{build:?}: the files differ");
+}
+
+#[test]
+fn two_processes_write_the_single_process_file_for_chase() {
+    let scratch = Scratch::new("chase");
+    same_file_from_two_processes(&scratch, &["build", "chase", "--size", "10"]);
+    // Wide enough that both processes own many chunks.
+    same_file_from_two_processes(&scratch, &["build", "chase", "--size", "24", "--force"]);
+}
+
+#[test]
+fn two_processes_write_the_single_process_file_for_a_queens_case_map() {
+    let scratch = Scratch::new("queens-case");
+    let map = scratch.path("map.txt");
+    let rows = [
+        "....................",
+        "..##......#.....E...",
+        "..#.......#.........",
+        "......###...........",
+        "...Q.........#......",
+        ".........#...#......",
+        "....#....#.......A..",
+        "....#...............",
+        "..........##........",
+        "E.........#.........",
+    ];
+    std::fs::write(&map, format!("20 10\n{}\n", rows.join("\n"))).unwrap();
+    same_file_from_two_processes(&scratch, &["build", "queens-case", map.to_str().unwrap()]);
+}
+
+#[test]
+fn a_killed_peer_ends_the_other_process_with_an_error_and_no_file() {
+    let scratch = Scratch::new("killed");
+    let hosts = scratch.path("hosts");
+    hostfile(&hosts, 2);
+    let output = scratch.path("out.gtb");
+    // Long enough (several seconds even in a release build) to be killed mid-solve.
+    let args = |process: &'static str| {
+        vec![
+            "build".to_string(),
+            "chase".into(),
+            "--size".into(),
+            "70".into(),
+            "-o".into(),
+            output.to_str().unwrap().into(),
+            "--processes".into(),
+            "2".into(),
+            "--process".into(),
+            process.into(),
+            "--hostfile".into(),
+            hosts.to_str().unwrap().into(),
+        ]
+    };
+    let zero = gsolve().args(args("0")).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut one = gsolve().args(args("1")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    one.kill().unwrap();
+    one.wait().unwrap();
+    let killed_at = Instant::now();
+    let result = finish(zero, Duration::from_secs(60), "process 0 after its peer was killed");
+    let stderr = text(&result.stderr);
+    assert_eq!(result.status.code(), Some(1), "stderr: {stderr}");
+    assert!(stderr.contains("process 1") && stderr.contains("is gone"), "{stderr}");
+    assert!(killed_at.elapsed() < Duration::from_secs(10), "took {:?}", killed_at.elapsed());
+    assert_eq!(scratch.files(), ["hosts"], "nothing written");
+}
+
+#[test]
+fn setup_mistakes_are_usage_errors() {
+    let scratch = Scratch::new("setup");
+    let hosts = scratch.path("hosts");
+    let output = scratch.path("out.gtb");
+    let out = output.to_str().unwrap();
+    let build = ["build", "chase", "--size", "5", "-o", out];
+    let run = |extra: &[&str]| {
+        let mut args = build.to_vec();
+        args.extend(extra);
+        finish(start(&args), Duration::from_secs(30), "a build with a setup mistake")
+    };
+    // A hostfile with three processes for --processes 2.
+    hostfile(&hosts, 3);
+    let r = run(&["--processes", "2", "--process", "0", "--hostfile", hosts.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(text(&r.stderr).contains("lists 3 processes but --processes is 2"), "{}", text(&r.stderr));
+    // A line that is not host:port, with its line number.
+    std::fs::write(&hosts, "127.0.0.1:4000\nnot an address\n").unwrap();
+    let r = run(&["--processes", "2", "--process", "0", "--hostfile", hosts.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(text(&r.stderr).contains("line 2"), "{}", text(&r.stderr));
+    // A process number out of range.
+    hostfile(&hosts, 2);
+    let r = run(&["--processes", "2", "--process", "2", "--hostfile", hosts.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2));
+    // A port in use.
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    std::fs::write(&hosts, format!("{}\n127.0.0.1:1\n", taken.local_addr().unwrap())).unwrap();
+    let r = run(&["--processes", "2", "--process", "0", "--hostfile", hosts.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(text(&r.stderr).contains("cannot listen on"), "{}", text(&r.stderr));
+    drop(taken);
+    assert_eq!(scratch.files(), ["hosts"]);
+}
+
+#[test]
+fn an_unreachable_peer_is_named_after_the_connect_timeout() {
+    let scratch = Scratch::new("unreachable");
+    let hosts = scratch.path("hosts");
+    hostfile(&hosts, 2);
+    let output = scratch.path("out.gtb");
+    // Process 1 waits for process 0, which never starts.
+    let args = ["build", "chase", "--size", "5", "-o", output.to_str().unwrap(), "--processes", "2"];
+    let mut one = args.to_vec();
+    one.extend(["--process", "1", "--hostfile", hosts.to_str().unwrap(), "--connect-timeout", "1"]);
+    let r = finish(start(&one), Duration::from_secs(30), "a process whose peer never comes");
+    assert_eq!(r.status.code(), Some(1));
+    assert!(
+        text(&r.stderr).contains("process 0") && text(&r.stderr).contains("could not be reached within 1 s"),
+        "{}",
+        text(&r.stderr)
+    );
+}
+
+#[test]
+fn a_peer_started_for_another_game_is_refused() {
+    let scratch = Scratch::new("another-job");
+    let hosts = scratch.path("hosts");
+    hostfile(&hosts, 2);
+    let output = scratch.path("out.gtb");
+    let start_as = |size: &str, process: &str| {
+        start(&[
+            "build",
+            "chase",
+            "--size",
+            size,
+            "-o",
+            output.to_str().unwrap(),
+            "--processes",
+            "2",
+            "--process",
+            process,
+            "--hostfile",
+            hosts.to_str().unwrap(),
+            "--connect-timeout",
+            "20",
+        ])
+    };
+    let zero = start_as("5", "0");
+    let one = start_as("6", "1");
+    let zero = finish(zero, Duration::from_secs(60), "process 0 of a mismatched run");
+    let one = finish(one, Duration::from_secs(60), "process 1 of a mismatched run");
+    let messages = format!("{}{}", text(&zero.stderr), text(&one.stderr));
+    assert!(messages.contains("was started for `build chase size="), "{messages}");
+    assert!(zero.status.code() == Some(2) || one.status.code() == Some(2), "{messages}");
+    assert!(!zero.status.success() && !one.status.success());
+    assert_eq!(scratch.files(), ["hosts"]);
+}
