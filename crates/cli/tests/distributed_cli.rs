@@ -241,7 +241,8 @@ fn a_peer_started_for_another_game_is_refused() {
     let one = finish(one, Duration::from_secs(60), "process 1 of a mismatched run");
     let messages = format!("{}{}", text(&zero.stderr), text(&one.stderr));
     assert!(messages.contains("was started for `build chase size="), "{messages}");
-    assert!(zero.status.code() == Some(2) || one.status.code() == Some(2), "{messages}");
-    assert!(!zero.status.success() && !one.status.success());
+    // Each side says why: both exit 2.
+    assert_eq!((zero.status.code(), one.status.code()), (Some(2), Some(2)), "{messages}");
+    assert!(messages.contains("size=5") && messages.contains("size=6"), "{messages}");
     assert_eq!(scratch.files(), ["hosts"]);
 }

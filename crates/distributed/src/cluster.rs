@@ -315,10 +315,11 @@ impl Cluster {
                 self.process
             )));
         }
-        self.check_peer(process, process, threads, &their_job, job)?;
+        // Our hello goes back even to a peer we refuse, so that it can say why too.
         stream
             .write_all(&hello(self.process, self.threads, job))
             .map_err(|e| self.handshake_error(process, format!("handshake failed: {e}")))?;
+        self.check_peer(process, process, threads, &their_job, job)?;
         Ok((process, stream))
     }
 
