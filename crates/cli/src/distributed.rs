@@ -127,6 +127,57 @@ where
     crate::tablebase::report_written(G::NAME, output, &written, started.elapsed(), None, &note)
 }
 
+/// One process's part of a distributed tiered build (pawns, rules games whose
+/// tiers are layered). The work directory must be one every process sees.
+pub fn build_tiered<G>(
+    game: G,
+    output: &Path,
+    tier_args: &crate::TierArgs,
+    options: WriteOptions,
+    cluster: Cluster,
+) -> Result<(), Failure>
+where
+    G: StoredGame + gsolve_engine::Tiered + Send + 'static,
+{
+    if tier_args.memory.is_some() {
+        return Err(Failure::Input(
+            "--memory is not taken by distributed builds yet (each process holds 1/N of a tier)".into(),
+        ));
+    }
+    let work_dir = tier_args.work_dir.clone().unwrap_or_else(|| crate::tablebase::default_work_dir(output));
+    let lead = cluster.process == 0;
+    let started = Instant::now();
+    let bar = Arc::new(Bar::new());
+    let progress: build::SharedObserver = {
+        let bar = Arc::clone(&bar);
+        Arc::new(move |p| bar.observe(p))
+    };
+    let _cleanup =
+        lead.then(|| crate::interrupt::remove_on_interrupt(&gsolve_tablebase::write::temporary_path(output)));
+    let job = job_of(&game, &options);
+    let target = Target { path: output.to_path_buf(), options, progress: lead.then_some(progress) };
+    let result = gsolve_distributed::tiered::build_tiered(&cluster, &job, Arc::new(game), work_dir, target);
+    drop(bar);
+    let report = result.map_err(|e| match e {
+        BuildError::Run(e) if e.is_usage() => Failure::Input(e.to_string()),
+        BuildError::Run(e) => Failure::Other(anyhow::anyhow!("{e}")),
+        BuildError::Write(e) => {
+            Failure::Other(anyhow::Error::new(e).context(format!("cannot build {}", output.display())))
+        }
+    })?;
+    let Some(written) = report.written else { return Ok(()) };
+    let note = format!(
+        "; {} process{} of {} worker{}, {} rounds, {} bytes of child values between processes",
+        cluster.processes,
+        if cluster.processes == 1 { "" } else { "es" },
+        cluster.threads,
+        if cluster.threads == 1 { "" } else { "s" },
+        report.rounds,
+        report.block_bytes_away,
+    );
+    crate::tablebase::report_written(G::NAME, output, &written, started.elapsed(), None, &note)
+}
+
 /// `--local-processes N`: runs this command again as processes 0..N of a build
 /// over 127.0.0.1 (free ports, a hostfile in the temporary directory), waits for
 /// them, and fails if any fails. When one fails, the others see their peer go and

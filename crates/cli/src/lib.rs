@@ -264,6 +264,8 @@ enum BuildGame {
         tiers: TierArgs,
         #[command(flatten)]
         output: OutputArgs,
+        #[command(flatten)]
+        distributed: DistributedArgs,
     },
     /// The CQOI 2013 board game on an n×n board: every pair of cells, either side to move.
     Chase {
@@ -308,19 +310,21 @@ enum BuildGame {
         tiers: TierArgs,
         #[command(flatten)]
         output: OutputArgs,
+        #[command(flatten)]
+        distributed: DistributedArgs,
     },
 }
 
 /// How a tiered build uses memory and disk.
 #[derive(Args)]
-struct TierArgs {
+pub(crate) struct TierArgs {
     /// The most memory a tier's solve may take (e.g. 1500M, 8G); a tier that needs
     /// more is refused before any work starts.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    memory: Option<u64>,
+    pub(crate) memory: Option<u64>,
     /// Where finished tiers are kept until the file is written (default: FILE.work).
     #[arg(long, value_name = "DIR")]
-    work_dir: Option<PathBuf>,
+    pub(crate) work_dir: Option<PathBuf>,
 }
 
 #[derive(Args)]

@@ -106,10 +106,10 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
     | BuildGame::Rules { output: out, .. }) = &args.game;
     let output = &out.output;
     let plan = match &args.game {
-        BuildGame::Chase { distributed, .. } | BuildGame::QueensCase { distributed, .. } => {
-            distributed.plan(threads)?
-        }
-        _ => Plan::Alone,
+        BuildGame::Chase { distributed, .. }
+        | BuildGame::QueensCase { distributed, .. }
+        | BuildGame::Pawns { distributed, .. }
+        | BuildGame::Rules { distributed, .. } => distributed.plan(threads)?,
     };
     if let Plan::Spawn(processes) = plan {
         return crate::distributed::spawn_local(processes);
@@ -130,7 +130,10 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
             if game.pawn_index().is_none() {
                 return Err(Failure::Input(format!("pawns {rows}x{cols}: the index does not fit in 64 bits")));
             }
-            build_tiered(&game, output, tiers, options)
+            match plan {
+                Plan::Member(cluster) => crate::distributed::build_tiered(game, output, tiers, options, cluster),
+                _ => build_tiered(&game, output, tiers, options),
+            }
         }
         BuildGame::Chase { size, .. } => {
             let game = Chase::new(*size);
@@ -150,7 +153,10 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
         }
         BuildGame::Rules { file, position, rows, cols, map, tiers, .. } => {
             let game = rules_game(file, position.as_deref(), *rows, *cols, map.as_deref())?;
-            build_tiered(&game, output, tiers, options)
+            match plan {
+                Plan::Member(cluster) => crate::distributed::build_tiered(game, output, tiers, options, cluster),
+                _ => build_tiered(&game, output, tiers, options),
+            }
         }
     }
 }
@@ -180,7 +186,7 @@ fn rules_game(
 }
 
 /// `FILE.work`, beside the output.
-fn default_work_dir(output: &Path) -> std::path::PathBuf {
+pub(crate) fn default_work_dir(output: &Path) -> std::path::PathBuf {
     let mut name = output.file_name().map(|n| n.to_os_string()).unwrap_or_default();
     name.push(".work");
     output.with_file_name(name)

@@ -120,6 +120,15 @@ fn two_processes_write_the_single_process_file_for_a_queens_case_map() {
 }
 
 #[test]
+fn two_processes_write_the_single_process_file_for_pawns_tier_by_tier() {
+    let scratch = Scratch::new("pawns");
+    same_file_from_two_processes(&scratch, &["build", "pawns", "--rows", "4", "--cols", "4"]);
+    same_file_from_two_processes(&scratch, &["build", "pawns", "--rows", "3", "--cols", "5", "--force"]);
+    // The work directories are gone once the files are written.
+    assert_eq!(scratch.files(), ["one.gtb", "two.gtb"]);
+}
+
+#[test]
 fn a_killed_peer_ends_the_other_process_with_an_error_and_no_file() {
     let scratch = Scratch::new("killed");
     let hosts = scratch.path("hosts");

@@ -25,13 +25,14 @@ impl Values for PartValues<'_> {
     fn max_code(&self) -> u32 {
         self.part.max_code()
     }
-    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) {
+    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) -> std::io::Result<()> {
         // A block lies within one chunk, so its indices are contiguous here.
         let start = self.partition.local(range.start);
         for local in start..start + (range.end - range.start) as usize {
             let code = self.part.code(local);
             out.extend_from_slice(&code.to_le_bytes()[..width as usize]);
         }
+        Ok(())
     }
 }
 

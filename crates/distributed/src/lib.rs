@@ -25,6 +25,7 @@ pub mod cluster;
 pub mod partition;
 pub mod retrograde;
 pub mod rounds;
+pub mod tiered;
 
 pub use cluster::{Cluster, Error};
 pub use partition::Partition;

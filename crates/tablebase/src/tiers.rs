@@ -208,6 +208,42 @@ impl WorkDir {
             checksum: checksum(values.bytes()),
             max_code: values.max_code(),
         };
+        self.list(name, finished)
+    }
+
+    /// Where a tier's file is and what it holds (width, size), if finished.
+    pub fn tier_file(&self, name: &str) -> Option<(PathBuf, u8, u64)> {
+        self.finished.get(name).map(|f| (self.tier_path(name), f.width, f.size))
+    }
+
+    /// Starts saving a tier written in parts (by the workers of a distributed
+    /// build, each at its own offsets: [`write_part`]): creates its temporary file
+    /// of `size` codes of `width` bytes and returns its path.
+    pub fn begin_parts(&self, name: &str, width: u8, size: u64) -> Result<PathBuf> {
+        let temporary = self.path.join(format!("{name}.tier.tmp"));
+        let file = File::create(&temporary).map_err(|e| io_error(&temporary, e))?;
+        file.set_len(size * width as u64).map_err(|e| io_error(&temporary, e))?;
+        Ok(temporary)
+    }
+
+    /// Finishes a tier begun with [`WorkDir::begin_parts`] once every part is
+    /// written: to disk, checksummed, renamed, listed in `finished.txt`.
+    pub fn finish_parts(&mut self, name: &str, width: u8, size: u64, max_code: u32) -> Result<()> {
+        let temporary = self.path.join(format!("{name}.tier.tmp"));
+        File::open(&temporary).and_then(|f| f.sync_all()).map_err(|e| io_error(&temporary, e))?;
+        let (length, checksum) = checksum_file(&temporary).map_err(|e| io_error(&temporary, e))?;
+        if length != size * width as u64 {
+            return Err(Error::Unwritable(format!(
+                "{}: {length} bytes, not {}",
+                temporary.display(),
+                size * width as u64
+            )));
+        }
+        fs::rename(&temporary, self.tier_path(name)).map_err(|e| io_error(&temporary, e))?;
+        self.list(name, Finished { width, size, checksum, max_code })
+    }
+
+    fn list(&mut self, name: &str, finished: Finished) -> Result<()> {
         self.finished.insert(name.to_string(), finished);
         let mut lines: Vec<String> = self
             .finished
@@ -222,29 +258,45 @@ impl WorkDir {
     pub fn map(&self, name: &str) -> Result<MappedTier> {
         let finished =
             self.finished.get(name).ok_or_else(|| Error::Unwritable(format!("tier {name} is not finished")))?;
-        let path = self.tier_path(name);
-        let file = File::open(&path).map_err(|e| io_error(&path, e))?;
-        if finished.size == 0 {
-            return Ok(MappedTier { map: None, width: finished.width, size: 0 });
-        }
-        // SAFETY: `Mmap::map` is unsafe because another process could change or
-        // truncate the file while it is mapped. Tier files are written whole under a
-        // temporary name and renamed (never changed in place), their size and checksum
-        // were checked when the work directory was opened, and the build that maps
-        // them owns the directory (a second build of it would have to be started by
-        // hand, against the documentation). No reference into the map outlives it.
-        #[allow(unsafe_code)]
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| io_error(&path, e))?;
-        if map.len() as u64 != finished.size * finished.width as u64 {
-            return Err(Error::Unwritable(format!("{}: changed since it was finished", path.display())));
-        }
-        Ok(MappedTier { map: Some(map), width: finished.width, size: finished.size })
+        map_file(&self.tier_path(name), finished.width, finished.size)
     }
 
     /// Removes the work directory (after the tablebase is written).
     pub fn remove(self) -> Result<()> {
         fs::remove_dir_all(&self.path).map_err(|e| io_error(&self.path, e))
     }
+}
+
+/// Writes `bytes` at `offset` of a tier file begun with [`WorkDir::begin_parts`]
+/// (by any process that sees the work directory).
+pub fn write_part(path: &Path, offset: u64, bytes: &[u8]) -> Result<()> {
+    use std::os::unix::fs::FileExt;
+    let file = fs::OpenOptions::new().write(true).open(path).map_err(|e| io_error(path, e))?;
+    file.write_all_at(bytes, offset).map_err(|e| io_error(path, e))?;
+    file.sync_data().map_err(|e| io_error(path, e))
+}
+
+/// A finished tier's file (`width` bytes a code, `size` codes), memory-mapped: how
+/// the processes of a distributed build read the tiers process 0 finished.
+pub fn map_file(path: &Path, width: u8, size: u64) -> Result<MappedTier> {
+    let file = File::open(path).map_err(|e| io_error(path, e))?;
+    if size == 0 {
+        return Ok(MappedTier { map: None, width, size: 0 });
+    }
+    // SAFETY: `Mmap::map` is unsafe because another process could change or
+    // truncate the file while it is mapped. Tier files are written whole under a
+    // temporary name and renamed (never changed in place), their size and checksum
+    // were checked when the work directory was opened (a tier written in parts
+    // by a distributed build is mapped only after every part is written and the
+    // file renamed), and the build that maps them owns the directory (a second
+    // build of it would have to be started by hand, against the documentation).
+    // No reference into the map outlives it.
+    #[allow(unsafe_code)]
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| io_error(path, e))?;
+    if map.len() as u64 != size * width as u64 {
+        return Err(Error::Unwritable(format!("{}: changed since it was finished", path.display())));
+    }
+    Ok(MappedTier { map: Some(map), width, size })
 }
 
 /// A finished tier on disk, memory-mapped.
@@ -338,12 +390,14 @@ pub fn check_memory<G: Tiered>(game: &G, cap: Option<u64>) -> Result<()> {
 /// The finished tiers one after another, in solving order: the whole game's values
 /// for the writer, read from the mapped files block by block.
 struct Assembled {
-    /// (start in the whole index, the tier).
-    tiers: Vec<(u64, MappedTier)>,
+    /// (start in the whole index, the tier's file, its width, its size).
+    tiers: Vec<(u64, File, u8, u64)>,
     size: u64,
     max_code: u32,
 }
 
+/// Read rather than mapped: the file is written block by block, and mapped pages
+/// would stay counted in the process's memory until the end (a whole table).
 impl Values for Assembled {
     fn len(&self) -> u64 {
         self.size
@@ -351,24 +405,31 @@ impl Values for Assembled {
     fn max_code(&self) -> u32 {
         self.max_code
     }
-    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) {
-        let first = self.tiers.partition_point(|(start, _)| *start <= range.start).saturating_sub(1);
-        for (start, tier) in &self.tiers[first..] {
+    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) -> std::io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        let first = self.tiers.partition_point(|(start, ..)| *start <= range.start).saturating_sub(1);
+        for (start, file, tier_width, len) in &self.tiers[first..] {
             if *start >= range.end {
                 break;
             }
             let from = range.start.max(*start);
-            let to = range.end.min(start + tier.len());
-            if tier.width() == width {
-                let w = width as usize;
-                out.extend_from_slice(&tier.bytes()[(from - start) as usize * w..(to - start) as usize * w]);
+            let to = range.end.min(start + len);
+            if from >= to {
+                continue;
+            }
+            let w = *tier_width as usize;
+            let mut bytes = vec![0u8; (to - from) as usize * w];
+            file.read_exact_at(&mut bytes, (from - start) * w as u64)?;
+            if *tier_width == width {
+                out.extend_from_slice(&bytes);
             } else {
-                for index in from..to {
-                    let code = tier.code(index - start).0;
+                for code in bytes.chunks_exact(w) {
+                    let code = crate::format::read_code(code, *tier_width, 0).0;
                     out.extend_from_slice(&code.to_le_bytes()[..width as usize]);
                 }
             }
         }
+        Ok(())
     }
 }
 
@@ -427,18 +488,34 @@ pub fn build<G: Tiered + Indexed + Variant + Sync>(
     }
 
     // Step 3: the file, from the tier files.
-    let mut assembled = Assembled { tiers: Vec::new(), size: total, max_code: 0 };
+    let written = assemble(game, output, work, &options.write, observer)?;
+    Ok((written, solved_now))
+}
+
+/// Step 3 of [`build`]: the file assembled from the finished tiers of `work`
+/// (every tier of the game), then the work directory removed.
+pub fn assemble<G: Tiered + Indexed + Variant + Sync>(
+    game: &G,
+    output: &Path,
+    work: WorkDir,
+    options: &WriteOptions,
+    observer: Option<Observer<'_>>,
+) -> Result<Written> {
+    let parameters = game.parameters();
+    let identity = Identity { game: G::NAME, parameters: &parameters, index_version: G::INDEX_VERSION };
+    let mut assembled = Assembled { tiers: Vec::new(), size: game.index_size(), max_code: 0 };
     let mut start = 0;
-    for &tier in &tiers {
+    for tier in game.tiers() {
         let name = game.tier_name(tier);
         assembled.max_code = assembled.max_code.max(work.finished.get(&name).map_or(0, |f| f.max_code));
-        let mapped = work.map(&name)?;
-        let len = mapped.len();
-        assembled.tiers.push((start, mapped));
+        let (path, width, len) =
+            work.tier_file(&name).ok_or_else(|| Error::Unwritable(format!("tier {name} is not finished")))?;
+        let file = File::open(&path).map_err(|e| io_error(&path, e))?;
+        assembled.tiers.push((start, file, width, len));
         start += len;
     }
-    let written = write::write_values(output, &identity, &assembled, &options.write, observer)?;
+    let written = write::write_values(output, &identity, &assembled, options, observer)?;
     drop(assembled);
     work.remove()?;
-    Ok((written, solved_now))
+    Ok(written)
 }

@@ -55,8 +55,9 @@ pub trait Values: Sync {
     /// The largest code of any index (what decides the file's value width).
     fn max_code(&self) -> u32;
     /// Appends the codes of `range` to `out`, `width` bytes each (little-endian,
-    /// cut to the width, which holds every code).
-    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>);
+    /// cut to the width, which holds every code). Fails only when the values are
+    /// read from storage that fails.
+    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) -> std::io::Result<()>;
 }
 
 impl Values for [PackedValue] {
@@ -66,8 +67,9 @@ impl Values for [PackedValue] {
     fn max_code(&self) -> u32 {
         self.par_iter().map(|v| v.0).max().unwrap_or(0)
     }
-    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) {
+    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) -> std::io::Result<()> {
         format::write_codes(&self[range.start as usize..range.end as usize], width, out);
+        Ok(())
     }
 }
 
@@ -83,7 +85,7 @@ impl Values for Solution {
             None => self.packed().par_iter().map(|v| v.0).max().unwrap_or(0),
         }
     }
-    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) {
+    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) -> std::io::Result<()> {
         match self.narrow_codes() {
             Some(codes) => {
                 let codes = &codes[range.start as usize..range.end as usize];
@@ -95,6 +97,7 @@ impl Values for Solution {
             }
             None => format::write_codes(&self.packed()[range.start as usize..range.end as usize], width, out),
         }
+        Ok(())
     }
 }
 
@@ -190,7 +193,7 @@ pub fn compress_blocks<V: Values + ?Sized>(
             || (zstd::bulk::Compressor::new(level), Vec::new()),
             |(compressor, raw), &block| {
                 raw.clear();
-                values.fill(header.block_range(block), header.value_width, raw);
+                values.fill(header.block_range(block), header.value_width, raw)?;
                 match compressor {
                     Ok(c) => c.compress(raw),
                     Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),

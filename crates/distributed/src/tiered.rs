@@ -1,0 +1,406 @@
+//! A tiered game's build over many workers: each tier's index split over the
+//! workers ([`Partition`]), solved layer by layer, saved in the work directory
+//! that every process sees, then assembled by process 0 into the same file, byte
+//! for byte, as the single-process tiered build
+//! ([`gsolve_tablebase::tiers::build`]).
+//!
+//! # The steps, for each tier not finished yet
+//! 1. **map** the child tiers (finished tier files in the work directory, read by
+//!    every process).
+//! 2. **layers**, in the game's order ([`Tiered::for_each_layer_in_tier`]); for each:
+//!    - each worker lists the children of its positions that lie in this tier
+//!      but are owned by another worker (an earlier layer: solved already), and
+//!      asks their owners (round 1: requests, 8 bytes a child);
+//!    - the owners answer with the codes (round 2: 4 bytes a child);
+//!    - each worker values its positions: the best of its children's values from
+//!      the parent's side, as the single-process sweep does.
+//! 3. **save**: codes are kept `width` bytes each (1, else 2, else 4: the whole
+//!    run widens together, as the single-process tier does); process 0 creates the
+//!    tier's file, every worker writes its chunks at their offsets, process 0
+//!    checks and lists it as finished. A build stopped at any point goes on from
+//!    the last finished tier when started again.
+//!
+//! Only layered tiers are solved here (pawn chess, and rules games whose tiers the
+//! game layers); a tier the game does not layer is refused by name.
+
+use crate::build::{BuildError, Report, Target};
+use crate::cluster::Lost;
+use crate::partition::Partition;
+use crate::rounds::Rounds;
+use gsolve_engine::{ChildAt, Indexed, PackedValue, Scan, Tiered, Value, Variant};
+use gsolve_tablebase::tiers::{self, MappedTier, WorkDir};
+use gsolve_tablebase::write::Identity;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use timely::worker::Worker;
+
+/// Builds a tiered game's tablebase over the cluster: see the module
+/// documentation. Every process calls it with the same game, `job` and work
+/// directory (a directory every process sees, at the same path).
+pub fn build_tiered<G>(
+    cluster: &crate::Cluster,
+    job: &str,
+    game: Arc<G>,
+    work_dir: PathBuf,
+    target: Target,
+) -> Result<Report, BuildError>
+where
+    G: Tiered + Indexed + Variant + Send + Sync + 'static,
+{
+    let threads = cluster.threads;
+    let lead_process = cluster.process == 0;
+    let results = crate::cluster::run(cluster, job, move |worker| {
+        let lead = lead_process && worker.index() == 0;
+        // Only parcels and summaries travel here: the partition of updates is unused.
+        let mut rounds = Rounds::new(worker, Partition::new(0, worker.peers(), 0), threads);
+        let outcome = run_worker(worker, &mut rounds, &*game, &work_dir, &target, lead)?;
+        let totals = rounds.finish(worker, &[rounds.parcel_bytes_away], &mut |_| unreachable!("no updates"))?;
+        Ok((outcome, totals.iter().map(|s| s[0]).sum::<u64>(), rounds.round()))
+    })?;
+    let mut report = Report { written: None, updates_away: 0, block_bytes_away: 0, rounds: 0 };
+    for (outcome, bytes, rounds) in results {
+        report.block_bytes_away = bytes;
+        report.rounds = rounds;
+        match outcome {
+            Ok(Some(written)) => report.written = Some(written),
+            Ok(None) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(report)
+}
+
+/// A failure every worker agrees on, reported by the lead worker.
+fn failed(message: String) -> BuildError {
+    BuildError::Write(gsolve_tablebase::Error::Unwritable(message))
+}
+
+/// The words of a byte string of u64s.
+fn words(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
+    bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+}
+
+/// One worker's build. `Ok(Err(..))`: the build failed, the same way everywhere.
+#[allow(clippy::type_complexity)]
+fn run_worker<G: Tiered + Indexed + Variant + Sync>(
+    worker: &mut Worker,
+    rounds: &mut Rounds,
+    game: &G,
+    work_dir: &Path,
+    target: &Target,
+    lead: bool,
+) -> Result<Result<Option<gsolve_tablebase::Written>, BuildError>, Lost> {
+    let tiers = game.tiers();
+    let parameters = game.parameters();
+    let identity = Identity { game: G::NAME, parameters: &parameters, index_version: G::INDEX_VERSION };
+
+    // The lead opens the work directory (resuming a stopped build) and tells
+    // everyone the width of each finished tier (0: not finished).
+    let mut work = None;
+    let mut widths = vec![0u64; tiers.len()];
+    let mut problem = None;
+    if lead {
+        match WorkDir::open(work_dir, &identity) {
+            Ok(opened) => {
+                for (i, &tier) in tiers.iter().enumerate() {
+                    if let Some((_, width, _)) = opened.tier_file(&game.tier_name(tier)) {
+                        widths[i] = width as u64;
+                    }
+                }
+                work = Some(opened);
+            }
+            Err(e) => problem = Some(e.to_string()),
+        }
+        if problem.is_none() {
+            if let Some(tier) = tiers.iter().find(|&&t| !game.for_each_layer_in_tier(t, |_| {})) {
+                problem = Some(format!(
+                    "tier {} is not layered: distributed builds solve layered tiers only so far",
+                    game.tier_name(*tier)
+                ));
+            }
+        }
+    }
+    let bytes: Vec<u8> = widths.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let flag = problem.is_some() as u64;
+    let parcels = if lead { (0..worker.peers()).map(|to| (to, flag, bytes.clone())).collect() } else { Vec::new() };
+    let received = rounds.gather(worker, parcels)?;
+    let (flag, bytes) = received.into_iter().next().expect("the lead sends to everyone");
+    if flag != 0 {
+        return Ok(Err(failed(problem.unwrap_or_default())));
+    }
+    let mut widths: Vec<u8> = words(&bytes).map(|w| w as u8).collect();
+
+    let total: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
+    let mut done = 0u64;
+    for (number, &tier) in tiers.iter().enumerate() {
+        let size = game.tier_size(tier);
+        if widths[number] == 0 {
+            let name = game.tier_name(tier);
+            let solved = solve_tier(worker, rounds, game, tier, &tiers, &widths, work_dir)?;
+            let (codes, width, max_code) = match solved {
+                Ok(solved) => solved,
+                Err(message) => return Ok(Err(failed(message))),
+            };
+            if let Err(message) = save(worker, rounds, game, tier, &codes, width, max_code, work.as_mut(), work_dir)? {
+                return Ok(Err(failed(format!("tier {name}: {message}"))));
+            }
+            widths[number] = width;
+        }
+        done += size;
+        if lead {
+            if let Some(observe) = &target.progress {
+                observe(gsolve_engine::Progress::new("tiers", done, total));
+            }
+        }
+    }
+    if !lead {
+        return Ok(Ok(None));
+    }
+    let work = work.expect("the lead opened the work directory");
+    match tiers::assemble(game, &target.path, work, &target.options, None) {
+        Ok(written) => Ok(Ok(Some(written))),
+        Err(e) => Ok(Err(BuildError::Write(e))),
+    }
+}
+
+/// The tier file of `name` in `work_dir`, and its temporary name.
+fn tier_paths(work_dir: &Path, name: &str) -> (PathBuf, PathBuf) {
+    (work_dir.join(format!("{name}.tier")), work_dir.join(format!("{name}.tier.tmp")))
+}
+
+/// This worker's codes of a tier, `width` bytes each, in partition order.
+struct Codes {
+    width: u8,
+    bytes: Vec<u8>,
+}
+
+impl Codes {
+    fn get(&self, local: usize) -> u32 {
+        let w = self.width as usize;
+        let mut word = [0u8; 4];
+        word[..w].copy_from_slice(&self.bytes[local * w..local * w + w]);
+        u32::from_le_bytes(word)
+    }
+    fn set(&mut self, local: usize, code: u32) {
+        let w = self.width as usize;
+        self.bytes[local * w..local * w + w].copy_from_slice(&code.to_le_bytes()[..w]);
+    }
+}
+
+/// Steps 1 and 2 for one tier: this worker's codes, their width, and the run's
+/// largest code. Starts over wider when a code does not fit (everywhere at once).
+#[allow(clippy::type_complexity)]
+fn solve_tier<G: Tiered + Sync>(
+    worker: &mut Worker,
+    rounds: &mut Rounds,
+    game: &G,
+    tier: G::Tier,
+    tiers: &[G::Tier],
+    widths: &[u8],
+    work_dir: &Path,
+) -> Result<Result<(Codes, u8, u32), String>, Lost> {
+    let me = worker.index();
+    let peers = worker.peers();
+    let size = game.tier_size(tier);
+    let partition = Partition::new(size, peers, Partition::DEFAULT_CHUNK_SHIFT);
+    // Step 1: the child tiers, mapped.
+    let mut children: HashMap<G::Tier, MappedTier> = HashMap::new();
+    for child in game.child_tiers(tier) {
+        let Some(at) = tiers.iter().position(|&t| t == child) else { continue };
+        let name = game.tier_name(child);
+        let (path, _) = tier_paths(work_dir, &name);
+        match tiers::map_file(&path, widths[at], game.tier_size(child)) {
+            Ok(mapped) => {
+                children.insert(child, mapped);
+            }
+            Err(e) => return Ok(Err(format!("tier {name}: {e}"))),
+        }
+    }
+    let mut layers = Vec::new();
+    game.for_each_layer_in_tier(tier, |layer| layers.push(layer));
+    'widths: for width in [1u8, 2, 4] {
+        let mut codes = Codes { width, bytes: vec![0; partition.owned(me) * width as usize] };
+        let mut overflow = false;
+        let mut broken = None;
+        for layer in &layers {
+            // This worker's positions of the layer.
+            let mine: Vec<std::ops::Range<u64>> = partition
+                .ranges(me)
+                .filter_map(|r| {
+                    let (start, end) = (r.start.max(layer.start), r.end.min(layer.end));
+                    (start < end).then_some(start..end)
+                })
+                .collect();
+            // Round 1: ask the owners of this tier's children held elsewhere.
+            let mut asked: Vec<Vec<u64>> = vec![Vec::new(); peers];
+            for range in &mine {
+                game.for_each_located(tier, range.clone(), |_, scan| {
+                    if let Scan::Moves(moves) = scan {
+                        for child in moves {
+                            if let ChildAt::In(t, i) = *child {
+                                let owner = partition.owner(i);
+                                if t == tier && owner != me {
+                                    asked[owner].push(i);
+                                }
+                            }
+                        }
+                    }
+                });
+            }
+            for list in &mut asked {
+                list.sort_unstable();
+                list.dedup();
+            }
+            let requests = asked
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| !l.is_empty())
+                .map(|(to, l)| (to, me as u64, l.iter().flat_map(|i| i.to_le_bytes()).collect()))
+                .collect();
+            let requests = rounds.gather(worker, requests)?;
+            // Round 2: answer with the codes.
+            let answers = requests
+                .into_iter()
+                .map(|(from, bytes)| {
+                    let answer = words(&bytes).flat_map(|i| codes.get(partition.local(i)).to_le_bytes()).collect();
+                    (from as usize, me as u64, answer)
+                })
+                .collect();
+            let answers = rounds.gather(worker, answers)?;
+            let mut answered: Vec<Vec<u32>> = vec![Vec::new(); peers];
+            for (from, bytes) in answers {
+                answered[from as usize] =
+                    bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+            }
+            // The layer's values.
+            for range in &mine {
+                game.for_each_located(tier, range.clone(), |index, scan| {
+                    let value = match scan {
+                        Scan::Over(outcome) => outcome.value(),
+                        Scan::Known(value) => value,
+                        Scan::Moves(moves) => {
+                            let mut best: Option<Value> = None;
+                            for child in moves {
+                                let code = match *child {
+                                    ChildAt::Over(outcome) => PackedValue::pack(outcome.value()),
+                                    ChildAt::In(t, i) if t == tier => {
+                                        let owner = partition.owner(i);
+                                        if owner == me {
+                                            PackedValue(codes.get(partition.local(i)))
+                                        } else {
+                                            let at = asked[owner].binary_search(&i).expect("asked for");
+                                            PackedValue(answered[owner][at])
+                                        }
+                                    }
+                                    ChildAt::In(t, i) => children.get(&t).map_or(PackedValue::NONE, |m| m.code(i)),
+                                    ChildAt::Nowhere => PackedValue::NONE,
+                                };
+                                match code.unpack() {
+                                    // Every tier is layered, so acyclic: no child is a
+                                    // draw, and code 0 (a draw) is a child not solved
+                                    // yet, which only a game that breaks its layers gives.
+                                    Some(v) if code.0 != 0 => best = best.max(Some(v.parent_view())),
+                                    _ => {
+                                        broken.get_or_insert(index);
+                                    }
+                                }
+                            }
+                            best.unwrap_or(Value::Loss(0))
+                        }
+                    };
+                    let code = PackedValue::pack(value).0;
+                    if width < 4 && code >> (8 * width as u32) != 0 {
+                        overflow = true;
+                    }
+                    codes.set(partition.local(index), code);
+                });
+            }
+        }
+        // Holes keep "no position".
+        let mut max_code = 0u32;
+        for range in partition.ranges(me) {
+            let mut present = vec![false; (range.end - range.start) as usize];
+            game.for_each_position_in_tier(tier, range.clone(), |i, _| present[(i - range.start) as usize] = true);
+            for (offset, here) in present.into_iter().enumerate() {
+                let local = partition.local(range.start + offset as u64);
+                if here {
+                    max_code = max_code.max(codes.get(local));
+                } else {
+                    codes.set(local, PackedValue::NONE.0);
+                    max_code = max_code.max(PackedValue::NONE.0);
+                }
+            }
+        }
+        let summary = [overflow as u64, max_code as u64, broken.is_some() as u64];
+        let summaries = rounds.finish(worker, &summary, &mut |_| unreachable!("no updates"))?;
+        if summaries.iter().any(|s| s[2] != 0) {
+            return Ok(Err(format!(
+                "tier {}: a child is not solved before its parent: the game breaks the Tiered invariants",
+                game.tier_name(tier)
+            )));
+        }
+        if summaries.iter().any(|s| s[0] != 0) {
+            continue 'widths;
+        }
+        let max_code = summaries.iter().map(|s| s[1]).max().unwrap_or(0) as u32;
+        return Ok(Ok((codes, width, max_code)));
+    }
+    unreachable!("4-byte codes hold every value")
+}
+
+/// Step 3: the tier's file, written in parts. `Ok(Err(..))`: it could not be
+/// written (every worker returns the same).
+#[allow(clippy::too_many_arguments)]
+fn save<G: Tiered>(
+    worker: &mut Worker,
+    rounds: &mut Rounds,
+    game: &G,
+    tier: G::Tier,
+    codes: &Codes,
+    width: u8,
+    max_code: u32,
+    work: Option<&mut WorkDir>,
+    work_dir: &Path,
+) -> Result<Result<(), String>, Lost> {
+    let name = game.tier_name(tier);
+    let size = game.tier_size(tier);
+    let partition = Partition::new(size, worker.peers(), Partition::DEFAULT_CHUNK_SHIFT);
+    let me = worker.index();
+    let none = &mut |_: crate::rounds::Received<'_>| unreachable!("no updates");
+    // The lead creates the file.
+    let mut error = None;
+    if let Some(work) = &work {
+        if let Err(e) = work.begin_parts(&name, width, size) {
+            error = Some(e.to_string());
+        }
+    }
+    if rounds.finish(worker, &[error.is_some() as u64], none)?.iter().any(|s| s[0] != 0) {
+        return Ok(Err(error.unwrap_or_else(|| "process 0 could not create the tier file".into())));
+    }
+    // Everyone writes its chunks.
+    let (_, temporary) = tier_paths(work_dir, &name);
+    let mut local = 0usize;
+    for range in partition.ranges(me) {
+        let length = (range.end - range.start) as usize;
+        let bytes = &codes.bytes[local * width as usize..(local + length) * width as usize];
+        if let Err(e) = tiers::write_part(&temporary, range.start * width as u64, bytes) {
+            error.get_or_insert(format!("worker {me}: {e}"));
+            break;
+        }
+        local += length;
+    }
+    if rounds.finish(worker, &[error.is_some() as u64], none)?.iter().any(|s| s[0] != 0) {
+        return Ok(Err(error.unwrap_or_else(|| "another process could not write its part".into())));
+    }
+    // The lead checks and lists it; then everyone may map it.
+    if let Some(work) = work {
+        if let Err(e) = work.finish_parts(&name, width, size, max_code) {
+            error = Some(e.to_string());
+        }
+    }
+    if rounds.finish(worker, &[error.is_some() as u64], none)?.iter().any(|s| s[0] != 0) {
+        return Ok(Err(error.unwrap_or_else(|| "process 0 could not finish the tier file".into())));
+    }
+    Ok(Ok(()))
+}
