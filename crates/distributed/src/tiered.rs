@@ -10,8 +10,9 @@
 //! 2. **layers**, in the game's order ([`Tiered::for_each_layer_in_tier`]); for each:
 //!    - each worker lists the children of its positions that lie in this tier
 //!      but are owned by another worker (an earlier layer: solved already), and
-//!      asks their owners (round 1: requests, 8 bytes a child);
-//!    - the owners answer with the codes (round 2: 4 bytes a child);
+//!      asks their owners (8 bytes a child);
+//!    - the owners answer with the codes (4 bytes a child), in the next round,
+//!      which carries the next layer's questions too: one round a layer;
 //!    - each worker values its positions: the best of its children's values from
 //!      the parent's side, as the single-process sweep does.
 //! 3. **save**: codes are kept `width` bytes each (1, else 2, else 4: the whole
@@ -223,56 +224,66 @@ fn solve_tier<G: Tiered + Sync>(
         let mut codes = Codes { width, bytes: vec![0; partition.owned(me) * width as usize] };
         let mut overflow = false;
         let mut broken = None;
-        for layer in &layers {
-            // This worker's positions of the layer.
-            let mine: Vec<std::ops::Range<u64>> = partition
-                .ranges(me)
-                .filter_map(|r| {
-                    let (start, end) = (r.start.max(layer.start), r.end.min(layer.end));
-                    (start < end).then_some(start..end)
+        // Layer k's requests travel in round k with the answers to layer k − 1's
+        // (which ask only for layers before k − 1, solved by then); layer k − 1 is
+        // valued when they arrive: one round a layer, and one more at the end.
+        let mut requests_in: Vec<(u64, Vec<u8>)> = Vec::new();
+        let mut previous: Option<(Vec<std::ops::Range<u64>>, Vec<Vec<u64>>)> = None;
+        for k in 0..=layers.len() {
+            let mut parcels: Vec<(usize, u64, Vec<u8>)> = requests_in
+                .drain(..)
+                .map(|(from, bytes)| {
+                    let answer = words(&bytes).flat_map(|i| codes.get(partition.local(i)).to_le_bytes()).collect();
+                    (from as usize, (me as u64) << 1 | 1, answer)
                 })
                 .collect();
-            // Round 1: ask the owners of this tier's children held elsewhere.
-            let mut asked: Vec<Vec<u64>> = vec![Vec::new(); peers];
-            for range in &mine {
-                game.for_each_located(tier, range.clone(), |_, scan| {
-                    if let Scan::Moves(moves) = scan {
-                        for child in moves {
-                            if let ChildAt::In(t, i) = *child {
-                                let owner = partition.owner(i);
-                                if t == tier && owner != me {
-                                    asked[owner].push(i);
+            let current = layers.get(k).map(|layer| {
+                // This worker's positions of the layer.
+                let mine: Vec<std::ops::Range<u64>> = partition
+                    .ranges(me)
+                    .filter_map(|r| {
+                        let (start, end) = (r.start.max(layer.start), r.end.min(layer.end));
+                        (start < end).then_some(start..end)
+                    })
+                    .collect();
+                // The children in this tier held by other workers.
+                let mut asked: Vec<Vec<u64>> = vec![Vec::new(); peers];
+                for range in &mine {
+                    game.for_each_located(tier, range.clone(), |_, scan| {
+                        if let Scan::Moves(moves) = scan {
+                            for child in moves {
+                                if let ChildAt::In(t, i) = *child {
+                                    let owner = partition.owner(i);
+                                    if t == tier && owner != me {
+                                        asked[owner].push(i);
+                                    }
                                 }
                             }
                         }
-                    }
-                });
+                    });
+                }
+                for list in &mut asked {
+                    list.sort_unstable();
+                    list.dedup();
+                }
+                (mine, asked)
+            });
+            if let Some((_, asked)) = &current {
+                for (to, list) in asked.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
+                    parcels.push((to, (me as u64) << 1, list.iter().flat_map(|i| i.to_le_bytes()).collect()));
+                }
             }
-            for list in &mut asked {
-                list.sort_unstable();
-                list.dedup();
-            }
-            let requests = asked
-                .iter()
-                .enumerate()
-                .filter(|(_, l)| !l.is_empty())
-                .map(|(to, l)| (to, me as u64, l.iter().flat_map(|i| i.to_le_bytes()).collect()))
-                .collect();
-            let requests = rounds.gather(worker, requests)?;
-            // Round 2: answer with the codes.
-            let answers = requests
-                .into_iter()
-                .map(|(from, bytes)| {
-                    let answer = words(&bytes).flat_map(|i| codes.get(partition.local(i)).to_le_bytes()).collect();
-                    (from as usize, me as u64, answer)
-                })
-                .collect();
-            let answers = rounds.gather(worker, answers)?;
+            let received = rounds.gather(worker, parcels)?;
             let mut answered: Vec<Vec<u32>> = vec![Vec::new(); peers];
-            for (from, bytes) in answers {
-                answered[from as usize] =
-                    bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+            for (key, bytes) in received {
+                if key & 1 == 0 {
+                    requests_in.push((key >> 1, bytes));
+                } else {
+                    answered[(key >> 1) as usize] =
+                        bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+                }
             }
+            let Some((mine, asked)) = std::mem::replace(&mut previous, current) else { continue };
             // The layer's values.
             for range in &mine {
                 game.for_each_located(tier, range.clone(), |index, scan| {
