@@ -127,7 +127,21 @@ where
     crate::tablebase::report_written(G::NAME, output, &written, started.elapsed(), None, &note)
 }
 
-/// One process's part of a distributed tiered build (pawns, rules games whose
+/// Distributed tiered builds solve layered tiers only (pawns): any other game is
+/// refused before any process starts work.
+pub fn refuse_unlayered<G: StoredGame + gsolve_engine::Tiered>(game: &G) -> Result<(), Failure> {
+    match game.tiers().into_iter().find(|&t| !game.for_each_layer_in_tier(t, |_| {})) {
+        Some(tier) => Err(Failure::Input(format!(
+            "{} game: tier {} is not layered, and distributed builds solve layered tiers only (pawns) \
+             so far: build it in one process (without --processes or --local-processes)",
+            G::NAME,
+            game.tier_name(tier),
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// One process's part of a distributed tiered build (pawns, and any game whose
 /// tiers are layered). The work directory must be one every process sees.
 pub fn build_tiered<G>(
     game: G,
@@ -139,6 +153,7 @@ pub fn build_tiered<G>(
 where
     G: StoredGame + gsolve_engine::Tiered + Send + 'static,
 {
+    refuse_unlayered(&game)?;
     if tier_args.memory.is_some() {
         return Err(Failure::Input(
             "--memory is not taken by distributed builds yet (each process holds 1/N of a tier)".into(),

@@ -111,6 +111,11 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
         | BuildGame::Pawns { distributed, .. }
         | BuildGame::Rules { distributed, .. } => distributed.plan(threads)?,
     };
+    if let (Plan::Spawn(_), BuildGame::Rules { file, position, rows, cols, map, .. }) = (&plan, &args.game) {
+        // Refused here, not by each process started.
+        let game = rules_game(file, position.as_deref(), *rows, *cols, map.as_deref())?;
+        crate::distributed::refuse_unlayered(&game)?;
+    }
     if let Plan::Spawn(processes) = plan {
         return crate::distributed::spawn_local(processes);
     }

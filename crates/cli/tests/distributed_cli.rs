@@ -153,7 +153,9 @@ fn a_killed_peer_ends_the_other_process_with_an_error_and_no_file() {
     };
     let zero = gsolve().args(args("0")).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let mut one = gsolve().args(args("1")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    // Both connected and solving by then, even on a loaded machine (started,
+    // connecting takes well under a second; the solve takes over ten).
+    std::thread::sleep(Duration::from_millis(3000));
     one.kill().unwrap();
     one.wait().unwrap();
     let killed_at = Instant::now();
@@ -198,6 +200,21 @@ fn setup_mistakes_are_usage_errors() {
     assert_eq!(r.status.code(), Some(2));
     assert!(text(&r.stderr).contains("cannot listen on"), "{}", text(&r.stderr));
     drop(taken);
+    // A game whose tiers are not layered, refused by name before any process
+    // starts (with --local-processes) or connects (with --process).
+    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rules/pawns.toml");
+    let rules_build = ["build", "rules", rules, "--rows", "3", "--cols", "3", "-o", out];
+    for extra in [
+        &["--local-processes", "2"][..],
+        &["--processes", "2", "--process", "1", "--hostfile", hosts.to_str().unwrap()],
+    ] {
+        let mut args = rules_build.to_vec();
+        args.extend(extra);
+        let r = finish(start(&args), Duration::from_secs(30), "a build of a game that is not layered");
+        assert_eq!(r.status.code(), Some(2), "{extra:?}");
+        assert!(text(&r.stderr).contains("tier 0-0 is not layered"), "{}", text(&r.stderr));
+        assert_eq!(text(&r.stderr).lines().count(), 1, "{}", text(&r.stderr));
+    }
     assert_eq!(scratch.files(), ["hosts"]);
 }
 

@@ -5,12 +5,13 @@
 //! ([`gsolve_tablebase::tiers::build`]).
 //!
 //! # The steps, for each tier not finished yet
-//! 1. **map** the child tiers (finished tier files in the work directory, read by
-//!    every process).
+//! 1. **read** this worker's part of each child tier (dealt like the tier
+//!    itself, by [`Partition`]) from the finished tier files in the work
+//!    directory: no process holds a whole tier.
 //! 2. **layers**, in the game's order ([`Tiered::for_each_layer_in_tier`]); for each:
-//!    - each worker lists the children of its positions that lie in this tier
-//!      but are owned by another worker (an earlier layer: solved already), and
-//!      asks their owners (8 bytes a child);
+//!    - each worker lists the children of its positions that are owned by
+//!      another worker: in this tier (an earlier layer: solved already) or in a
+//!      child tier, and asks their owners (8 bytes a child);
 //!    - the owners answer with the codes (4 bytes a child), in the next round,
 //!      which carries the next layer's questions too: one round a layer;
 //!    - each worker values its positions: the best of its children's values from
@@ -29,9 +30,8 @@ use crate::cluster::Lost;
 use crate::partition::Partition;
 use crate::rounds::Rounds;
 use gsolve_engine::{ChildAt, Indexed, PackedValue, Scan, Tiered, Value, Variant};
-use gsolve_tablebase::tiers::{self, MappedTier, WorkDir};
+use gsolve_tablebase::tiers::{self, WorkDir};
 use gsolve_tablebase::write::Identity;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use timely::worker::Worker;
@@ -122,13 +122,17 @@ fn run_worker<G: Tiered + Indexed + Variant + Sync>(
             }
         }
     }
-    let bytes: Vec<u8> = widths.iter().flat_map(|w| w.to_le_bytes()).collect();
+    // The widths, or what is wrong (so that every process says it).
+    let bytes: Vec<u8> = match &problem {
+        Some(problem) => problem.as_bytes().to_vec(),
+        None => widths.iter().flat_map(|w| w.to_le_bytes()).collect(),
+    };
     let flag = problem.is_some() as u64;
     let parcels = if lead { (0..worker.peers()).map(|to| (to, flag, bytes.clone())).collect() } else { Vec::new() };
     let received = rounds.gather(worker, parcels)?;
     let (flag, bytes) = received.into_iter().next().expect("the lead sends to everyone");
     if flag != 0 {
-        return Ok(Err(failed(problem.unwrap_or_default())));
+        return Ok(Err(failed(String::from_utf8_lossy(&bytes).into_owned())));
     }
     let mut widths: Vec<u8> = words(&bytes).map(|w| w as u8).collect();
 
@@ -189,8 +193,37 @@ impl Codes {
     }
 }
 
+/// The most positions of the tier valued in one round (by all workers together).
+const PIECE: u64 = 1 << 14;
+
+/// This worker's part of a finished child tier, read from its file.
+struct Held<T> {
+    tier: T,
+    partition: Partition,
+    codes: Codes,
+}
+
+/// Where a child's code is: `slot` 0 is the tier being solved, slot `s` the
+/// child tier `held[s − 1]`.
+fn slot_of<T: PartialEq>(tier: T, child: T, held: &[Held<T>]) -> Option<usize> {
+    if child == tier {
+        return Some(0);
+    }
+    held.iter().position(|h| h.tier == child).map(|at| at + 1)
+}
+
+/// A parcel's key: the slot of the codes it asks for or answers, the sender,
+/// and whether it is an answer.
+fn key(slot: usize, from: usize, answer: bool) -> u64 {
+    (slot as u64) << 33 | (from as u64) << 1 | answer as u64
+}
+
 /// Steps 1 and 2 for one tier: this worker's codes, their width, and the run's
 /// largest code. Starts over wider when a code does not fit (everywhere at once).
+///
+/// Memory: a worker holds its own part of the tier being solved and of each
+/// child tier (both dealt by [`Partition`]), and the codes asked for one layer;
+/// any code owned elsewhere, in this tier or a child tier, is asked of its owner.
 #[allow(clippy::type_complexity)]
 fn solve_tier<G: Tiered + Sync>(
     worker: &mut Worker,
@@ -205,36 +238,66 @@ fn solve_tier<G: Tiered + Sync>(
     let peers = worker.peers();
     let size = game.tier_size(tier);
     let partition = Partition::new(size, peers, Partition::DEFAULT_CHUNK_SHIFT);
-    // Step 1: the child tiers, mapped.
-    let mut children: HashMap<G::Tier, MappedTier> = HashMap::new();
+    // Step 1: this worker's part of each child tier.
+    let mut held: Vec<Held<G::Tier>> = Vec::new();
     for child in game.child_tiers(tier) {
         let Some(at) = tiers.iter().position(|&t| t == child) else { continue };
-        let name = game.tier_name(child);
-        let (path, _) = tier_paths(work_dir, &name);
-        match tiers::map_file(&path, widths[at], game.tier_size(child)) {
-            Ok(mapped) => {
-                children.insert(child, mapped);
-            }
-            Err(e) => return Ok(Err(format!("tier {name}: {e}"))),
+        if child == tier || held.iter().any(|h| h.tier == child) {
+            continue;
         }
+        let (name, width, child_size) = (game.tier_name(child), widths[at], game.tier_size(child));
+        let (path, _) = tier_paths(work_dir, &name);
+        let child_partition = Partition::new(child_size, peers, Partition::DEFAULT_CHUNK_SHIFT);
+        let mut bytes = Vec::with_capacity(child_partition.owned(me) * width as usize);
+        for range in child_partition.ranges(me) {
+            let length = (range.end - range.start) as usize * width as usize;
+            match tiers::read_part(&path, width, child_size, range.start * width as u64, length) {
+                Ok(part) => bytes.extend_from_slice(&part),
+                Err(e) => return Ok(Err(format!("tier {name}: {e}"))),
+            }
+        }
+        held.push(Held { tier: child, partition: child_partition, codes: Codes { width, bytes } });
     }
+    let slots = held.len() + 1;
+    let partition_of = |slot: usize| if slot == 0 { &partition } else { &held[slot - 1].partition };
+    // A long layer goes in pieces, so that what one round asks and answers
+    // stays bounded (the pieces of a layer do not depend on each other).
     let mut layers = Vec::new();
-    game.for_each_layer_in_tier(tier, |layer| layers.push(layer));
+    game.for_each_layer_in_tier(tier, |layer| {
+        let mut start = layer.start;
+        while start < layer.end {
+            let end = layer.end.min(start + PIECE);
+            layers.push(start..end);
+            start = end;
+        }
+    });
     'widths: for width in [1u8, 2, 4] {
         let mut codes = Codes { width, bytes: vec![0; partition.owned(me) * width as usize] };
         let mut overflow = false;
         let mut broken = None;
         // Layer k's requests travel in round k with the answers to layer k − 1's
-        // (which ask only for layers before k − 1, solved by then); layer k − 1 is
-        // valued when they arrive: one round a layer, and one more at the end.
-        let mut requests_in: Vec<(u64, Vec<u8>)> = Vec::new();
-        let mut previous: Option<(Vec<std::ops::Range<u64>>, Vec<Vec<u64>>)> = None;
+        // (which ask only for child tiers and layers before k − 1, solved by
+        // then); layer k − 1 is valued when they arrive: one round a layer, and
+        // one more at the end.
+        let mut requests_in: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+        // asked[slot][owner]: the indices asked of `owner`, sorted.
+        let mut previous: Option<(Vec<std::ops::Range<u64>>, Vec<Vec<Vec<u64>>>)> = None;
         for k in 0..=layers.len() {
             let mut parcels: Vec<(usize, u64, Vec<u8>)> = requests_in
                 .drain(..)
-                .map(|(from, bytes)| {
-                    let answer = words(&bytes).flat_map(|i| codes.get(partition.local(i)).to_le_bytes()).collect();
-                    (from as usize, (me as u64) << 1 | 1, answer)
+                .map(|(slot, from, bytes)| {
+                    let answer = words(&bytes)
+                        .flat_map(|i| {
+                            let code = if slot == 0 {
+                                codes.get(partition.local(i))
+                            } else {
+                                let h = &held[slot - 1];
+                                h.codes.get(h.partition.local(i))
+                            };
+                            code.to_le_bytes()
+                        })
+                        .collect();
+                    (from, key(slot, me, true), answer)
                 })
                 .collect();
             let current = layers.get(k).map(|layer| {
@@ -246,40 +309,45 @@ fn solve_tier<G: Tiered + Sync>(
                         (start < end).then_some(start..end)
                     })
                     .collect();
-                // The children in this tier held by other workers.
-                let mut asked: Vec<Vec<u64>> = vec![Vec::new(); peers];
+                // The children held by other workers.
+                let mut asked: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); peers]; slots];
                 for range in &mine {
                     game.for_each_located(tier, range.clone(), |_, scan| {
                         if let Scan::Moves(moves) = scan {
                             for child in moves {
                                 if let ChildAt::In(t, i) = *child {
-                                    let owner = partition.owner(i);
-                                    if t == tier && owner != me {
-                                        asked[owner].push(i);
+                                    if let Some(slot) = slot_of(tier, t, &held) {
+                                        let owner = partition_of(slot).owner(i);
+                                        if owner != me {
+                                            asked[slot][owner].push(i);
+                                        }
                                     }
                                 }
                             }
                         }
                     });
                 }
-                for list in &mut asked {
+                for list in asked.iter_mut().flatten() {
                     list.sort_unstable();
                     list.dedup();
                 }
                 (mine, asked)
             });
             if let Some((_, asked)) = &current {
-                for (to, list) in asked.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
-                    parcels.push((to, (me as u64) << 1, list.iter().flat_map(|i| i.to_le_bytes()).collect()));
+                for (slot, lists) in asked.iter().enumerate() {
+                    for (to, list) in lists.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
+                        parcels.push((to, key(slot, me, false), list.iter().flat_map(|i| i.to_le_bytes()).collect()));
+                    }
                 }
             }
             let received = rounds.gather(worker, parcels)?;
-            let mut answered: Vec<Vec<u32>> = vec![Vec::new(); peers];
+            let mut answered: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); peers]; slots];
             for (key, bytes) in received {
+                let (slot, from) = ((key >> 33) as usize, (key >> 1 & 0xffff_ffff) as usize);
                 if key & 1 == 0 {
-                    requests_in.push((key >> 1, bytes));
+                    requests_in.push((slot, from, bytes));
                 } else {
-                    answered[(key >> 1) as usize] =
+                    answered[slot][from] =
                         bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
                 }
             }
@@ -295,16 +363,21 @@ fn solve_tier<G: Tiered + Sync>(
                             for child in moves {
                                 let code = match *child {
                                     ChildAt::Over(outcome) => PackedValue::pack(outcome.value()),
-                                    ChildAt::In(t, i) if t == tier => {
-                                        let owner = partition.owner(i);
-                                        if owner == me {
-                                            PackedValue(codes.get(partition.local(i)))
-                                        } else {
-                                            let at = asked[owner].binary_search(&i).expect("asked for");
-                                            PackedValue(answered[owner][at])
+                                    ChildAt::In(t, i) => match slot_of(tier, t, &held) {
+                                        Some(slot) => {
+                                            let owner = partition_of(slot).owner(i);
+                                            if owner != me {
+                                                let at = asked[slot][owner].binary_search(&i).expect("asked for");
+                                                PackedValue(answered[slot][owner][at])
+                                            } else if slot == 0 {
+                                                PackedValue(codes.get(partition.local(i)))
+                                            } else {
+                                                let h = &held[slot - 1];
+                                                PackedValue(h.codes.get(h.partition.local(i)))
+                                            }
                                         }
-                                    }
-                                    ChildAt::In(t, i) => children.get(&t).map_or(PackedValue::NONE, |m| m.code(i)),
+                                        None => PackedValue::NONE,
+                                    },
                                     ChildAt::Nowhere => PackedValue::NONE,
                                 };
                                 match code.unpack() {

@@ -276,9 +276,26 @@ pub fn write_part(path: &Path, offset: u64, bytes: &[u8]) -> Result<()> {
     file.sync_data().map_err(|e| io_error(path, e))
 }
 
-/// A finished tier's file (`width` bytes a code, `size` codes), memory-mapped: how
-/// the processes of a distributed build read the tiers process 0 finished.
-pub fn map_file(path: &Path, width: u8, size: u64) -> Result<MappedTier> {
+/// Reads `length` bytes at `offset` of a finished tier's file (`width` bytes a
+/// code, `size` codes): how each worker of a distributed build loads its own part
+/// of the tiers finished before, so that no process holds a whole tier.
+pub fn read_part(path: &Path, width: u8, size: u64, offset: u64, length: usize) -> Result<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    let file = File::open(path).map_err(|e| io_error(path, e))?;
+    let actual = file.metadata().map_err(|e| io_error(path, e))?.len();
+    if actual != size * width as u64 {
+        return Err(Error::Unwritable(format!("{}: changed since it was finished", path.display())));
+    }
+    if offset.checked_add(length as u64).is_none_or(|end| end > actual) {
+        return Err(Error::Unwritable(format!("{}: no bytes {offset}..+{length}", path.display())));
+    }
+    let mut bytes = vec![0; length];
+    file.read_exact_at(&mut bytes, offset).map_err(|e| io_error(path, e))?;
+    Ok(bytes)
+}
+
+/// A finished tier's file (`width` bytes a code, `size` codes), memory-mapped.
+fn map_file(path: &Path, width: u8, size: u64) -> Result<MappedTier> {
     let file = File::open(path).map_err(|e| io_error(path, e))?;
     if size == 0 {
         return Ok(MappedTier { map: None, width, size: 0 });
