@@ -25,11 +25,13 @@
 //!
 //! # Parallelism without atomics
 //! The index is cut into blocks dealt round-robin to the worker threads, each thread
-//! owning its blocks through disjoint `&mut` slices. In a level of propagate every
-//! thread walks the whole frontier and applies only the updates to parents it owns.
-//! No counter is shared between threads, so no locked instructions are needed
-//! (measured: they cost more than all the rest of a solve), and the result does not
-//! depend on scheduling. Small levels run on the calling thread.
+//! owning its blocks through disjoint `&mut` slices. In a level of propagate the
+//! threads first list the parents of their part of the frontier by owner, then
+//! each applies the updates listed for its own blocks. No counter is shared
+//! between threads, so no locked instructions are needed (measured: they cost more
+//! than all the rest of a solve), and the result does not depend on scheduling.
+//! Small levels run on the calling thread. Large frontiers are sorted first, for
+//! the memory's sake (`SORT_FROM`).
 //!
 //! # Memory
 //! 3 bytes per index: a 1-byte counter and a 2-byte value, plus the current and next
@@ -212,8 +214,18 @@ pub fn tag_of(value: Value) -> u64 {
     }
 }
 
-/// Indices handled by one rayon task.
+/// Indices handled by one rayon task in the first step.
 const CHUNK: usize = 1 << 13;
+/// Frontiers at least this long are sorted before their level: parents of
+/// positions with nearby indices have nearby indices in most games, so a sorted
+/// frontier updates the counters and values in a few runs through memory rather
+/// than at random (chase n = 100 on one thread: 12.1 s → 10.3 s, the sort
+/// included).
+const SORT_FROM: usize = 1 << 12;
+/// Frontier entries a parallel level lists and applies at a time (the test
+/// `disjoint_union_of_random_graphs_matches_the_naive_solver` has a first level of
+/// two batches).
+const PARALLEL_BATCH: usize = 1 << 15;
 /// Blocks of `1 << BLOCK_SHIFT` indices are dealt to threads in parallel levels.
 const BLOCK_SHIFT: u32 = 12;
 
@@ -400,6 +412,9 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
         }
         while !frontier.is_empty() {
             ties.extend(frontier.iter().filter(|e| *e & 3 == TAG_TIE).map(|e| e >> 2));
+            if frontier.len() >= SORT_FROM {
+                frontier.par_sort_unstable();
+            }
             let parallel = frontier.len() >= self.parallel_from && rayon::current_num_threads() > 1;
             let (mut next, pending) =
                 if parallel { self.level_parallel(&frontier, level) } else { self.level_sequential(&frontier, level) };
@@ -440,13 +455,18 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
         (next, pending)
     }
 
-    /// One level in parallel. The index is cut into blocks of `1 << BLOCK_SHIFT`
-    /// indices dealt round-robin to the worker threads (interleaving evens out the
-    /// load); each thread walks the whole frontier and applies only the updates whose
-    /// parent lies in its own blocks, through its own `&mut` slices.
+    /// One level in parallel, a batch of the frontier at a time, in two phases:
+    /// 1. **list**: the batch is cut into one part per thread; each part's parents
+    ///    become updates (`index << 2 | tag`) in one list per owner;
+    /// 2. **apply**: the index is cut into blocks of `1 << BLOCK_SHIFT` indices
+    ///    dealt round-robin to the threads (interleaving evens out the load); each
+    ///    thread applies the updates listed for its blocks, through its own `&mut`
+    ///    slices.
     ///
-    /// Walking the frontier is cheap next to updating counters (scattered memory
-    /// accesses), so on a few cores this beats buffering updates for their owners.
+    /// Each parent is generated once: walking the whole frontier in every thread,
+    /// as this solver once did, measured 2.5 to 3.5 times slower than one thread on
+    /// this project's two-vCPU machine (chase n = 100). The lists of a batch stay
+    /// a few megabytes.
     fn level_parallel(&mut self, frontier: &[u64], level: u32) -> (Vec<u64>, Vec<u64>) {
         let game = self.game;
         // A power of two, so that the owner of a block is a mask away.
@@ -456,37 +476,48 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
         for (i, block) in blocks.enumerate() {
             owned[i & (owners - 1)].push(block);
         }
-        let results: Vec<(Vec<u64>, Vec<u64>)> = owned
-            .into_par_iter()
-            .enumerate()
-            .map(|(owner, mut blocks)| {
-                let (mut next, mut pending) = (Vec::new(), Vec::new());
-                for &entry in frontier {
-                    let tag = entry & 3;
-                    let position = game.position(entry >> 2).expect("decided positions exist");
-                    game.for_each_parent(&position, |parent| {
-                        let p = game.index(&parent);
-                        let block = (p >> BLOCK_SHIFT) as usize;
-                        if block & (owners - 1) != owner {
-                            return;
-                        }
-                        let (counters, values) = &mut blocks[block / owners];
+        let (mut next, mut pending) = (Vec::new(), Vec::new());
+        for batch in frontier.chunks(PARALLEL_BATCH) {
+            // Phase 1: the updates of each part of the batch, by owner.
+            let listed: Vec<Vec<Vec<u64>>> = batch
+                .par_chunks(batch.len().div_ceil(owners))
+                .map(|part| {
+                    let mut by_owner: Vec<Vec<u64>> = vec![Vec::new(); owners];
+                    for &entry in part {
+                        let tag = entry & 3;
+                        let position = game.position(entry >> 2).expect("decided positions exist");
+                        game.for_each_parent(&position, |parent| {
+                            let p = game.index(&parent);
+                            by_owner[(p >> BLOCK_SHIFT) as usize & (owners - 1)].push(p << 2 | tag);
+                        });
+                    }
+                    by_owner
+                })
+                .collect();
+            // Phase 2: each owner applies its updates, part by part (so in the
+            // frontier's order).
+            let results: Vec<(Vec<u64>, Vec<u64>)> = owned
+                .par_iter_mut()
+                .enumerate()
+                .map(|(owner, blocks)| {
+                    let (mut next, mut pending) = (Vec::new(), Vec::new());
+                    for &update in listed.iter().flat_map(|by_owner| &by_owner[owner]) {
+                        let (p, tag) = (update >> 2, update & 3);
+                        let (counters, values) = &mut blocks[(p >> BLOCK_SHIFT) as usize / owners];
                         let offset = (p & ((1 << BLOCK_SHIFT) - 1)) as usize;
                         match apply(&mut counters[offset], &mut values[offset], tag, level) {
                             Update::None => {}
                             Update::Decided(t) => next.push(p << 2 | t),
                             Update::TiePending => pending.push(p),
                         }
-                    });
-                }
-                (next, pending)
-            })
-            .collect();
-        let mut next = Vec::with_capacity(results.iter().map(|r| r.0.len()).sum());
-        let mut pending = Vec::new();
-        for (n, p) in results {
-            next.extend(n);
-            pending.extend(p);
+                    }
+                    (next, pending)
+                })
+                .collect();
+            for (n, p) in results {
+                next.extend(n);
+                pending.extend(p);
+            }
         }
         (next, pending)
     }
