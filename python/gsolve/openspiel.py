@@ -302,11 +302,13 @@ def evaluate(agent, game, *, episodes: int = 20, perfect: Optional[PerfectBot] =
     (``agent`` is an OpenSpiel bot, or a function of the seat that returns one,
         for bots bound to a player such as ``UniformRandomBot``). Returns the agent's
     ``wins``, ``losses``, ``ties`` and ``draws`` (games that reach
-    ``max_game_length``), ``win_rate``, the ``plies`` of every game, and
+    ``max_game_length``), ``win_rate``, the ``plies`` and the agent's
+    ``returns`` of every game (even games: the agent moves first), and
     ``mean_plies_survived`` over the games the agent lost."""
     perfect = perfect or PerfectBot()
     results = collections.Counter()
     plies: List[int] = []
+    outcomes: List[float] = []
     lost_plies: List[int] = []
     for episode in range(episodes):
         seat = episode % 2
@@ -327,6 +329,7 @@ def evaluate(agent, game, *, episodes: int = 20, perfect: Optional[PerfectBot] =
             length += 1
         plies.append(length)
         outcome = state.returns()[seat] if state.is_terminal() else 0.0
+        outcomes.append(outcome)
         if not state.is_terminal():
             results["draws"] += 1
         elif outcome > 0:
@@ -344,6 +347,7 @@ def evaluate(agent, game, *, episodes: int = 20, perfect: Optional[PerfectBot] =
         "draws": results["draws"],
         "win_rate": results["wins"] / episodes if episodes else 0.0,
         "plies": plies,
+        "returns": outcomes,
         "mean_plies_survived": float(np.mean(lost_plies)) if lost_plies else None,
     }
 
