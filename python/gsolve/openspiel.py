@@ -272,8 +272,10 @@ class PerfectBot(pyspiel.Bot):
                 scored.append((action, value.parent_view()))
         else:
             bridge = _GAMES[state.handle]
-            analyzer = self.source if self.source is not None else bridge.game
-            analysis = analyzer.analyze(state.position)
+            if self.source is None:
+                analysis = bridge.position(state.position).analysis
+            else:
+                analysis = self.source.analyze(state.position)
             scored = [(bridge.action(m), m.value) for m in analysis.moves]
         scored.sort(key=lambda pair: pair[1], reverse=True)
         return scored

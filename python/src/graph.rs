@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 /// Positions `0..n`; position `p`'s children are `children[offsets[p]..offsets[p+1]]`
 /// and `outcomes[p]` says whether it is over (0 no; 1 won, 2 lost, 3 tied by the
 /// side to move there). Play alternates: a child is the other side's to move.
+#[derive(Debug)]
 struct Graph {
     offsets: Vec<u64>,
     children: Vec<u64>,
@@ -103,4 +104,38 @@ pub fn solve_graph<'py>(
         Run::Interrupted(error) => return Err(error),
     };
     Ok(PyArray1::from_vec(py, codes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gsolve_engine::Value;
+
+    fn solved(offsets: &[u64], children: &[u64], outcomes: &[u8]) -> Vec<Option<Value>> {
+        let graph = Graph::new(offsets.to_vec(), children.to_vec(), outcomes.to_vec()).unwrap();
+        let solution = retrograde::solve_forward_only(&graph);
+        (0..graph.index_size()).map(|i| solution.value(i)).collect()
+    }
+
+    #[test]
+    fn a_chain_to_a_loss_and_a_tie() {
+        // 0 -> {1, 2}; 1 is over, lost by its side to move; 2 is over, tied.
+        let values = solved(&[0, 2, 2, 2], &[1, 2], &[0, 2, 3]);
+        assert_eq!(values, vec![Some(Value::Win(1)), Some(Value::Loss(0)), Some(Value::Tie(0))]);
+    }
+
+    #[test]
+    fn a_cycle_with_no_way_out_is_a_draw_not_a_tie() {
+        // 0 <-> 1, and 0 may also move to 2, won by the side to move there.
+        let values = solved(&[0, 2, 3, 3], &[1, 2, 0], &[0, 0, 1]);
+        assert_eq!(values, vec![Some(Value::Draw), Some(Value::Draw), Some(Value::Win(0))]);
+    }
+
+    #[test]
+    fn bad_arrays_are_refused_with_what_is_wrong() {
+        assert!(Graph::new(vec![0, 1], vec![5], vec![0]).unwrap_err().contains("child 5"));
+        assert!(Graph::new(vec![0, 0], vec![], vec![0]).unwrap_err().contains("no move"));
+        assert!(Graph::new(vec![0], vec![], vec![0]).unwrap_err().contains("offsets"));
+        assert!(Graph::new(vec![0, 0], vec![], vec![7]).unwrap_err().contains("outcome 7"));
+    }
 }
