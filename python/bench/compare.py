@@ -4,9 +4,11 @@ called from Python against the same work from the command line.
 
     python python/bench/compare.py [path/to/gsolve]
 
-Each time is the best of a few runs; the command line's is the whole process
-(start, solve, print), Python's the call alone in a warm interpreter with a fresh
-game each run (nothing cached between runs)."""
+Each time is the best of a few runs (of five, interleaved, for the native games);
+the command line's is the whole process (start, solve, print); Python's is the
+call alone in a warm interpreter with a fresh game each run (nothing cached between
+runs), and a whole Python process (interpreter start, import gsolve and NumPy, the
+call)."""
 
 import subprocess
 import sys
@@ -29,31 +31,56 @@ def best_of(runs, work):
 
 
 def openspiel_games():
-    print("| game | OpenSpiel value_iteration | gsolve.openspiel.solve | states (gsolve) | start (gsolve) |")
-    print("|---|---|---|---|---|")
+    print("| game | OpenSpiel value_iteration | gsolve.openspiel.solve | states (gsolve) | start (gsolve) | unfinished states value_iteration misvalues |")
+    print("|---|---|---|---|---|---|")
     for name, params in [("tic_tac_toe", {}), ("breakthrough", {"rows": 4, "columns": 3}), ("breakthrough", {"rows": 3, "columns": 4})]:
         game = pyspiel.load_game(name, params)
         vi, values = best_of(1, lambda: value_iteration.value_iteration(game, depth_limit=-1, threshold=1e-6))
         gs, solved = best_of(3, lambda: gos.solve(game))
         label = name + (" " + "x".join(str(v) for v in params.values()) if params else "")
         start = values[str(game.new_initial_state())]
-        print(f"| {label} | {vi * 1000:.0f} ms (start {start:+.0f}, no remoteness) | {gs * 1000:.0f} ms | {solved.num_states:,} | {solved.value} |")
+        wrong, unfinished = misvalued(solved, values)
+        print(
+            f"| {label} | {vi * 1000:.0f} ms (start {start:+.0f}, no remoteness) | {gs * 1000:.0f} ms "
+            f"| {solved.num_states:,} | {solved.value} | {wrong:,} of {unfinished:,} |"
+        )
+
+
+def misvalued(solved, values):
+    """Unfinished states (key: string and player) whose value for player 0 differs
+    between value_iteration (keyed by the string alone) and gsolve."""
+    sign = {"win": 1, "loss": -1, "tie": 0}
+    wrong = unfinished = 0
+    for (string, player), value in solved.items():
+        if value.remoteness == 0 or value.kind == "draw":
+            continue
+        unfinished += 1
+        ours = sign[value.kind] * (1 if player == 0 else -1)
+        if round(values[string]) != ours:
+            wrong += 1
+    return wrong, unfinished
 
 
 def native_games(cli):
     print()
-    print("| work | from Python | command line (whole process) | Python / CLI |")
-    print("|---|---|---|---|")
+    print("| work | Python call | Python process (start, import, call) | command line process | call / CLI | process / CLI |")
+    print("|---|---|---|---|---|---|")
     cases = [
-        ("chase 60: analyze the start", lambda: gsolve.game("chase", size=60).analyze(), [cli, "analyze", "chase", "--size", "60"]),
-        ("pawns 4x4: analyze the start", lambda: gsolve.game("pawns", rows=4, cols=4).analyze(), [cli, "analyze", "pawns", "pppp/..../..../PPPP w"]),
-        ("chase 80: analyze the start", lambda: gsolve.game("chase", size=80).analyze(), [cli, "analyze", "chase", "--size", "80"]),
+        ("chase 60: analyze the start", 'gsolve.game("chase", size=60).analyze()', [cli, "analyze", "chase", "--size", "60"]),
+        ("pawns 4x4: analyze the start", 'gsolve.game("pawns", rows=4, cols=4).analyze()', [cli, "analyze", "pawns", "pppp/..../..../PPPP w"]),
+        ("chase 80: analyze the start", 'gsolve.game("chase", size=80).analyze()', [cli, "analyze", "chase", "--size", "80"]),
     ]
-    for label, python_work, command in cases:
-        py, _ = best_of(3, python_work)
-        cl, _ = best_of(3, lambda: subprocess.run(command, check=True, capture_output=True))
-        print(f"| {label} | {py * 1000:.0f} ms | {cl * 1000:.0f} ms | {py / cl:.2f} |")
-
+    for label, source, command in cases:
+        process = [sys.executable, "-c", "import gsolve; " + source]
+        # Interleaved, best of five each: other work on the machine slows runs, never speeds them.
+        py = pp = cl = float("inf")
+        for _ in range(5):
+            py = min(py, best_of(1, lambda: eval(source, {"gsolve": gsolve}))[0])
+            pp = min(pp, best_of(1, lambda: subprocess.run(process, check=True, capture_output=True))[0])
+            cl = min(cl, best_of(1, lambda: subprocess.run(command, check=True, capture_output=True))[0])
+        print(
+            f"| {label} | {py * 1000:.0f} ms | {pp * 1000:.0f} ms | {cl * 1000:.0f} ms | {py / cl:.2f} | {pp / cl:.2f} |"
+        )
 
 if __name__ == "__main__":
     openspiel_games()
