@@ -112,7 +112,6 @@ impl Solution {
     }
 }
 
-#[allow(unsafe_code)]
 #[pymethods]
 impl Solution {
     /// The packed codes by index (a read-only view would copy nothing either: this

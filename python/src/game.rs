@@ -111,7 +111,6 @@ pub struct Move {
     pub position: String,
 }
 
-#[allow(unsafe_code)]
 #[pymethods]
 impl Move {
     fn __repr__(&self) -> String {
@@ -148,7 +147,6 @@ pub struct Analysis {
     json: String,
 }
 
-#[allow(unsafe_code)]
 #[pymethods]
 impl Analysis {
     /// The best move (fastest win, slowest loss), or `None` when the game is over.
@@ -302,7 +300,6 @@ fn board_parameters(board: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, 
     Ok(parameters)
 }
 
-#[allow(unsafe_code)]
 #[pymethods]
 impl Game {
     /// The game's name: `pawns`, `chase`, `queens-case`, `snakes` or `rules`.
@@ -422,7 +419,14 @@ impl Game {
     }
 
     fn __repr__(&self) -> String {
-        let board: Vec<String> = self.board.iter().map(|(k, v)| format!(", {k}={v:?}")).collect();
+        let board: Vec<String> = self
+            .board
+            .iter()
+            .map(|(k, v)| match v.parse::<u32>() {
+                Ok(n) => format!(", {k}={n}"),
+                Err(_) => format!(", {k}={v:?}"),
+            })
+            .collect();
         format!("gsolve.game({:?}{})", self.kind.name(), board.join(""))
     }
 }
@@ -484,7 +488,6 @@ impl Tablebase {
     }
 }
 
-#[allow(unsafe_code)]
 #[pymethods]
 impl Tablebase {
     /// Opens a tablebase file.

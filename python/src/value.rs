@@ -21,7 +21,6 @@ impl From<gsolve_engine::Value> for Value {
     }
 }
 
-#[allow(unsafe_code)]
 #[pymethods]
 impl Value {
     /// `Value("loss", 6)`, `Value("draw")`.

@@ -119,17 +119,6 @@ def test_errors_carry_the_command_lines_messages(tmp_path):
     assert issubclass(gsolve.InputError, gsolve.GsolveError)
 
 
-RULES = """
-name = "mini breakthrough"
-[board]
-rows = 3
-cols = 3
-[pieces.P]
-side = 0
-moves = ["step n", "step ne", "step nw"]
-"""
-
-
 def test_rules_games():
     examples = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "rules")
     files = sorted(f for f in os.listdir(examples) if f.endswith(".toml"))
@@ -139,6 +128,19 @@ def test_rules_games():
     assert game.analyze().value.kind in ("win", "loss", "tie", "draw")
     with pytest.raises(gsolve.InputError):
         gsolve.rules("name = 3\n")
+
+
+def test_rules_game_solved_whole_and_stored(tmp_path):
+    examples = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "rules")
+    game = gsolve.rules(os.path.join(examples, "chase.toml"), rows=3, cols=3)
+    assert repr(game) == 'gsolve.game("rules", rows=3, cols=3)'
+    solution = game.solve()
+    assert solution.value(solution.index(game.start)) == game.value()
+    tablebase = game.build_tablebase(str(tmp_path / "rules.gtb"))
+    assert tablebase.probe() == game.value()
+    # The same game from the rules text rather than the file.
+    with open(os.path.join(examples, "chase.toml")) as rules_file:
+        assert gsolve.rules(rules_file.read(), rows=3, cols=3).value() == game.value()
 
 
 def test_ctrl_c_stops_a_long_solve():
