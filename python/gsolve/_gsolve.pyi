@@ -59,6 +59,24 @@ class Move:
     delta: Optional[int]
     position: str
 
+class LegalMove:
+    """A legal move and the position it leads to (no value: ``Game.moves``)."""
+
+    label: str
+    from_cell: tuple[int, int]
+    to_cell: tuple[int, int]
+    position: str
+
+class Moves:
+    """A position's legal moves, found without solving anything."""
+
+    position: str
+    to_move: str
+    over: Optional[Value]
+    end: Optional[str]
+    moves: list[LegalMove]
+    def __len__(self) -> int: ...
+
 class Analysis:
     """A position's value and every legal move's value, best first."""
 
@@ -105,6 +123,8 @@ class Game:
     def analyze(self, position: Optional[str] = None) -> Analysis:
         """The value of ``position`` (the start by default) and of every move, best first."""
     def value(self, position: Optional[str] = None) -> Value: ...
+    def moves(self, position: Optional[str] = None) -> Moves:
+        """The legal moves and where they lead, without solving (any board size)."""
     def solve(self) -> Solution:
         """Every position of the game's index solved; values exported to NumPy."""
     def build_tablebase(

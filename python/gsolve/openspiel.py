@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import collections
 import itertools
-import json
 from typing import Any, Callable, Dict, Hashable, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
@@ -67,28 +66,29 @@ _HANDLES = itertools.count()
 
 
 class _Position:
-    """What a state needs of a position: its player, moves and end."""
+    """What a state needs of a position: its player, moves and end (from
+    ``Game.moves``, which solves nothing)."""
 
-    __slots__ = ("player", "over", "returns", "actions", "children", "labels", "analysis")
+    __slots__ = ("position", "player", "over", "returns", "actions", "children", "labels")
 
-    def __init__(self, bridge: "_Bridge", analysis: gsolve.Analysis):
-        self.analysis = analysis
-        self.player = 0 if analysis.to_move == bridge.sides[0] else 1
-        self.over = not analysis.moves
+    def __init__(self, bridge: "_Bridge", listing: gsolve.Moves):
+        self.position = listing.position
+        self.player = 0 if listing.to_move == bridge.sides[0] else 1
+        self.over = listing.over is not None
         self.children: Dict[int, str] = {}
         self.labels: Dict[int, str] = {}
-        for move in analysis.moves:
+        for move in listing.moves:
             action = bridge.action(move)
             if action in self.children:
                 raise gsolve.GsolveError(
-                    f"{analysis.position}: two moves start and end on the same cells "
+                    f"{listing.position}: two moves start and end on the same cells "
                     f"({self.labels[action]} and {move.label}); OpenSpiel actions cannot tell them apart"
                 )
             self.children[action] = move.position
             self.labels[action] = move.label
         self.actions = sorted(self.children)
         if self.over:
-            kind = analysis.value.kind
+            kind = listing.over.kind
             mover = 1.0 if kind == "win" else -1.0 if kind == "loss" else 0.0
             self.returns = [mover, -mover] if self.player == 0 else [-mover, mover]
         else:
@@ -103,21 +103,32 @@ class _Bridge:
         self.game = game
         self.start = start or game.start
         self.sides = game.sides
-        board = json.loads(game.analyze(self.start).to_json())["board"]
-        self.rows, self.cols = int(board["rows"]), int(board["cols"])
+        self.rows, self.cols = _board_size(game, self.start)
         self.cells = self.rows * self.cols
         self.positions: Dict[str, _Position] = {}
 
-    def action(self, move: gsolve.Move) -> int:
+    def action(self, move: Union[gsolve.Move, gsolve.LegalMove]) -> int:
         (fr, fc), (tr, tc) = move.from_cell, move.to_cell
         return ((fr - 1) * self.cols + fc - 1) * self.cells + (tr - 1) * self.cols + tc - 1
 
     def position(self, text: str) -> _Position:
         found = self.positions.get(text)
         if found is None:
-            found = _Position(self, self.game.analyze(text))
+            found = _Position(self, self.game.moves(text))
             self.positions[text] = found
         return found
+
+
+def _board_size(game: gsolve.Game, start: str) -> Tuple[int, int]:
+    """Rows and columns of the game's board (action numbers count its cells)."""
+    if game.name == "chase":
+        size = int(dict(game.parameters)["size"])
+        return size, size
+    if game.name == "queens-case":
+        rows = dict(game.parameters)["map"].split("/")
+        return len(rows), len(rows[0])
+    rows = start.split()[0].split("/")
+    return len(rows), len(rows[0])
 
 
 def _gsolve_game(params: Dict[str, Any]) -> gsolve.Game:
@@ -165,7 +176,7 @@ class GsolveGame(pyspiel.Game):
     def state_at(self, position: str) -> "GsolveState":
         """A state at a position in the gsolve game's plain notation."""
         state = GsolveState(self)
-        state.position = self.bridge.game.analyze(position).position
+        state.position = self.bridge.game.moves(position).position
         return state
 
     def make_py_observer(self, iig_obs_type=None, params=None):
@@ -204,8 +215,8 @@ class GsolveState(pyspiel.State):
         return list(self._info().returns)
 
     def value(self) -> gsolve.Value:
-        """The exact value of this position for its side to move."""
-        return self._info().analysis.value
+        """The exact value of this position for its side to move (solves)."""
+        return _GAMES[self.handle].game.value(self.position)
 
     def __str__(self) -> str:
         return self.position
@@ -272,10 +283,7 @@ class PerfectBot(pyspiel.Bot):
                 scored.append((action, value.parent_view()))
         else:
             bridge = _GAMES[state.handle]
-            if self.source is None:
-                analysis = bridge.position(state.position).analysis
-            else:
-                analysis = self.source.analyze(state.position)
+            analysis = (self.source or bridge.game).analyze(state.position)
             scored = [(bridge.action(m), m.value) for m in analysis.moves]
         scored.sort(key=lambda pair: pair[1], reverse=True)
         return scored

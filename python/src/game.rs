@@ -127,6 +127,52 @@ impl Value {
     }
 }
 
+/// A legal move and the position it leads to (`Game.moves`: no value).
+#[pyclass(frozen, module = "gsolve", get_all)]
+pub struct LegalMove {
+    /// As the command line writes it: `(3,1)->(2,1)`.
+    pub label: String,
+    /// The moving piece's cell, (row, column) from 1.
+    pub from_cell: (u32, u32),
+    /// Where it goes.
+    pub to_cell: (u32, u32),
+    /// The position after the move, in plain notation.
+    pub position: String,
+}
+
+#[pymethods]
+impl LegalMove {
+    fn __repr__(&self) -> String {
+        format!("LegalMove({:?}, {:?})", self.label, self.position)
+    }
+}
+
+/// A position's legal moves in the game's order, found without solving anything.
+#[pyclass(frozen, module = "gsolve", get_all)]
+pub struct Moves {
+    /// The position, in canonical plain notation.
+    pub position: String,
+    /// The side to move, e.g. `"white"`.
+    pub to_move: String,
+    /// When the game is over here: its value for the side to move (remoteness 0).
+    pub over: Option<Value>,
+    /// How the game ended, when it is over here.
+    pub end: Option<String>,
+    /// Every legal move.
+    pub moves: Vec<Py<LegalMove>>,
+}
+
+#[pymethods]
+impl Moves {
+    fn __len__(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Moves({:?}, {} moves)", self.position, self.moves.len())
+    }
+}
+
 /// A position's value and every legal move's value, best first.
 #[pyclass(frozen, module = "gsolve", get_all)]
 pub struct Analysis {
@@ -345,6 +391,37 @@ impl Game {
     #[pyo3(signature = (position = None))]
     fn analyze(&self, py: Python<'_>, position: Option<&str>) -> PyResult<Analysis> {
         self.analyze_setup(py, position)
+    }
+
+    /// The legal moves of `position` (the start when omitted) and the positions
+    /// they lead to, or how the game ended there, without solving anything (any
+    /// board the game reads, however big).
+    #[pyo3(signature = (position = None))]
+    fn moves(&self, py: Python<'_>, position: Option<&str>) -> PyResult<Moves> {
+        let setup = self.setup(position);
+        let listing = self.shared.current().list(&setup).map_err(analysis_error)?;
+        let moves = listing
+            .moves
+            .into_iter()
+            .map(|m| {
+                Py::new(
+                    py,
+                    LegalMove {
+                        label: m.label,
+                        from_cell: (m.from.row, m.from.col),
+                        to_cell: (m.to.row, m.to.col),
+                        position: m.position,
+                    },
+                )
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(Moves {
+            position: listing.setup.position,
+            to_move: listing.to_move.to_string(),
+            over: listing.over.map(Value::from),
+            end: listing.end,
+            moves,
+        })
     }
 
     /// The value of `position` (the start when omitted) for its side to move.

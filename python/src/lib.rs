@@ -63,6 +63,8 @@ fn _gsolve(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<value::Value>()?;
     m.add_class::<game::Move>()?;
     m.add_class::<game::Analysis>()?;
+    m.add_class::<game::LegalMove>()?;
+    m.add_class::<game::Moves>()?;
     m.add_class::<game::Game>()?;
     m.add_class::<game::Tablebase>()?;
     m.add_class::<export::Solution>()?;

@@ -28,6 +28,15 @@ def test_hexapawn_start_is_a_loss_in_6_for_white():
     assert analysis.moves[1].delta == -2
 
 
+def test_moves_are_listed_without_solving():
+    pawns = gsolve.game("pawns", rows=8, cols=8)  # far too big to solve
+    listing = pawns.moves()
+    assert len(listing) == 8 and listing.over is None and listing.to_move == "white"
+    assert listing.moves[0].position.endswith(" b")
+    over = gsolve.game("pawns", rows=3, cols=3).moves("P.p/.../... b")
+    assert over.over == Value("loss", 0) and len(over) == 0 and over.end
+
+
 def test_positions_and_other_games():
     pawns = gsolve.game("pawns", rows=3, cols=3)
     # The child is a win for black (to move) in 5: the parent's loss in 6.

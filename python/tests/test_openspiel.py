@@ -129,3 +129,14 @@ def test_perfect_bot_from_a_tablebase(tmp_path):
     state = loaded.new_initial_state()
     action = bot.step(state)
     assert state.action_to_string(action) == game.analyze().best_move.label
+
+
+def test_a_board_too_big_to_solve_still_plays():
+    game = gos.load("pawns", rows=6, cols=6)
+    rng = np.random.RandomState(5)
+    state = game.new_initial_state()
+    plies = 0
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+        plies += 1
+    assert plies > 0 and sorted(state.returns()) == [-1.0, 1.0]
