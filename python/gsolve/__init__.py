@@ -14,7 +14,7 @@ A thin layer over gsolve's Rust crates (the same analysis as ``gsolve analyze``)
 
 from __future__ import annotations
 
-import numpy as _np
+from typing import TYPE_CHECKING
 
 from ._gsolve import (  # noqa: F401
     Analysis,
@@ -65,13 +65,19 @@ __all__ = [
 ]
 
 
-def decode(codes: _np.ndarray) -> tuple[_np.ndarray, _np.ndarray]:
+if TYPE_CHECKING:  # NumPy is imported when first used: `import gsolve` stays fast.
+    import numpy
+
+
+def decode(codes: "numpy.ndarray") -> "tuple[numpy.ndarray, numpy.ndarray]":
     """Splits packed value codes (``Solution.values``) into two arrays.
 
     Returns ``(kind, remoteness)``: ``kind`` is ``WIN`` (3), ``TIE`` (2), ``LOSS``
     (1), ``DRAW`` (0) or ``NO_POSITION`` (4, an index that names no position);
     ``remoteness`` is the plies to the end, -1 for a draw or no position.
     """
+    import numpy as _np
+
     codes = _np.asarray(codes)
     tag = (codes & 3).astype(_np.uint8)
     remoteness = (codes >> 2).astype(_np.int64)
