@@ -101,7 +101,7 @@ class _Bridge:
 
     def __init__(self, game: gsolve.Game, start: Optional[str]):
         self.game = game
-        self.start = start or game.start
+        self.start = game.moves(start).position if start else game.start
         self.sides = game.sides
         self.rows, self.cols = _board_size(game, self.start)
         self.cells = self.rows * self.cols
@@ -145,7 +145,9 @@ def _gsolve_game(params: Dict[str, Any]) -> gsolve.Game:
 class GsolveGame(pyspiel.Game):
     """A gsolve game as an OpenSpiel game (made by ``load``). Actions number the
     moving piece's cell and its destination: ``from_cell * cells + to_cell``,
-    cells counted row by row from 0. Player 0 is the side to move at the start."""
+    cells counted row by row from 0. Player 0 is the game's first side
+    (``gsolve_game.sides[0]``: white in pawns and chase), whoever moves first in
+    ``start``."""
 
     def __init__(self, params: Optional[Dict[str, Any]] = None, game: Optional[gsolve.Game] = None):
         params = dict(_PARAMETERS, **(params or {}))
@@ -242,7 +244,8 @@ pyspiel.register_game(_GAME_TYPE, GsolveGame)
 def load(game: Union[str, gsolve.Game], *, start: Optional[str] = None, max_game_length: int = 1000, **board) -> GsolveGame:
     """A gsolve game as an OpenSpiel game: ``load("pawns", rows=4, cols=4)``,
     ``load(gsolve.rules("examples/rules/chase.toml"))``, ``load(tablebase.game)``.
-    ``start`` is a position in plain notation (the game's start by default).
+    ``start`` is a position in plain notation (the game's start by default);
+    player 0 is the game's first side (``game.sides[0]``).
     The same game loads by name: ``pyspiel.load_game("python_gsolve",
     {"game": "pawns", "rows": 4, "cols": 4})``."""
     params: Dict[str, Any] = {"max_game_length": max_game_length, "start": start or ""}

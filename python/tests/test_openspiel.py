@@ -82,6 +82,9 @@ def test_loaded_gsolve_game_runs_openspiel_algorithms():
     assert value == -1.0  # Hexapawn: black (player 1) wins
     # gsolve's own solve of the loaded game through pyspiel agrees.
     assert gos.solve(game).value == Value("loss", 6)
+    # From another start: black to move there is player 1.
+    later = gos.load("pawns", rows=3, cols=3, start="ppp/.P./P.P b").new_initial_state()
+    assert later.current_player() == 1 and later.value() == Value("win", 5)
     by_name = pyspiel.load_game("python_gsolve", {"game": "chase", "size": 3})
     assert by_name.new_initial_state().value() == gsolve.game("chase", size=3).value()
 
