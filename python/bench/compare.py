@@ -4,7 +4,7 @@ called from Python against the same work from the command line.
 
     python python/bench/compare.py [path/to/gsolve]
 
-Each time is the best of a few runs (of five, interleaved, for the native games);
+Each time is the best of a few runs (of seven, interleaved, for the native games);
 the command line's is the whole process (start, solve, print); Python's is the
 call alone in a warm interpreter with a fresh game each run (nothing cached between
 runs), and a whole Python process (interpreter start, import gsolve and NumPy, the
@@ -61,6 +61,9 @@ def misvalued(solved, values):
     return wrong, unfinished
 
 
+RUNS = 7
+
+
 def native_games(cli):
     print()
     print("| work | Python call | Python process (start, import, call) | command line process | call / CLI | process / CLI |")
@@ -72,9 +75,9 @@ def native_games(cli):
     ]
     for label, source, command in cases:
         process = [sys.executable, "-c", "import gsolve; " + source]
-        # Interleaved, best of five each: other work on the machine slows runs, never speeds them.
+        # Interleaved, best of RUNS each: other work on the machine slows runs, never speeds them.
         py = pp = cl = float("inf")
-        for _ in range(5):
+        for _ in range(RUNS):
             py = min(py, best_of(1, lambda: eval(source, {"gsolve": gsolve}))[0])
             pp = min(pp, best_of(1, lambda: subprocess.run(process, check=True, capture_output=True))[0])
             cl = min(cl, best_of(1, lambda: subprocess.run(command, check=True, capture_output=True))[0])
