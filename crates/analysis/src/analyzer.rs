@@ -1,7 +1,7 @@
 //! Choosing a solver for a setup, and caching whole-game solves between requests.
 
 use crate::draw::Draw;
-use crate::{Analysis, AnalysisError, Board, GameKind, MoveInfo, Setup};
+use crate::{Analysis, AnalysisError, Board, GameKind, LegalMove, Listing, MoveInfo, Setup};
 use gsolve_engine::search::{SearchError, SearchHooks, Searcher};
 use gsolve_engine::{layered, line, retrograde, Game, Indexed, Observer, Solution, Value, ValueLookup, Variant};
 use gsolve_games::chase::Chase;
@@ -11,6 +11,7 @@ use gsolve_games::queens_case::QueensCase;
 use gsolve_games::snakes::{self, Snakes, SnakesPosition};
 use gsolve_rules::RulesGame;
 use gsolve_tablebase::{GameTablebase, Tablebase};
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -165,6 +166,8 @@ enum Mode<'o> {
     Check,
     /// Solve and analyse, reporting progress.
     Solve(Option<Observer<'o>>),
+    /// List the position's legal moves, solving nothing, into the cell.
+    List(&'o OnceCell<Listing>),
 }
 
 impl Analyzer {
@@ -316,6 +319,17 @@ impl Analyzer {
         }
     }
 
+    /// The position's legal moves and the positions they lead to, or how the game
+    /// ended there, without solving anything: the setup is checked as
+    /// [`Analyzer::analyze`] checks it, except for the size limits (a board too
+    /// big to solve still lists its moves).
+    pub fn list(&self, setup: &Setup) -> Result<Listing, AnalysisError> {
+        let setup = self.complete(setup);
+        let out = OnceCell::new();
+        self.run(&setup, Mode::List(&out))?;
+        out.into_inner().ok_or_else(|| AnalysisError::Internal("a listing ended without a result".into()))
+    }
+
     /// Checks the setup, and in [`Mode::Solve`] analyses it.
     fn run(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
         match setup.game {
@@ -358,6 +372,9 @@ impl Analyzer {
         }
         let game = Pawns::new(rows, cols);
         let position = game.parse_position(text).map_err(|e| bad_position(text, e))?;
+        if let Mode::List(out) = mode {
+            return listed(out, setup, &game, &position);
+        }
         match &self.tablebase {
             Some(Stored::Pawns(t)) if t.game().parameters() == game.parameters() => {
                 return solve_or_check(mode, |_| analysis_of(setup, t.game(), t, &position, "tablebase"))
@@ -429,6 +446,9 @@ impl Analyzer {
         let game = Chase::from_parameters(&[("size".into(), size.into())])
             .map_err(|e| AnalysisError::BadVariant(format!("chase: {e}")))?;
         let position = game.parse_position(&setup.position).map_err(|e| bad_position(&setup.position, e))?;
+        if let Mode::List(out) = mode {
+            return listed(out, setup, &game, &position);
+        }
         match &self.tablebase {
             Some(Stored::Chase(t)) if t.game().size() == game.size() => {
                 return solve_or_check(mode, |_| analysis_of(setup, t.game(), t, &position, "tablebase"))
@@ -448,6 +468,9 @@ impl Analyzer {
         let map = parameter(setup, "map", &["map", "width", "height"])?;
         let game = queens_game(map)?;
         let position = game.parse_position(&setup.position).map_err(|e| bad_position(&setup.position, e))?;
+        if let Mode::List(out) = mode {
+            return listed(out, setup, &game, &position);
+        }
         match &self.tablebase {
             Some(Stored::QueensCase(t)) if t.game().parameters() == game.parameters() => {
                 return solve_or_check(mode, |_| analysis_of(setup, t.game(), t, &position, "tablebase"))
@@ -482,6 +505,12 @@ impl Analyzer {
         }
         let mut position = game.start();
         position.to_move = to_move;
+        if let Mode::List(out) = mode {
+            let mut listing = listing_of(setup, &game, &position);
+            snakes_listing_bodies(&mut listing, &setup.position);
+            let _ = out.set(listing);
+            return Ok(None);
+        }
         solve_or_check(mode, |observer| {
             // A board that is a position of the kept game is searched there, with
             // what its table knows; any other board becomes the kept game.
@@ -531,8 +560,38 @@ fn solve_or_check<'o>(
     solve: impl FnOnce(Option<Observer<'o>>) -> Result<Analysis, AnalysisError>,
 ) -> Result<Option<Analysis>, AnalysisError> {
     match mode {
-        Mode::Check => Ok(None),
+        Mode::Check | Mode::List(_) => Ok(None),
         Mode::Solve(observer) => solve(observer).map(Some),
+    }
+}
+
+/// A snakes board as rows of cells and the side to move's token, from plain notation.
+fn snakes_rows(text: &str) -> Option<(Vec<Vec<char>>, &str)> {
+    let mut tokens = text.split_whitespace();
+    let (Some(board), Some(side)) = (tokens.next(), tokens.next()) else { return None };
+    Some((board.split('/').map(|r| r.chars().collect()).collect(), side))
+}
+
+/// The snakes position after the side to move goes from `from` to `to`: its head
+/// turned into body, its new head placed, the other side to move.
+fn snakes_child(rows: &[Vec<char>], side: &str, from: Coord, to: Coord) -> String {
+    let mover = if side == "1" { ('1', 'a') } else { ('2', 'b') };
+    let next_side = if side == "1" { "2" } else { "1" };
+    let mut child = rows.to_vec();
+    child[from.row as usize - 1][from.col as usize - 1] = mover.1;
+    child[to.row as usize - 1][to.col as usize - 1] = mover.0;
+    let joined: Vec<String> = child.iter().map(|r| r.iter().collect()).collect();
+    format!("{} {next_side}", joined.join("/"))
+}
+
+/// A snakes listing's positions redrawn from the text asked about, as
+/// [`snakes_bodies`] redraws an analysis.
+fn snakes_listing_bodies(listing: &mut Listing, text: &str) {
+    let Some((rows, side)) = snakes_rows(text) else { return };
+    let joined: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+    listing.setup.position = format!("{} {side}", joined.join("/"));
+    for m in &mut listing.moves {
+        m.position = snakes_child(&rows, side, m.from, m.to);
     }
 }
 
@@ -540,22 +599,12 @@ fn solve_or_check<'o>(
 /// bodies (`a`, `b`) as given, and each move's position as that board with the
 /// mover's head turned into body and its new head placed.
 fn snakes_bodies(analysis: &mut Analysis, text: &str) {
-    let mut tokens = text.split_whitespace();
-    let (Some(board), Some(side)) = (tokens.next(), tokens.next()) else { return };
-    let rows: Vec<Vec<char>> = board.split('/').map(|r| r.chars().collect()).collect();
-    let mover = if side == "1" { ('1', 'a') } else { ('2', 'b') };
-    let next_side = if side == "1" { "2" } else { "1" };
-    let written = |rows: &[Vec<char>], side: &str| {
-        let joined: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
-        format!("{} {side}", joined.join("/"))
-    };
-    analysis.setup.position = written(&rows, side);
+    let Some((rows, side)) = snakes_rows(text) else { return };
+    let joined: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+    analysis.setup.position = format!("{} {side}", joined.join("/"));
     analysis.board = Board::from_notation(&analysis.setup.position);
     for m in &mut analysis.moves {
-        let mut child = rows.clone();
-        child[m.from.row as usize - 1][m.from.col as usize - 1] = mover.1;
-        child[m.to.row as usize - 1][m.to.col as usize - 1] = mover.0;
-        m.position = written(&child, next_side);
+        m.position = snakes_child(&rows, side, m.from, m.to);
     }
 }
 
@@ -595,6 +644,52 @@ fn queens_game(map: &str) -> Result<QueensCase, AnalysisError> {
         ("map".to_string(), map.to_string()),
     ];
     QueensCase::from_parameters(&parameters).map_err(|e| AnalysisError::BadVariant(format!("queens-case: {e}")))
+}
+
+/// The legal moves of `position` and where they lead, or how the game ended.
+fn listing_of<G>(setup: &Setup, game: &G, position: &G::Position) -> Listing
+where
+    G: Game + PlainNotation + Explain,
+{
+    let outcome = game.terminal(position);
+    let mut moves = Vec::new();
+    if outcome.is_none() {
+        game.moves(position, &mut moves);
+    }
+    let moves: Vec<LegalMove> = moves
+        .iter()
+        .map(|mv| {
+            let described = game.describe_move(position, mv);
+            LegalMove {
+                label: piece_move_label(&described),
+                from: described.from,
+                to: described.to,
+                position: game.format_position(&game.play(position, mv)),
+            }
+        })
+        .collect();
+    // Not over by the rules and no move: the side to move has lost (the engine's rule).
+    let over = match outcome {
+        Some(outcome) => Some(outcome.value()),
+        None if moves.is_empty() => Some(Value::Loss(0)),
+        None => None,
+    };
+    let end = if over.is_some() { game.describe_end(position) } else { None };
+    Listing { setup: setup.at(game.format_position(position)), to_move: game.side_to_move(position), over, end, moves }
+}
+
+/// Puts the listing of `position` in `out` (for [`Mode::List`]).
+fn listed<G>(
+    out: &OnceCell<Listing>,
+    setup: &Setup,
+    game: &G,
+    position: &G::Position,
+) -> Result<Option<Analysis>, AnalysisError>
+where
+    G: Game + PlainNotation + Explain,
+{
+    let _ = out.set(listing_of(setup, game, position));
+    Ok(None)
 }
 
 /// The analysis of `position` from solved values.

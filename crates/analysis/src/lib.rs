@@ -184,6 +184,36 @@ pub struct MoveInfo {
     pub position: String,
 }
 
+/// A legal move and the position it leads to ([`Analyzer::list`]: no value).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegalMove {
+    /// The move as `(row,col)->(row,col)`, or `stay at (row,col)`.
+    pub label: String,
+    /// The moving piece's cell (1-based).
+    pub from: Coord,
+    /// Where it goes.
+    pub to: Coord,
+    /// The position after the move, in plain notation.
+    pub position: String,
+}
+
+/// A position's legal moves, in the game's order, found without solving
+/// ([`Analyzer::list`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// The setup (position in canonical notation).
+    pub setup: Setup,
+    /// The side to move, e.g. `"white"`.
+    pub to_move: &'static str,
+    /// When the game is over here: its value for the side to move (`Win(0)`,
+    /// `Loss(0)` or `Tie(0)`; a side with no move has lost).
+    pub over: Option<Value>,
+    /// How the game ended, when it is over here.
+    pub end: Option<String>,
+    /// Every legal move.
+    pub moves: Vec<LegalMove>,
+}
+
 /// A position's value and every move's value, best first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Analysis {

@@ -432,3 +432,48 @@ fn a_rules_tablebase_answers_like_the_solver() {
     assert!(matches!(e, AnalysisError::Tablebase(_)), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A listing has the analysis's moves and positions (in the game's order, not
+/// best first), solves nothing (a board too big to solve lists its moves), and
+/// says how a finished game ended.
+#[test]
+fn listings_match_analyses_without_solving() {
+    let analyzer = Analyzer::new(Limits::interactive());
+    let setups = [
+        Setup::new(GameKind::Pawns, "ppp/.../PPP w"),
+        GameKind::Chase.example(),
+        GameKind::QueensCase.example(),
+        Setup::new(GameKind::Snakes, "1a./.#./..2 1"),
+    ];
+    for setup in setups {
+        let listing = analyzer.list(&setup).unwrap();
+        let analysis = analyzer.analyze(&setup).unwrap();
+        assert_eq!(
+            (listing.setup.position.as_str(), listing.to_move),
+            (analysis.setup.position.as_str(), analysis.to_move)
+        );
+        assert_eq!(listing.over, None);
+        let mut listed: Vec<(String, String)> =
+            listing.moves.iter().map(|m| (m.label.clone(), m.position.clone())).collect();
+        let mut analysed: Vec<(String, String)> =
+            analysis.moves.iter().map(|m| (m.label.clone(), m.position.clone())).collect();
+        listed.sort();
+        analysed.sort();
+        assert_eq!(listed, analysed, "{setup:?}");
+    }
+    // 8x8 pawns: far beyond the interactive limits, listed all the same.
+    let big = analyzer.list(&Setup::new(
+        GameKind::Pawns,
+        "pppppppp/......../......../......../......../......../......../PPPPPPPP w",
+    ));
+    assert_eq!(big.unwrap().moves.len(), 8);
+    // White has reached the last row: black to move has lost.
+    let over = analyzer.list(&Setup::new(GameKind::Pawns, "P.p/.../... b")).unwrap();
+    assert_eq!((over.over, over.moves.len()), (Some(Value::Loss(0)), 0));
+    assert!(over.end.is_some());
+    // Setups are checked as for an analysis.
+    assert!(matches!(
+        analyzer.list(&Setup::new(GameKind::Pawns, "ppx/.../PPP w")),
+        Err(AnalysisError::BadPosition { .. })
+    ));
+}

@@ -57,5 +57,5 @@ pub mod value;
 
 pub use game::{ChildAt, Game, Indexed, Layered, Scan, Tiered, Unmoves, ValueLookup, Variant};
 pub use progress::{Observer, Progress};
-pub use solution::{Counts, Solution};
+pub use solution::{Counts, Solution, StoredCodes};
 pub use value::{Outcome, PackedValue, Value};

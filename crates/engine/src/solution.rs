@@ -23,6 +23,15 @@ enum Storage {
     Wide(Vec<PackedValue>),
 }
 
+/// A solution's [`PackedValue`] codes as it stored them ([`Solution::into_codes`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoredCodes {
+    /// 16-bit codes (every remoteness at most [`Solution::NARROW_MAX_REMOTENESS`]).
+    Narrow(Vec<u16>),
+    /// 32-bit codes.
+    Wide(Vec<PackedValue>),
+}
+
 /// How many positions have each kind of value.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -91,6 +100,15 @@ impl Solution {
         match &self.values {
             Storage::Narrow(codes) => Some(codes),
             Storage::Wide(_) => None,
+        }
+    }
+
+    /// Gives up the codes as stored, without copying them (a front end hands them
+    /// to another owner, e.g. a NumPy array).
+    pub fn into_codes(self) -> StoredCodes {
+        match self.values {
+            Storage::Narrow(codes) => StoredCodes::Narrow(codes),
+            Storage::Wide(values) => StoredCodes::Wide(values),
         }
     }
 

@@ -8,7 +8,7 @@
 //! | anything else                           | retrograde over the index of the position's pieces, kept and reused for positions with no more pieces |
 //! | a tablebase of the rules is served      | the tablebase, for the pieces it covers  |
 
-use super::{analysis_of, bad_position, no_variant, solve_or_check, Analyzer, Mode, Shared, Stored, CACHED};
+use super::{analysis_of, bad_position, listed, no_variant, solve_or_check, Analyzer, Mode, Shared, Stored, CACHED};
 use crate::{Analysis, AnalysisError, GameKind, Setup};
 use gsolve_engine::{retrograde, Game, Solution, Variant};
 use gsolve_games::notation::PlainNotation;
@@ -199,6 +199,9 @@ impl Analyzer {
             Some(Stored::Rules(t)) => {
                 let game = t.game();
                 let position = game.parse_position(text).map_err(|e| bad_position(text, e))?;
+                if let Mode::List(out) = mode {
+                    return listed(out, setup, game, &position);
+                }
                 if !covers(game, &position) {
                     let limits = game.limits().unwrap_or_default();
                     return Err(AnalysisError::Tablebase(format!(
@@ -216,6 +219,9 @@ impl Analyzer {
         let rules = self.rules_needed()?;
         let set = gsolve_rules::setup(rules.clone(), None, None, Some(text)).map_err(|e| bad_position(text, e))?;
         let (game, position) = (set.game, set.position);
+        if let Mode::List(out) = mode {
+            return listed(out, setup, &game, &position);
+        }
         let choice = match game.acyclic().then(|| game.choose_solver(0).ok()).flatten() {
             Some(choice) => choice,
             None => game.choose_solver(self.limits.max_positions).map_err(AnalysisError::TooLarge)?,
