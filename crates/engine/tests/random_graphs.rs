@@ -811,9 +811,10 @@ fn disjoint_union_of_random_graphs_matches_the_naive_solver() {
     }
     // Non-ghost graphs have no edges on terminals, so one flag serves all.
     let game = GraphGame::from_slots(slots, true);
-    // Every level in parallel (`parallel_from: 0`), on pools of 1 to 4 threads (the
-    // solver rounds to a power of two: 1, 2, 2, 4 owners), and with the defaults.
-    let all_parallel = retrograde::Options { parallel_from: 0, ..Default::default() };
+    // Every level in parallel (`parallel_from: 0`) and every large frontier sorted
+    // (`sort_from: 0`), on pools of 1 to 4 threads (the solver rounds to a power
+    // of two: 1, 2, 2, 4 owners), and with the defaults.
+    let all_parallel = retrograde::Options { parallel_from: 0, sort_from: 0, ..Default::default() };
     let mut runs = vec![("solve (defaults)".to_string(), retrograde::solve(&game))];
     for threads in 1..=4 {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
