@@ -63,7 +63,7 @@ impl Partition {
     }
 
     /// The ranges of indices worker `worker` owns, in order.
-    pub fn ranges(&self, worker: usize) -> impl Iterator<Item = Range<u64>> + '_ {
+    pub fn ranges(&self, worker: usize) -> impl Iterator<Item = Range<u64>> + Clone + '_ {
         let chunks = self.size.div_ceil(1 << self.chunk_shift);
         (worker as u64..chunks)
             .step_by(self.workers)

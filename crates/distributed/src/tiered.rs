@@ -248,14 +248,10 @@ fn solve_tier<G: Tiered + Sync>(
         let (name, width, child_size) = (game.tier_name(child), widths[at], game.tier_size(child));
         let (path, _) = tier_paths(work_dir, &name);
         let child_partition = Partition::new(child_size, peers, Partition::DEFAULT_CHUNK_SHIFT);
-        let mut bytes = Vec::with_capacity(child_partition.owned(me) * width as usize);
-        for range in child_partition.ranges(me) {
-            let length = (range.end - range.start) as usize * width as usize;
-            match tiers::read_part(&path, width, child_size, range.start * width as u64, length) {
-                Ok(part) => bytes.extend_from_slice(&part),
-                Err(e) => return Ok(Err(format!("tier {name}: {e}"))),
-            }
-        }
+        let bytes = match tiers::read_parts(&path, width, child_size, child_partition.ranges(me)) {
+            Ok(bytes) => bytes,
+            Err(e) => return Ok(Err(format!("tier {name}: {e}"))),
+        };
         held.push(Held { tier: child, partition: child_partition, codes: Codes { width, bytes } });
     }
     let slots = held.len() + 1;

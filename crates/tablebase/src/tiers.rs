@@ -276,21 +276,33 @@ pub fn write_part(path: &Path, offset: u64, bytes: &[u8]) -> Result<()> {
     file.sync_data().map_err(|e| io_error(path, e))
 }
 
-/// Reads `length` bytes at `offset` of a finished tier's file (`width` bytes a
-/// code, `size` codes): how each worker of a distributed build loads its own part
-/// of the tiers finished before, so that no process holds a whole tier.
-pub fn read_part(path: &Path, width: u8, size: u64, offset: u64, length: usize) -> Result<Vec<u8>> {
+/// Reads the codes of `ranges` (ascending index ranges) of a finished tier's file
+/// (`width` bytes a code, `size` codes), one after the other: how each worker of
+/// a distributed build loads its own part of the tiers finished before, so that
+/// no process holds a whole tier.
+pub fn read_parts(
+    path: &Path,
+    width: u8,
+    size: u64,
+    ranges: impl Iterator<Item = std::ops::Range<u64>> + Clone,
+) -> Result<Vec<u8>> {
     use std::os::unix::fs::FileExt;
     let file = File::open(path).map_err(|e| io_error(path, e))?;
     let actual = file.metadata().map_err(|e| io_error(path, e))?.len();
     if actual != size * width as u64 {
         return Err(Error::Unwritable(format!("{}: changed since it was finished", path.display())));
     }
-    if offset.checked_add(length as u64).is_none_or(|end| end > actual) {
-        return Err(Error::Unwritable(format!("{}: no bytes {offset}..+{length}", path.display())));
+    if let Some(range) = ranges.clone().find(|r| r.start > r.end || r.end > size) {
+        return Err(Error::Unwritable(format!("{}: no codes {range:?}", path.display())));
     }
-    let mut bytes = vec![0; length];
-    file.read_exact_at(&mut bytes, offset).map_err(|e| io_error(path, e))?;
+    let total: u64 = ranges.clone().map(|r| r.end - r.start).sum();
+    let mut bytes = vec![0; (total * width as u64) as usize];
+    let mut at = 0usize;
+    for range in ranges {
+        let length = ((range.end - range.start) * width as u64) as usize;
+        file.read_exact_at(&mut bytes[at..at + length], range.start * width as u64).map_err(|e| io_error(path, e))?;
+        at += length;
+    }
     Ok(bytes)
 }
 
@@ -535,4 +547,27 @@ pub fn assemble<G: Tiered + Indexed + Variant + Sync>(
     drop(assembled);
     work.remove()?;
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_parts_gives_the_codes_of_its_ranges_and_refuses_what_is_not_there() {
+        let path = std::env::temp_dir().join(format!("gsolve-read-parts-{}.tier", std::process::id()));
+        // 10 codes of 2 bytes: code i is 100 + i.
+        let bytes: Vec<u8> = (0..10u16).flat_map(|i| (100 + i).to_le_bytes()).collect();
+        fs::write(&path, &bytes).unwrap();
+        let read = read_parts(&path, 2, 10, [0..2, 5..6, 8..10].into_iter()).unwrap();
+        let codes: Vec<u16> = read.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        assert_eq!(codes, [100, 101, 105, 108, 109]);
+        assert!(read_parts(&path, 2, 10, std::iter::empty()).unwrap().is_empty());
+        // A range past the tier, and a file of another length, are refused.
+        let past = read_parts(&path, 2, 10, std::iter::once(8..11)).unwrap_err().to_string();
+        assert!(past.contains("no codes 8..11"), "{past}");
+        let changed = read_parts(&path, 2, 11, std::iter::once(0..1)).unwrap_err().to_string();
+        assert!(changed.contains("changed since it was finished"), "{changed}");
+        fs::remove_file(&path).unwrap();
+    }
 }
