@@ -129,6 +129,42 @@ fn two_processes_write_the_single_process_file_for_pawns_tier_by_tier() {
 }
 
 #[test]
+fn two_processes_resume_a_single_process_build_from_its_finished_tiers() {
+    let scratch = Scratch::new("resume");
+    let clean = scratch.path("clean.gtb");
+    let built = finish(
+        start(&["build", "pawns", "--rows", "4", "--cols", "5", "-o", clean.to_str().unwrap()]),
+        Duration::from_secs(120),
+        "the clean build",
+    );
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    // A single-process build stopped after a few tiers...
+    let file = scratch.path("resumed.gtb");
+    let work = scratch.path("work");
+    let args = ["build", "pawns", "--rows", "4", "--cols", "5", "-o", file.to_str().unwrap(), "--work-dir"];
+    let mut args: Vec<&str> = args.to_vec();
+    args.push(work.to_str().unwrap());
+    let mut child = gsolve().args(&args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let finished = work.join("finished.txt");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while std::fs::read_to_string(&finished).map(|t| t.lines().count()).unwrap_or(0) < 6 {
+        assert!(child.try_wait().unwrap().is_none(), "the build finished before it could be stopped");
+        assert!(Instant::now() < deadline, "no tier finished in time");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = std::fs::read_to_string(&finished).unwrap().lines().count();
+    assert!(before < 36, "stopped part-way: {before} tiers");
+    // ...goes on over two processes, each reading its part of those tiers.
+    args.extend(["--local-processes", "2"]);
+    let resumed = finish(start(&args), Duration::from_secs(120), "the resumed two-process build");
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert_eq!(std::fs::read(&file).unwrap(), std::fs::read(&clean).unwrap(), "the same bytes");
+    assert!(!work.exists(), "the work directory is removed");
+}
+
+#[test]
 fn a_killed_peer_ends_the_other_process_with_an_error_and_no_file() {
     let scratch = Scratch::new("killed");
     let hosts = scratch.path("hosts");
