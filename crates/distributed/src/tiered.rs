@@ -212,6 +212,18 @@ fn slot_of<T: PartialEq>(tier: T, child: T, held: &[Held<T>]) -> Option<usize> {
     held.iter().position(|h| h.tier == child).map(|at| at + 1)
 }
 
+/// The code of index `i` of `slot`, held by this worker: in `codes` (the tier
+/// being solved, dealt by `partition`) or in a child tier's part.
+fn own_code<T>(slot: usize, i: u64, codes: &Codes, partition: &Partition, held: &[Held<T>]) -> u32 {
+    match slot {
+        0 => codes.get(partition.local(i)),
+        _ => {
+            let h = &held[slot - 1];
+            h.codes.get(h.partition.local(i))
+        }
+    }
+}
+
 /// A parcel's key: the slot of the codes it asks for or answers, the sender,
 /// and whether it is an answer.
 fn key(slot: usize, from: usize, answer: bool) -> u64 {
@@ -283,15 +295,7 @@ fn solve_tier<G: Tiered + Sync>(
                 .drain(..)
                 .map(|(slot, from, bytes)| {
                     let answer = words(&bytes)
-                        .flat_map(|i| {
-                            let code = if slot == 0 {
-                                codes.get(partition.local(i))
-                            } else {
-                                let h = &held[slot - 1];
-                                h.codes.get(h.partition.local(i))
-                            };
-                            code.to_le_bytes()
-                        })
+                        .flat_map(|i| own_code(slot, i, &codes, &partition, &held).to_le_bytes())
                         .collect();
                     (from, key(slot, me, true), answer)
                 })
@@ -365,11 +369,8 @@ fn solve_tier<G: Tiered + Sync>(
                                             if owner != me {
                                                 let at = asked[slot][owner].binary_search(&i).expect("asked for");
                                                 PackedValue(answered[slot][owner][at])
-                                            } else if slot == 0 {
-                                                PackedValue(codes.get(partition.local(i)))
                                             } else {
-                                                let h = &held[slot - 1];
-                                                PackedValue(h.codes.get(h.partition.local(i)))
+                                                PackedValue(own_code(slot, i, &codes, &partition, &held))
                                             }
                                         }
                                         None => PackedValue::NONE,
