@@ -17,8 +17,9 @@
 //! # Failure
 //! timely's network threads panic when a peer's connection breaks (the peer died,
 //! its machine went away). A panic hook installed for the run records which peer
-//! (from the thread's name, `timely:recv-P` or `timely:send-P`) and silences the
-//! panics that follow from it; every worker checks for a lost peer while it waits
+//! (from the thread's name, `timely:recv-P` or `timely:send-P`), and parks every
+//! timely thread that panics from then on instead of letting it unwind (see
+//! [`park_forever`] for why); every worker checks for a lost peer while it waits
 //! for a round, and stops with [`Lost`]. [`run`] then returns [`Error::PeerLost`]
 //! naming the peer, within a second of the break.
 
@@ -423,16 +424,33 @@ fn install_hook() {
                 if lost.is_none() {
                     *lost = Some((peer, cause));
                 }
+                drop(lost);
                 ANY_LOST.store(true, Ordering::Relaxed);
-                return;
+                park_forever();
             }
             if name.starts_with("timely:") && peer_lost() {
                 // A worker or network thread falling over because a peer is gone.
-                return;
+                park_forever();
             }
             previous(info);
         }));
     });
+}
+
+/// Stops a timely thread that panicked because a peer is gone, for good, before
+/// it unwinds.
+///
+/// Why not let it unwind: timely's queues are poisoned by the first panic, and
+/// a thread unwinding through timely's buffers flushes them in `Drop`, which
+/// panics on the poisoned queue — a panic during unwinding, which aborts the
+/// whole process (`thread caused non-unwinding panic`) before [`run`] can report
+/// the lost peer. A parked thread holds no lock of ours (the hook released
+/// [`LOST`] first), [`run`] never joins these threads once a peer is lost, and
+/// they end with the process.
+fn park_forever() -> ! {
+    loop {
+        std::thread::park();
+    }
 }
 
 /// Runs `work` on every worker of this process over the cluster's connections,
@@ -497,9 +515,15 @@ where
     // Every worker is done: the network threads send their goodbyes and end. A peer
     // that goes away now changes nothing, so a failing goodbye is let go (on its
     // own thread, whose panic the hook keeps quiet).
+    // The wait is bounded: a network thread that panicked then is parked (see
+    // [`park_forever`]) and would keep the goodbye from ever finishing.
     if let Some(network) = network {
-        let _ =
-            std::thread::Builder::new().name("timely:shutdown".into()).spawn(move || drop(network)).map(|h| h.join());
+        if let Ok(goodbye) = std::thread::Builder::new().name("timely:shutdown".into()).spawn(move || drop(network)) {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while !goodbye.is_finished() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
     }
     match failure {
         Some(e) => Err(e),
