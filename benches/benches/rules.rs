@@ -13,7 +13,7 @@ use gsolve_games::chase::Chase;
 use gsolve_games::pawns::Pawns;
 use gsolve_games::queens_case::{generate, Cell, QueensCase};
 use gsolve_games::snakes::{parse_boards, Snakes};
-use gsolve_rules::{setup, Rules, RulesGame};
+use gsolve_rules::{compact, setup, CompactTask, Rules, RulesGame};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -24,6 +24,27 @@ const TABLE: usize = 1 << 20;
 fn rules(name: &str) -> Arc<Rules> {
     let path = format!("{}/../examples/rules/{name}.toml", env!("CARGO_MANIFEST_DIR"));
     Arc::new(Rules::parse(&std::fs::read_to_string(path).unwrap()).unwrap())
+}
+
+/// A whole-game retrograde solve, as `gsolve rules` runs it: positions with the
+/// smallest room that holds the game's pieces.
+struct Retrograde;
+
+impl CompactTask for Retrograde {
+    type Output = gsolve_engine::Solution;
+    fn run<const N: usize>(self, game: &RulesGame<N>) -> Self::Output {
+        retrograde::solve(game)
+    }
+}
+
+/// Every tier solved in memory, as `gsolve build --rules` does tier by tier.
+struct Tiers;
+
+impl CompactTask for Tiers {
+    type Output = tiered::TiersInMemory<u32>;
+    fn run<const N: usize>(self, game: &RulesGame<N>) -> Self::Output {
+        tiered::solve_all(game)
+    }
 }
 
 /// The game of a rules file set up at a position.
@@ -49,7 +70,7 @@ fn side_by_side(c: &mut Criterion) {
     board[19][19] = 'B';
     let (chase_rules, _) = rules_game("chase", &position(&board, 'w'));
     group.bench_function("chase n=20 built-in", |b| b.iter(|| retrograde::solve(black_box(&chase))));
-    group.bench_function("chase n=20 rules", |b| b.iter(|| retrograde::solve(black_box(&chase_rules))));
+    group.bench_function("chase n=20 rules", |b| b.iter(|| compact(black_box(&chase_rules), Retrograde)));
 
     // Queen's Case on a 30×30 map (the pursuit bench's map): every position.
     let map = generate::random_map(30, 30, 0, 6, 1);
@@ -71,13 +92,13 @@ fn side_by_side(c: &mut Criterion) {
     grid[open[1].0][open[1].1] = 'A';
     let (queens_rules, _) = rules_game("queens-case", &position(&grid, 'q'));
     group.bench_function("queens-case 30x30 built-in", |b| b.iter(|| retrograde::solve(black_box(&queens))));
-    group.bench_function("queens-case 30x30 rules", |b| b.iter(|| retrograde::solve(black_box(&queens_rules))));
+    group.bench_function("queens-case 30x30 rules", |b| b.iter(|| compact(black_box(&queens_rules), Retrograde)));
 
     // Pawns 4×4: every position, tier by tier.
     let pawns = Pawns::new(4, 4);
     let (pawns_rules, _) = rules_game("pawns", "pppp/..../..../PPPP w");
     group.bench_function("pawns 4x4 built-in", |b| b.iter(|| tiered::solve_all(black_box(&pawns))));
-    group.bench_function("pawns 4x4 rules", |b| b.iter(|| tiered::solve_all(black_box(&pawns_rules))));
+    group.bench_function("pawns 4x4 rules", |b| b.iter(|| compact(black_box(&pawns_rules), Tiers)));
 
     // Snakes 7×7 from the corners: alpha-beta from the start.
     let mut cells = vec!["0"; 49];

@@ -133,6 +133,7 @@ pub trait Layered: Indexed {
 /// | `tiers`, `child_tiers`, `tier_size`, `tier_name`, `locate`, `position_in` | yes | the tiers, their order and their indexes |
 /// | `for_each_position_in_tier` | no | faster scans than decoding each index |
 /// | `for_each_layer_in_tier` | no | an acyclic tier solved in one sweep (no counters, no parents) |
+/// | `progress_bound`, `progress` | no | an acyclic tier in any order solved in sweeps by progress |
 /// | `for_each_located` | no | each position's children already located: a faster sweep |
 ///
 /// # Invariants
@@ -214,6 +215,24 @@ pub trait Tiered: Game {
     /// analysis, cycles and draws included.
     fn for_each_layer_in_tier(&self, _tier: Self::Tier, _f: impl FnMut(std::ops::Range<u64>)) -> bool {
         false
+    }
+
+    /// OPTIONAL, for tiers without cycles whose index is not in layer order: a
+    /// measure of progress, `Some(bound)` when every position `p` of the tier has
+    /// `progress(tier, p) <= bound` and every move from `p` to a position of the
+    /// same tier goes to one of *strictly greater* progress (a pawn only moves
+    /// forward: the rows its side has advanced grow). The tier is then sorted by
+    /// progress and swept from the greatest down, each progress in one parallel
+    /// sweep, as layers are. The default, `None`: no such measure. Bounds from
+    /// 2^16 up are not used.
+    fn progress_bound(&self, _tier: Self::Tier) -> Option<u32> {
+        None
+    }
+
+    /// The progress of a position of `tier` (see [`Tiered::progress_bound`]); asked
+    /// only of tiers with a bound.
+    fn progress(&self, _tier: Self::Tier, _position: &Self::Position) -> u32 {
+        0
     }
 }
 

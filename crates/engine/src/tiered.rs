@@ -8,8 +8,10 @@
 //! 1. **pick the method**: a tier whose game gives its layers
 //!    ([`Tiered::for_each_layer_in_tier`]) is swept layer by layer, each position
 //!    taking the best of its children's values (the layered solver's rule);
-//!    any other tier is solved by retrograde analysis within the tier, draws
-//!    included ([`retrograde_in_tier`]).
+//!    a tier with a progress measure ([`Tiered::progress_bound`]) is sorted by
+//!    progress and swept the same way, greatest progress first
+//!    ([`sweep_by_progress`]); any other tier is solved by retrograde analysis
+//!    within the tier, draws included ([`retrograde_in_tier`]).
 //! 2. **narrow codes**: values are kept as [`PackedValue`] codes cut to 1 byte
 //!    (remoteness up to 63); a value that does not fit makes the tier start over
 //!    with 2, then 4 bytes. Pawn chess never needs more than 1.
@@ -209,8 +211,11 @@ pub fn solve_tier<G: Tiered + Sync>(
     };
     let solved = &children;
     for width in [1, 2, 4] {
+        let by_progress = game.progress_bound(tier).filter(|&b| b < 1 << 16 && game.tier_size(tier) <= u32::MAX as u64);
         let attempt = if tier_is_layered(game, tier) {
             sweep_layers(game, tier, solved, width, observer)
+        } else if let Some(bound) = by_progress {
+            sweep_by_progress(game, tier, bound, solved, width, observer)
         } else {
             retrograde_in_tier(game, tier, solved, width, observer)
         };
@@ -382,6 +387,105 @@ fn sweep_layers<G: Tiered + Sync>(
     }
     if let Some(i) = (0..size).find(|&i| values.code(i).0 == UNSOLVED) {
         panic!("index {i} of tier {} is in no layer: the game breaks the Tiered invariants", game.tier_name(tier));
+    }
+    Some(values)
+}
+
+/// Step 1, acyclic tiers with a progress measure: the tier's indices sorted by
+/// progress (a counting sort), then swept from the greatest progress down, each
+/// progress in one parallel sweep that reads only codes written before it (a
+/// child in the tier has greater progress). `None` if a value does not fit in
+/// `width` bytes.
+///
+/// Memory: the codes, 2 bytes of progress and 4 of order per position.
+fn sweep_by_progress<G: Tiered + Sync>(
+    game: &G,
+    tier: G::Tier,
+    bound: u32,
+    solved: &ChildCodes<'_, G::Tier>,
+    width: u8,
+    observer: Option<Observer<'_>>,
+) -> Option<TierValues> {
+    let size = usize::try_from(game.tier_size(tier)).expect("the tier fits in memory");
+    // 1. progress of each index (holes get `HOLE`, after every progress).
+    const HOLE: u16 = u16::MAX;
+    let mut progress = vec![HOLE; size];
+    progress.par_chunks_mut(CHUNK).enumerate().for_each(|(k, chunk)| {
+        let first = (k * CHUNK) as u64;
+        game.for_each_position_in_tier(tier, first..first + chunk.len() as u64, |index, position| {
+            let p = game.progress(tier, &position);
+            assert!(p <= bound, "progress {p} above the tier's bound {bound}: the game breaks the Tiered invariants");
+            chunk[(index - first) as usize] = p as u16;
+        });
+    });
+    // 2. counting sort, greatest progress first.
+    let levels = bound as usize + 1;
+    let mut starts = vec![0usize; levels + 1];
+    for &p in &progress {
+        if p != HOLE {
+            starts[bound as usize - p as usize + 1] += 1;
+        }
+    }
+    for l in 0..levels {
+        starts[l + 1] += starts[l];
+    }
+    let mut order = vec![0u32; starts[levels]];
+    let mut next = starts.clone();
+    let mut values = TierValues::new(width, size);
+    for (index, &p) in progress.iter().enumerate() {
+        if p == HOLE {
+            values.set(index, PackedValue::NONE.0);
+        } else {
+            let slot = &mut next[bound as usize - p as usize];
+            order[*slot] = index as u32;
+            *slot += 1;
+        }
+    }
+    drop(progress);
+    // 3. sweeps: a child of the tier not swept yet reads `UNSOLVED`, which
+    // `child_value` reports as a broken measure.
+    let mut codes: Vec<u32> = Vec::new();
+    let mut done = 0u64;
+    for l in 0..levels {
+        let level = &order[starts[l]..starts[l + 1]];
+        if level.is_empty() {
+            continue;
+        }
+        codes.clear();
+        codes.resize(level.len(), 0);
+        let current = &values;
+        let own = |i: u64| current.code(i).0;
+        let sweep = |(indices, out): (&[u32], &mut [u32])| {
+            for (&index, code) in indices.iter().zip(out.iter_mut()) {
+                let position = game.position_in(tier, index as u64).expect("indices with a progress exist");
+                let value = match game.terminal(&position) {
+                    Some(outcome) => outcome.value(),
+                    None => {
+                        // No move: a loss now (key 0 is Loss(0)).
+                        let mut best = 0u64;
+                        game.for_each_child(&position, |child| {
+                            let value = child_value(game, tier, &child, &own, solved);
+                            best = best.max(parent_key(PackedValue::pack(value).0).expect("a solved child"));
+                        });
+                        value_of_key(best)
+                    }
+                };
+                *code = PackedValue::pack(value).0;
+            }
+        };
+        if level.len() > CHUNK {
+            level.par_chunks(CHUNK).zip(codes.par_chunks_mut(CHUNK)).for_each(sweep);
+        } else {
+            sweep((level, &mut codes[..]));
+        }
+        for (&index, &code) in level.iter().zip(&codes) {
+            if !fits(width, code) {
+                return None;
+            }
+            values.set(index as usize, code);
+        }
+        done += level.len() as u64;
+        report(observer, "tier", done, size as u64);
     }
     Some(values)
 }

@@ -23,6 +23,7 @@ use gsolve_engine::check::{self, UnmoveMismatch};
 use gsolve_engine::line::{self, LineEnd};
 use gsolve_engine::{retrograde, tiered, Game, Indexed, Outcome, Solution, Tiered, Unmoves, Value};
 use proptest::prelude::*;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 // ---------------------------------------------------------------------------------
@@ -1083,6 +1084,10 @@ struct TieredGraph<'a> {
     members: Vec<Vec<Option<u64>>>,
     /// Tier -> its layers, if given.
     layers: Vec<Option<Vec<std::ops::Range<u64>>>>,
+    /// Tier -> (bound, each node's progress), if given: an acyclic tier numbered
+    /// in random order, its nodes' depth below the tier's entries (a move within
+    /// the tier goes one deeper at least), some levels left empty.
+    progress: Vec<Option<(u32, HashMap<u64, u32>)>>,
 }
 
 /// The strongly connected parts of the graph, children first (Tarjan's algorithm
@@ -1166,12 +1171,35 @@ impl<'a> TieredGraph<'a> {
         let mut place = vec![None; game.nodes.len()];
         let mut members = Vec::new();
         let mut layers = Vec::new();
+        let mut progress = Vec::new();
         for (tier, group) in groups.iter().enumerate() {
             let acyclic = group.iter().all(|part| {
                 part.len() == 1 && game.nodes[part[0] as usize].as_ref().is_none_or(|n| !n.edges.contains(&part[0]))
             });
             let layered = acyclic && rng.percent(60);
             let mut order: Vec<u64> = group.iter().flatten().copied().collect();
+            let by_progress = acyclic && !layered && rng.percent(70);
+            if by_progress {
+                // Children come first in `order`: walked backwards, parents first.
+                let stretch = 1 + rng.below(3) as u32;
+                let inside: HashMap<u64, ()> = order.iter().map(|&n| (n, ())).collect();
+                let mut depth: HashMap<u64, u32> = order.iter().map(|&n| (n, 0)).collect();
+                for &node in order.iter().rev() {
+                    let d = depth[&node];
+                    if let Some(n) = game.nodes[node as usize].as_ref().filter(|n| n.terminal.is_none()) {
+                        for child in &n.edges {
+                            if inside.contains_key(child) {
+                                let c = depth.get_mut(child).expect("inside");
+                                *c = (*c).max(d + stretch);
+                            }
+                        }
+                    }
+                }
+                let bound = depth.values().copied().max().unwrap_or(0) + rng.below(3) as u32;
+                progress.push(Some((bound, depth)));
+            } else {
+                progress.push(None);
+            }
             if !layered {
                 // Any numbering: shuffle.
                 for i in (1..order.len()).rev() {
@@ -1193,7 +1221,7 @@ impl<'a> TieredGraph<'a> {
             members.push(slots);
             layers.push(layered.then_some(tier_layers));
         }
-        TieredGraph { game, place, members, layers }
+        TieredGraph { game, place, members, layers, progress }
     }
 }
 
@@ -1242,6 +1270,12 @@ impl Tiered for TieredGraph<'_> {
             None => false,
         }
     }
+    fn progress_bound(&self, tier: usize) -> Option<u32> {
+        self.progress[tier].as_ref().map(|(bound, _)| *bound)
+    }
+    fn progress(&self, tier: usize, p: &u64) -> u32 {
+        self.progress[tier].as_ref().expect("asked only with a bound").1[p]
+    }
 }
 
 /// The tiered solve equals the naive solver at every position.
@@ -1269,15 +1303,18 @@ fn check_tiered(game: &GraphGame, seed: u64) -> Result<(), String> {
 
 #[test]
 fn seeded_random_graphs_in_tiers_match_the_naive_solver() {
-    let mut layered_tiers = 0;
+    let (mut layered_tiers, mut progress_tiers) = (0, 0);
     for seed in 0..SEEDED_CASES {
         let game = random_graph(seed);
         if let Err(message) = check_tiered(&game, seed) {
             panic!("seed {seed}: {message}\n{}", game.describe());
         }
-        layered_tiers += TieredGraph::new(&game, seed).layers.iter().filter(|l| l.is_some()).count();
+        let tiered = TieredGraph::new(&game, seed);
+        layered_tiers += tiered.layers.iter().filter(|l| l.is_some()).count();
+        progress_tiers += tiered.progress.iter().filter(|p| p.as_ref().is_some_and(|(_, d)| d.len() > 2)).count();
     }
-    assert!(layered_tiers > 1000, "both tier solvers run: {layered_tiers} layered tiers");
+    assert!(layered_tiers > 1000, "every tier solver runs: {layered_tiers} layered tiers");
+    assert!(progress_tiers > 300, "every tier solver runs: {progress_tiers} tiers by progress");
 }
 
 proptest! {

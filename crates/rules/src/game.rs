@@ -5,7 +5,7 @@ use crate::board::{Board, Group};
 use crate::error::RulesError;
 use crate::index::PlacementIndex;
 use crate::position::{cell_of, group_of, pack, RulesPosition, MAX_PIECES, MAX_TRAIL_CELLS};
-use crate::spec::{Check, Ending, Rules, Turn};
+use crate::spec::{Check, Ending, Facing, Onto, Rules, Turn};
 use gsolve_engine::{Game, Outcome};
 use std::sync::Arc;
 
@@ -54,9 +54,10 @@ struct ReachCheck {
     result: Outcome,
 }
 
-/// A game described by rules, on one board.
+/// A game described by rules, on one board; its positions have room for `N`
+/// pieces ([`RulesPosition`]).
 #[derive(Clone, Debug)]
-pub struct RulesGame {
+pub struct RulesGame<const N: usize = MAX_PIECES> {
     pub(crate) rules: Arc<Rules>,
     pub(crate) board: Board,
     /// The side of each group.
@@ -77,6 +78,11 @@ pub struct RulesGame {
     /// The step graph when the game is a trail race (the snakes on a graph), for
     /// the search.
     pub(crate) race: Option<Arc<crate::race::Race>>,
+    /// `advance[g * cells + c]`: how far a piece of group g on cell c stands from
+    /// its side's back edge, in its forward direction. Empty when some move that
+    /// stays in a tier (onto an empty cell) does not go forward, or a piece may
+    /// stay: then no progress measure holds (see [`RulesGame::progress_of`]).
+    pub(crate) advance: Vec<u16>,
 }
 
 impl RulesGame {
@@ -147,7 +153,9 @@ impl RulesGame {
             index: None,
             no_index: None,
             race: None,
+            advance: Vec::new(),
         };
+        game.advance = game.advances();
         if game.rules.has_trails() {
             game.race = crate::race::Race::of(&game).map(Arc::new);
         }
@@ -169,8 +177,83 @@ impl RulesGame {
         RulesGame::new(self.rules.clone(), self.board.clone(), Some(limits))
     }
 
+    /// The same game with positions of room for `M` pieces, if its index holds no
+    /// more (`None` without an index, or with more pieces). Its indices are this
+    /// game's: a solution of one is a solution of the other. Solvers take the
+    /// smallest room that fits ([`crate::compact`]).
+    pub fn compact<const M: usize>(&self) -> Option<RulesGame<M>> {
+        let limits = self.limits()?;
+        if limits.iter().map(|&l| l as usize).sum::<usize>() > M {
+            return None;
+        }
+        Some(RulesGame {
+            rules: self.rules.clone(),
+            board: self.board.clone(),
+            group_side: self.group_side.clone(),
+            group_trail: self.group_trail.clone(),
+            group_stay: self.group_stay.clone(),
+            meet: self.meet.clone(),
+            reach: self.reach.clone(),
+            no_pieces: self.no_pieces,
+            stuck: self.stuck,
+            index: self.index.clone(),
+            no_index: self.no_index.clone(),
+            race: self.race.clone(),
+            advance: self.advance.clone(),
+        })
+    }
+}
+
+impl<const N: usize> RulesGame<N> {
+    /// The `advance` table, if every move that keeps the pieces on the board (onto
+    /// an empty cell) goes forward and no piece may stay: then each such move adds
+    /// at least 1 to the sum of the pieces' advances (ranges and slides go several
+    /// steps of a forward vector), so that sum orders a tier (captures and
+    /// meetings leave it).
+    fn advances(&self) -> Vec<u16> {
+        let forward_only = self.rules.kinds.iter().all(|k| {
+            !k.stay && k.moves.iter().filter(|m| m.onto != Onto::Enemy).all(|m| m.vectors.iter().all(|&(f, _)| f > 0))
+        });
+        if !forward_only {
+            return Vec::new();
+        }
+        let board = &self.board;
+        let (rows, cols) = (board.rows, board.cols);
+        let mut advance = Vec::with_capacity(self.group_side.len() * board.cells());
+        for &side in &self.group_side {
+            for &(r, c) in &board.coords {
+                advance.push(match self.rules.sides[side].forward {
+                    Facing::Up => rows - 1 - r,
+                    Facing::Down => r,
+                    Facing::Left => cols - 1 - c,
+                    Facing::Right => c,
+                } as u16);
+            }
+        }
+        advance
+    }
+
+    /// The sum of the pieces' advances, when the game has a progress measure: every
+    /// move that stays in a tier makes it grow.
+    pub(crate) fn progress_of(&self, p: &RulesPosition<N>) -> Option<u32> {
+        if self.advance.is_empty() {
+            return None;
+        }
+        let cells = self.board.cells();
+        Some(p.packed().iter().map(|&q| self.advance[group_of(q) * cells + cell_of(q) as usize] as u32).sum())
+    }
+
+    /// The greatest progress of a tier's positions (pieces × the longest advance).
+    pub(crate) fn tier_progress_bound(&self, counts: &[u8]) -> Option<u32> {
+        if self.advance.is_empty() {
+            return None;
+        }
+        let longest = self.board.rows.max(self.board.cols) - 1;
+        Some(counts.iter().map(|&c| c as u32).sum::<u32>() * longest)
+    }
+
     /// The pieces of each group in a position.
-    pub fn counts(&self, p: &RulesPosition) -> Vec<u8> {
+    pub fn counts(&self, p: &RulesPosition<N>) -> Vec<u8> {
         let mut counts = vec![0u8; self.group_side.len()];
         for &q in p.packed() {
             counts[group_of(q)] += 1;
@@ -205,7 +288,7 @@ impl RulesGame {
 
     /// Calls `f` with each legal move of a position where play goes on, each
     /// distinct move once.
-    pub fn for_each_move(&self, p: &RulesPosition, mut f: impl FnMut(RulesMove)) {
+    pub fn for_each_move(&self, p: &RulesPosition<N>, mut f: impl FnMut(RulesMove)) {
         let side = p.to_move();
         match self.rules.sides[side].turn {
             Turn::OnePiece => self.one_piece_moves(p, side, &mut f),
@@ -216,7 +299,7 @@ impl RulesGame {
     /// What stands on `cell`: `Some(packed)` for a piece, `None` for empty; walls are
     /// reported by [`RulesPosition::is_wall`].
     #[inline]
-    fn one_piece_moves(&self, p: &RulesPosition, side: usize, f: &mut impl FnMut(RulesMove)) {
+    fn one_piece_moves(&self, p: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesMove)) {
         let board = &self.board;
         let mut can_pass = false;
         let mut seen: Vec<u32> = Vec::new();
@@ -265,7 +348,7 @@ impl RulesGame {
     /// (and staying, where it may), destinations all different. Paths and targets
     /// are read with the side's own pieces lifted off the board; a target holding
     /// an enemy is allowed only where the two pieces meet (which ends the game).
-    fn all_piece_moves(&self, p: &RulesPosition, side: usize, f: &mut impl FnMut(RulesMove)) {
+    fn all_piece_moves(&self, p: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesMove)) {
         let board = &self.board;
         let n = self.group_side.len();
         let mine: Vec<u32> = p.packed().iter().copied().filter(|&q| self.group_side[group_of(q)] == side).collect();
@@ -305,7 +388,7 @@ impl RulesGame {
             }
             options.push(targets);
         }
-        let mut children: Vec<(RulesPosition, RulesMove)> = Vec::new();
+        let mut children: Vec<(RulesPosition<N>, RulesMove)> = Vec::new();
         let mut choice = vec![0usize; mine.len()];
         loop {
             let dests: Vec<u32> = choice.iter().enumerate().map(|(i, &c)| options[i][c]).collect();
@@ -341,7 +424,7 @@ impl RulesGame {
     }
 
     /// The position after a move (which must be legal in `p`).
-    pub(crate) fn play_move(&self, p: &RulesPosition, m: &RulesMove) -> RulesPosition {
+    pub(crate) fn play_move(&self, p: &RulesPosition<N>, m: &RulesMove) -> RulesPosition<N> {
         if m.len == 1 {
             return self.play_step(p, m.steps[0]);
         }
@@ -377,7 +460,7 @@ impl RulesGame {
     /// is rewritten where it stands in the list and slid into order, an enemy on
     /// `to` taken off; no list is rebuilt.
     #[inline]
-    fn play_step(&self, p: &RulesPosition, (from, to): (u16, u16)) -> RulesPosition {
+    fn play_step(&self, p: &RulesPosition<N>, (from, to): (u16, u16)) -> RulesPosition<N> {
         let mut c = *p;
         c.to_move ^= 1;
         if from == to {
@@ -425,7 +508,7 @@ impl RulesGame {
     }
 
     /// Does a side have a piece in a reach ending's zone?
-    fn reaches(&self, p: &RulesPosition, side: usize, check: &ReachCheck) -> bool {
+    fn reaches(&self, p: &RulesPosition<N>, side: usize, check: &ReachCheck) -> bool {
         p.packed().iter().any(|&q| {
             let g = group_of(q);
             check.groups[g] && self.board.in_zone(check.zone, side, cell_of(q))
@@ -435,7 +518,7 @@ impl RulesGame {
     /// Bit `s` set when side `s` has a piece on the board; both bits set without
     /// looking when no `no-pieces` ending needs to know.
     #[inline]
-    fn sides_present(&self, p: &RulesPosition) -> u8 {
+    fn sides_present(&self, p: &RulesPosition<N>) -> u8 {
         if self.no_pieces == [None, None] {
             return 3;
         }
@@ -452,7 +535,7 @@ impl RulesGame {
     /// The outcome for `side` of the endings that apply to it at `p`, if any;
     /// `present` as [`RulesGame::sides_present`] gives it.
     #[inline]
-    fn side_ending(&self, p: &RulesPosition, side: usize, present: u8) -> Option<Outcome> {
+    fn side_ending(&self, p: &RulesPosition<N>, side: usize, present: u8) -> Option<Outcome> {
         for check in &self.reach[side] {
             let applies = match check.check {
                 Check::AfterMove => true,
@@ -509,14 +592,14 @@ fn flip(outcome: Outcome) -> Outcome {
     }
 }
 
-impl Game for RulesGame {
-    type Position = RulesPosition;
+impl<const N: usize> Game for RulesGame<N> {
+    type Position = RulesPosition<N>;
     type Move = RulesMove;
 
     /// The endings, the side that just moved first: a meeting, then each side's
     /// `reach` and `no-pieces` endings in file order, then (when the rules make
     /// being stuck anything but a loss) the side to move having no move.
-    fn terminal(&self, p: &RulesPosition) -> Option<Outcome> {
+    fn terminal(&self, p: &RulesPosition<N>) -> Option<Outcome> {
         let to_move = p.to_move();
         match p.ended {
             0 => {}
@@ -540,17 +623,17 @@ impl Game for RulesGame {
         None
     }
 
-    fn moves(&self, p: &RulesPosition, moves: &mut Vec<RulesMove>) {
+    fn moves(&self, p: &RulesPosition<N>, moves: &mut Vec<RulesMove>) {
         self.for_each_move(p, |m| moves.push(m));
     }
 
     #[inline]
-    fn play(&self, p: &RulesPosition, m: &RulesMove) -> RulesPosition {
+    fn play(&self, p: &RulesPosition<N>, m: &RulesMove) -> RulesPosition<N> {
         self.play_move(p, m)
     }
 
     #[inline]
-    fn for_each_child(&self, p: &RulesPosition, mut f: impl FnMut(RulesPosition)) {
+    fn for_each_child(&self, p: &RulesPosition<N>, mut f: impl FnMut(RulesPosition<N>)) {
         self.for_each_move(p, |m| f(self.play_move(p, &m)));
     }
 }

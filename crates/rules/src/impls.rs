@@ -10,7 +10,7 @@ use gsolve_games::notation::PlainNotation;
 use gsolve_games::FormatError;
 use std::sync::Arc;
 
-impl RulesGame {
+impl<const N: usize> RulesGame<N> {
     fn placement(&self) -> &crate::index::PlacementIndex {
         // The front ends ask `placement_index()` before using an index solver.
         self.index.as_ref().expect("a rules game used with an index solver has an index")
@@ -19,7 +19,7 @@ impl RulesGame {
 
 /// The whole game's index: the tiers one after another. Meetings end the game and
 /// have no index: retrograde values them from the moves.
-impl Indexed for RulesGame {
+impl<const N: usize> Indexed for RulesGame<N> {
     const TERMINALS_INDEXED: bool = false;
 
     /// 0 for a game without an index (never built from parameters).
@@ -28,25 +28,25 @@ impl Indexed for RulesGame {
     }
 
     #[inline]
-    fn index(&self, p: &RulesPosition) -> u64 {
+    fn index(&self, p: &RulesPosition<N>) -> u64 {
         self.placement().index(p).expect("positions of a solve lie in its tiers")
     }
 
     #[inline]
-    fn position(&self, index: u64) -> Option<RulesPosition> {
+    fn position(&self, index: u64) -> Option<RulesPosition<N>> {
         let placement = self.index.as_ref()?;
         (index < placement.size()).then(|| placement.position(index))
     }
 }
 
-impl Unmoves for RulesGame {
-    fn for_each_parent(&self, p: &RulesPosition, mut f: impl FnMut(RulesPosition)) {
+impl<const N: usize> Unmoves for RulesGame<N> {
+    fn for_each_parent(&self, p: &RulesPosition<N>, mut f: impl FnMut(RulesPosition<N>)) {
         self.parents(p, &mut f)
     }
 }
 
 /// Tiers by the number of pieces of each kind and side, fewest pieces first.
-impl Tiered for RulesGame {
+impl<const N: usize> Tiered for RulesGame<N> {
     type Tier = u32;
 
     fn tiers(&self) -> Vec<u32> {
@@ -79,15 +79,26 @@ impl Tiered for RulesGame {
         counts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("-")
     }
 
-    fn locate(&self, p: &RulesPosition) -> Option<(u32, u64)> {
+    fn locate(&self, p: &RulesPosition<N>) -> Option<(u32, u64)> {
         if p.ended != 0 {
             return None;
         }
         self.placement().locate(p).map(|(t, i)| (t as u32, i))
     }
 
-    fn position_in(&self, tier: u32, index: u64) -> Option<RulesPosition> {
+    fn position_in(&self, tier: u32, index: u64) -> Option<RulesPosition<N>> {
         Some(self.placement().position_in(tier as usize, index))
+    }
+
+    /// The sum of the pieces' advances, where every move onto an empty cell goes
+    /// forward and no piece stays (pawn chess, Breakthrough, Fox and Hounds' hounds
+    /// alone would not do: the fox steps back).
+    fn progress_bound(&self, tier: u32) -> Option<u32> {
+        self.tier_progress_bound(&self.placement().tiers()[tier as usize].counts)
+    }
+
+    fn progress(&self, _tier: u32, position: &RulesPosition<N>) -> u32 {
+        self.progress_of(position).expect("asked only of games with a progress measure")
     }
 }
 

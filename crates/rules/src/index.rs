@@ -148,7 +148,7 @@ impl PlacementIndex {
     }
 
     /// (tier, index within the tier) of a position, `None` if no tier holds it.
-    pub fn locate(&self, p: &RulesPosition) -> Option<(usize, u64)> {
+    pub fn locate<const N: usize>(&self, p: &RulesPosition<N>) -> Option<(usize, u64)> {
         let packed = p.packed();
         let groups = self.limits.len();
         let mut counts = [0u8; 64];
@@ -183,9 +183,9 @@ impl PlacementIndex {
     ///
     /// Groups are unranked in group order and each group's cells come out in
     /// increasing order, so the pieces are appended already sorted.
-    pub fn position_in(&self, tier: usize, index: u64) -> RulesPosition {
+    pub fn position_in<const N: usize>(&self, tier: usize, index: u64) -> RulesPosition<N> {
         let info = &self.tiers[tier];
-        let mut p = RulesPosition::empty((index & 1) as usize);
+        let mut p = RulesPosition::<N>::empty((index & 1) as usize);
         let mut rest = index >> 1;
         let mut earlier = Earlier::new(self.cells);
         let mut free = self.cells;
@@ -205,15 +205,18 @@ impl PlacementIndex {
                     // C(r, 1) = r: what is left is the cell's rank itself.
                     group_rank as u32
                 } else {
-                    // Binary search: C(r, i) grows with r.
-                    let (mut lo, mut top) = (i as u32 - 1, hi - 1);
-                    while lo < top {
-                        let mid = lo + (top - lo).div_ceil(2);
-                        if self.choose(mid, i) <= group_rank {
-                            lo = mid;
-                        } else {
-                            top = mid - 1;
-                        }
+                    // Binary search for the last r in [i − 1, hi) with C(r, i) ≤ what
+                    // is left (C(r, i) grows with r; C(i − 1, i) = 0 always fits),
+                    // written with arithmetic so that the step has no branch: the
+                    // comparisons are unpredictable, and mispredicted branches made
+                    // this the slowest part of a tier sweep.
+                    let row = &self.binomial[i * (self.cells as usize + 1)..];
+                    let mut lo = i as u32 - 1;
+                    let mut len = hi - lo;
+                    while len > 1 {
+                        let half = len / 2;
+                        lo += half * (row[(lo + half) as usize] <= group_rank) as u32;
+                        len -= half;
                     }
                     lo
                 };
@@ -237,12 +240,12 @@ impl PlacementIndex {
     }
 
     /// The whole-game index of a position.
-    pub fn index(&self, p: &RulesPosition) -> Option<u64> {
+    pub fn index<const N: usize>(&self, p: &RulesPosition<N>) -> Option<u64> {
         self.locate(p).map(|(t, i)| self.tiers[t].offset + i)
     }
 
     /// The position at a whole-game index.
-    pub fn position(&self, index: u64) -> RulesPosition {
+    pub fn position<const N: usize>(&self, index: u64) -> RulesPosition<N> {
         let tier = self.tiers.partition_point(|t| t.offset <= index) - 1;
         self.position_in(tier, index - self.tiers[tier].offset)
     }

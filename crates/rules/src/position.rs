@@ -18,14 +18,16 @@ pub const MAX_PIECES: usize = 48;
 /// The most playable cells of a game with trails (the walls are a 128-bit set).
 pub const MAX_TRAIL_CELLS: usize = 128;
 
-/// A position.
+/// A position, with room for `N` pieces. Front ends use the default; solvers of
+/// games with few pieces use a small `N` ([`crate::RulesGame::compact`]): a
+/// position is copied for every move and parent, and 48 pieces' room is 224 bytes.
 #[derive(Clone, Copy)]
-pub struct RulesPosition {
+pub struct RulesPosition<const N: usize = MAX_PIECES> {
     pub(crate) to_move: u8,
     pub(crate) ended: u8,
     pub(crate) len: u8,
     pub(crate) walls: u128,
-    pub(crate) pieces: [u32; MAX_PIECES],
+    pub(crate) pieces: [u32; N],
 }
 
 /// A piece on the board.
@@ -52,10 +54,10 @@ pub(crate) fn cell_of(packed: u32) -> u32 {
     packed & 0xffff
 }
 
-impl RulesPosition {
+impl<const N: usize> RulesPosition<N> {
     /// An empty board with `to_move` to move.
     pub fn empty(to_move: usize) -> Self {
-        RulesPosition { to_move: to_move as u8, ended: 0, len: 0, walls: 0, pieces: [0; MAX_PIECES] }
+        RulesPosition { to_move: to_move as u8, ended: 0, len: 0, walls: 0, pieces: [0; N] }
     }
 
     /// The side to move (0 or 1).
@@ -87,7 +89,7 @@ impl RulesPosition {
         cell < 128 && self.walls >> cell & 1 == 1
     }
 
-    /// Adds a piece, keeping the order. The caller keeps `len < MAX_PIECES`.
+    /// Adds a piece, keeping the order. The caller keeps `len < N`.
     #[inline]
     pub(crate) fn insert(&mut self, packed: u32) {
         let len = self.len as usize;
@@ -118,7 +120,7 @@ impl RulesPosition {
     }
 }
 
-impl PartialEq for RulesPosition {
+impl<const N: usize> PartialEq for RulesPosition<N> {
     fn eq(&self, other: &Self) -> bool {
         self.to_move == other.to_move
             && self.ended == other.ended
@@ -127,9 +129,9 @@ impl PartialEq for RulesPosition {
     }
 }
 
-impl Eq for RulesPosition {}
+impl<const N: usize> Eq for RulesPosition<N> {}
 
-impl Hash for RulesPosition {
+impl<const N: usize> Hash for RulesPosition<N> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.to_move.hash(state);
         self.ended.hash(state);
@@ -138,13 +140,13 @@ impl Hash for RulesPosition {
     }
 }
 
-impl PartialOrd for RulesPosition {
+impl<const N: usize> PartialOrd for RulesPosition<N> {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for RulesPosition {
+impl<const N: usize> Ord for RulesPosition<N> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         (self.to_move, self.ended, self.walls, self.packed()).cmp(&(
             other.to_move,
@@ -155,7 +157,7 @@ impl Ord for RulesPosition {
     }
 }
 
-impl std::fmt::Debug for RulesPosition {
+impl<const N: usize> std::fmt::Debug for RulesPosition<N> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RulesPosition")
             .field("to_move", &self.to_move)

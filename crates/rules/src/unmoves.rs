@@ -17,13 +17,13 @@
 //! checks all of this on every test game.
 
 use crate::game::{RulesGame, RulesMove, MAX_ALL_PIECES};
-use crate::position::{cell_of, group_of, pack, RulesPosition, MAX_PIECES};
+use crate::position::{cell_of, group_of, pack, RulesPosition};
 use crate::spec::Turn;
 use gsolve_engine::Game;
 
-impl RulesGame {
+impl<const N: usize> RulesGame<N> {
     /// Calls `f` with each parent of a position where play goes on.
-    pub(crate) fn parents(&self, c: &RulesPosition, f: &mut impl FnMut(RulesPosition)) {
+    pub(crate) fn parents(&self, c: &RulesPosition<N>, f: &mut impl FnMut(RulesPosition<N>)) {
         if c.ended != 0 {
             return;
         }
@@ -34,13 +34,13 @@ impl RulesGame {
         }
     }
 
-    fn emit(&self, parent: RulesPosition, f: &mut impl FnMut(RulesPosition)) {
+    fn emit(&self, parent: RulesPosition<N>, f: &mut impl FnMut(RulesPosition<N>)) {
         if self.terminal(&parent).is_none() {
             f(parent);
         }
     }
 
-    fn one_piece_parents(&self, c: &RulesPosition, side: usize, f: &mut impl FnMut(RulesPosition)) {
+    fn one_piece_parents(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesPosition<N>)) {
         let board = &self.board;
         let n = self.group_side.len();
         let limits = self.limits();
@@ -71,7 +71,7 @@ impl RulesGame {
                             parent.to_move ^= 1;
                             self.emit(parent, f);
                         }
-                        if capture && (c.len as usize) < MAX_PIECES && seen.insert((from, true)) {
+                        if capture && (c.len as usize) < N && seen.insert((from, true)) {
                             for (h, hg) in board.groups.iter().enumerate() {
                                 let room = limits.is_none_or(|l| counts[h] < l[h]);
                                 if hg.side == side || !room || self.meet_code(g, h, n) != 0 {
@@ -100,7 +100,7 @@ impl RulesGame {
 
     /// Every piece of the side came from a cell of its backward rays (own pieces do
     /// not block: they all moved) or stayed; origins all different.
-    fn all_piece_parents(&self, c: &RulesPosition, side: usize, f: &mut impl FnMut(RulesPosition)) {
+    fn all_piece_parents(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesPosition<N>)) {
         let board = &self.board;
         let mine: Vec<u32> = c.packed().iter().copied().filter(|&q| self.group_side[group_of(q)] == side).collect();
         if mine.is_empty() {
@@ -133,7 +133,7 @@ impl RulesGame {
             }
             options.push(origins);
         }
-        let mut parents: Vec<RulesPosition> = Vec::new();
+        let mut parents: Vec<RulesPosition<N>> = Vec::new();
         let mut choice = vec![0usize; mine.len()];
         debug_assert!(mine.len() <= MAX_ALL_PIECES);
         loop {

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{load, rules_value};
-use gsolve_engine::{retrograde, search, Game, Indexed, Value};
+use gsolve_engine::{retrograde, search, tiered, Game, Indexed, Tiered, Value};
 use gsolve_games::notation::PlainNotation;
 use gsolve_games::rng::SplitMix64;
 use gsolve_rules::{setup, Rules};
@@ -122,15 +122,25 @@ impl Grid {
 }
 
 /// Every position of the naive game reachable from `start`, compared with the
-/// rules game's whole-game retrograde solve of the same start; returns how many.
+/// rules game's whole-game retrograde solve of the same start, and with its tiered
+/// solve (swept by progress where the game has a measure); returns how many.
 fn compare<S: Naive>(rules: &Arc<Rules>, start: &str, naive: impl Fn(&str) -> S, text: impl Fn(&S) -> String) -> usize {
     let s = setup(rules.clone(), None, None, Some(start)).unwrap();
     let solution = retrograde::solve(&s.game);
+    let tiers = tiered::solve_all(&s.game);
     let values = naive_values(&[naive(start)]);
     for (state, want) in &values {
         let t = text(state);
         let p = s.game.parse_position(&t).unwrap();
         assert_eq!(rules_value(&s.game, &solution, &p), *want, "{} {t}", rules.name);
+        let by_tiers = match s.game.terminal(&p) {
+            Some(o) => o.value(),
+            None => {
+                let (tier, index) = Tiered::locate(&s.game, &p).unwrap();
+                tiers.get(tier).unwrap().value(index).unwrap()
+            }
+        };
+        assert_eq!(by_tiers, *want, "{} by tiers: {t}", rules.name);
     }
     values.len()
 }
@@ -221,6 +231,8 @@ fn breakthrough_equals_a_brute_force_on_small_boards() {
     let mut compared = 0;
     for (rows, cols) in [(4, 2), (4, 3), (5, 2), (6, 2)] {
         let start = breakthrough_start(rows, cols);
+        let game = setup(rules.clone(), None, None, Some(&start)).unwrap().game;
+        assert!(Tiered::tiers(&game).iter().all(|&t| game.progress_bound(t).is_some()), "men only go forward");
         compared += compare(&rules, &start, |t| Breakthrough(Grid::parse(t, BT)), |s| s.0.text(BT));
     }
     eprintln!("{compared} Breakthrough positions compared");

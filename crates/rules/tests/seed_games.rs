@@ -183,12 +183,15 @@ fn queens_case_unmoves_match_moves() {
 // --- pawns -----------------------------------------------------------------------
 
 /// Every position of the rules index (up to `cols` pawns a side), the tiered
-/// built-in solve and the rules game's whole-game retrograde.
+/// built-in solve against the rules game's whole-game retrograde and its tiered
+/// solve (tiers swept by progress: pawns only go forward).
 fn compare_pawns(rows: u32, cols: u32) -> usize {
     let built_in = Pawns::new(rows, cols);
     let expected = tiered::solve_all(&built_in);
     let game = setup(load("pawns"), Some((rows, cols)), None, None).unwrap().game;
     let solution = retrograde::solve(&game);
+    let tiers = tiered::solve_all(&game);
+    assert!(Tiered::tiers(&game).iter().all(|&t| game.progress_bound(t).is_some()), "pawns have a progress measure");
     let mut compared = 0;
     for i in 0..game.index_size() {
         let p = game.position(i).unwrap();
@@ -202,6 +205,14 @@ fn compare_pawns(rows: u32, cols: u32) -> usize {
             }
         };
         assert_eq!(rules_value(&game, &solution, &p), want, "pawns {rows}x{cols}: {text}");
+        let by_tiers = match game.terminal(&p) {
+            Some(o) => o.value(),
+            None => {
+                let (tier, index) = Tiered::locate(&game, &p).unwrap();
+                tiers.get(tier).unwrap().value(index).unwrap()
+            }
+        };
+        assert_eq!(by_tiers, want, "pawns {rows}x{cols} by tiers: {text}");
         compared += 1;
     }
     compared
