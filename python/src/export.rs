@@ -48,7 +48,7 @@ impl IndexedGame {
             IndexedGame::Pawns(g) => layered::solve_with(g, observer),
             IndexedGame::Chase(g) => retrograde::solve_with(g, &options),
             IndexedGame::QueensCase(g) => retrograde::solve_with(g, &options),
-            IndexedGame::Rules(g) => retrograde::solve_with(g.as_ref(), &options),
+            IndexedGame::Rules(g) => gsolve_rules::solve_whole(g.as_ref(), &options),
         };
         solution.into_codes()
     }

@@ -466,7 +466,24 @@ impl Game {
             let tiered = tiers::BuildOptions { memory: None, write: options.clone() };
             match &game {
                 IndexedGame::Pawns(g) => tiers::build(g, &path, &work_dir, &tiered, observer).map(|_| ()),
-                IndexedGame::Rules(g) => tiers::build(g.as_ref(), &path, &work_dir, &tiered, observer).map(|_| ()),
+                IndexedGame::Rules(g) => {
+                    struct Build<'a, 'o> {
+                        game: &'a gsolve_rules::RulesGame,
+                        path: &'a std::path::Path,
+                        work_dir: &'a std::path::Path,
+                        options: &'a tiers::BuildOptions,
+                        observer: Option<gsolve_engine::progress::Observer<'o>>,
+                    }
+                    impl gsolve_rules::CompactTask for Build<'_, '_> {
+                        type Output = Result<(), gsolve_tablebase::Error>;
+                        fn run<const N: usize>(self, solver: &gsolve_rules::RulesGame<N>) -> Self::Output {
+                            let Build { game, path, work_dir, options, observer } = self;
+                            tiers::build_solving_with(game, solver, path, work_dir, options, observer).map(|_| ())
+                        }
+                    }
+                    let task = Build { game: g.as_ref(), path: &path, work_dir: &work_dir, options: &tiered, observer };
+                    gsolve_rules::compact(g.as_ref(), task)
+                }
                 IndexedGame::Chase(g) => {
                     let solution = gsolve_engine::retrograde::solve_with(
                         g,

@@ -4,7 +4,7 @@
 use crate::progress::Bar;
 use crate::report::{write_error, CaseReport, Style};
 use crate::{input, Failure, RulesArgs};
-use gsolve_engine::retrograde::{self, Options};
+use gsolve_engine::retrograde::Options;
 use gsolve_engine::search::{SearchError, Searcher};
 use gsolve_engine::{Solution, Value, Variant};
 use gsolve_games::notation::{Explain, PlainNotation};
@@ -62,7 +62,7 @@ impl Solved {
             SolverChoice::Retrograde => {
                 let bar = Bar::new();
                 let observe = |p| bar.observe(p);
-                Values::Whole(retrograde::solve_with(
+                Values::Whole(gsolve_rules::solve_whole(
                     &game,
                     &Options { progress: Some(&observe), ..Options::default() },
                 ))

@@ -160,7 +160,7 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
             let game = rules_game(file, position.as_deref(), *rows, *cols, map.as_deref())?;
             match plan {
                 Plan::Member(cluster) => crate::distributed::build_tiered(game, output, tiers, options, cluster),
-                _ => build_tiered(&game, output, tiers, options),
+                _ => gsolve_rules::compact(&game, RulesTiers { game: &game, output, tier_args: tiers, write: options }),
             }
         }
     }
@@ -205,12 +205,38 @@ fn build_tiered<G: StoredGame + Tiered>(
     tier_args: &TierArgs,
     write: WriteOptions,
 ) -> Result<(), Failure> {
+    build_tiered_solving_with(game, game, output, tier_args, write)
+}
+
+/// A rules game's tiers are solved with positions of the smallest room that holds
+/// its pieces ([`gsolve_rules::compact`]).
+struct RulesTiers<'a> {
+    game: &'a RulesGame,
+    output: &'a Path,
+    tier_args: &'a TierArgs,
+    write: WriteOptions,
+}
+
+impl gsolve_rules::CompactTask for RulesTiers<'_> {
+    type Output = Result<(), Failure>;
+    fn run<const N: usize>(self, solver: &RulesGame<N>) -> Self::Output {
+        build_tiered_solving_with(self.game, solver, self.output, self.tier_args, self.write)
+    }
+}
+
+fn build_tiered_solving_with<G: StoredGame + Tiered, S: Tiered<Tier = G::Tier> + Sync>(
+    game: &G,
+    solver: &S,
+    output: &Path,
+    tier_args: &TierArgs,
+    write: WriteOptions,
+) -> Result<(), Failure> {
     let work_dir = &tier_args.work_dir.clone().unwrap_or_else(|| default_work_dir(output));
     let options = TierOptions { memory: tier_args.memory, write };
     let started = Instant::now();
     let bar = Bar::new();
     let _cleanup = crate::interrupt::remove_on_interrupt(&write::temporary_path(output));
-    let result = tiers::build(game, output, work_dir, &options, Some(&|p| bar.observe(p)));
+    let result = tiers::build_solving_with(game, solver, output, work_dir, &options, Some(&|p| bar.observe(p)));
     drop(bar);
     let (written, solved_now) = result.map_err(|e| match e {
         Error::Io(_) => Failure::Input(format!("cannot build {}: {e}", output.display())),

@@ -220,12 +220,12 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
                 };
                 if let Some(outcome) = game.terminal(&position) {
                     *value = V::of(PackedValue::pack(outcome.value()));
-                    if G::TERMINALS_INDEXED {
+                    if game.terminals_indexed() {
                         level0.push(index << 2 | tag_of(outcome.value()));
                     }
                     continue;
                 }
-                let (count, best_terminal) = if G::TERMINALS_INDEXED {
+                let (count, best_terminal) = if game.terminals_indexed() {
                     (game.move_count(&position), None)
                 } else {
                     let (mut count, mut best) = (0usize, None::<Value>);

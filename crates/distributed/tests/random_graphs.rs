@@ -129,7 +129,9 @@ impl Game for HiddenTerminals {
 }
 
 impl Indexed for HiddenTerminals {
-    const TERMINALS_INDEXED: bool = false;
+    fn terminals_indexed(&self) -> bool {
+        false
+    }
     fn index_size(&self) -> u64 {
         self.0.index_size()
     }

@@ -20,7 +20,7 @@ pub struct UnmoveMismatch {
 /// Checks the [`Unmoves`] invariant over the whole index (for small games).
 /// Also checks that `index` and `position` are inverse on every position met.
 /// For a game whose terminal positions are not all indexed
-/// ([`crate::Indexed::TERMINALS_INDEXED`] false), moves into terminal positions
+/// ([`crate::Indexed::terminals_indexed`] false), moves into terminal positions
 /// and the parents of terminal positions are left out: retrograde uses neither.
 pub fn unmoves_match_moves<G: Unmoves>(game: &G) -> Result<(), UnmoveMismatch> {
     // edges[(child, parent)] = (count by moves, count by unmoves)
@@ -31,7 +31,7 @@ pub fn unmoves_match_moves<G: Unmoves>(game: &G) -> Result<(), UnmoveMismatch> {
         let terminal = game.terminal(&p).is_some();
         if !terminal {
             game.for_each_child(&p, |c| {
-                if !G::TERMINALS_INDEXED && game.terminal(&c).is_some() {
+                if !game.terminals_indexed() && game.terminal(&c).is_some() {
                     return;
                 }
                 let ci = game.index(&c);
@@ -39,7 +39,7 @@ pub fn unmoves_match_moves<G: Unmoves>(game: &G) -> Result<(), UnmoveMismatch> {
                 edges.entry((ci, i)).or_default().0 += 1;
             });
         }
-        if G::TERMINALS_INDEXED || !terminal {
+        if game.terminals_indexed() || !terminal {
             game.for_each_parent(&p, |q| edges.entry((i, game.index(&q))).or_default().1 += 1);
         }
     }

@@ -75,8 +75,11 @@ pub trait Indexed: Game {
     /// A game that leaves some terminal positions out (a game over the moment two
     /// pieces meet need not store the meeting) says false: retrograde then values
     /// each position's terminal children from its moves, and never asks for the
-    /// parents of a terminal position.
-    const TERMINALS_INDEXED: bool = true;
+    /// parents of a terminal position. A method, not a constant: a game described
+    /// at run time (a rules file) knows only then.
+    fn terminals_indexed(&self) -> bool {
+        true
+    }
     /// One more than the largest index.
     fn index_size(&self) -> u64;
     /// The index of a position.

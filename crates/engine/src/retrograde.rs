@@ -6,7 +6,7 @@
 //! 1. **initialize**: every index is a hole, a terminal position (decided, remoteness
 //!    0), a position without moves (a loss at remoteness 0), or undecided with a
 //!    counter holding its number of moves. A game whose terminal positions are not
-//!    all indexed ([`Indexed::TERMINALS_INDEXED`] false) has its terminal children
+//!    all indexed ([`Indexed::terminals_indexed`] false) has its terminal children
 //!    valued here instead: a lost one makes the position a win in 1, and only the
 //!    other children are counted (details in `Solver::initialize`).
 //! 2. **propagate**: positions are processed level by level, level `r` holding the
@@ -310,7 +310,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
     /// positions with a tied terminal child (the last two only for games whose
     /// terminal positions are not all indexed).
     ///
-    /// When [`Indexed::TERMINALS_INDEXED`] is false, a position's terminal children
+    /// When [`Indexed::terminals_indexed`] is false, a position's terminal children
     /// are valued from the rules rather than propagated from: a lost one decides the
     /// position as a win in 1 (the fastest there is); when every child is terminal
     /// the position takes the best of them at once (a loss or tie in 1); otherwise
@@ -324,7 +324,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
         let total = self.counters.len() as u64;
         let done = AtomicU64::new(0);
         let max_count = C::TIED - 1;
-        let seeds_are_terminal = G::TERMINALS_INDEXED;
+        let seeds_are_terminal = game.terminals_indexed();
         let chunks = self.counters.par_chunks_mut(CHUNK).zip(self.values.par_chunks_mut(CHUNK)).enumerate();
         chunks
             .map(|(chunk_no, (counters, values))| {

@@ -25,7 +25,7 @@ impl<'g, G: Indexed> ReverseGraph<'g, G> {
                     if game.terminal(&p).is_none() {
                         game.for_each_child(&p, |c| {
                             // Terminal children of such games are valued from the rules.
-                            if G::TERMINALS_INDEXED || game.terminal(&c).is_none() {
+                            if game.terminals_indexed() || game.terminal(&c).is_none() {
                                 f(parent, game.index(&c))
                             }
                         });
@@ -74,7 +74,9 @@ impl<G: Game> Game for ReverseGraph<'_, G> {
 }
 
 impl<G: Indexed> Indexed for ReverseGraph<'_, G> {
-    const TERMINALS_INDEXED: bool = G::TERMINALS_INDEXED;
+    fn terminals_indexed(&self) -> bool {
+        self.game.terminals_indexed()
+    }
     fn index_size(&self) -> u64 {
         self.game.index_size()
     }

@@ -253,7 +253,9 @@ impl Game for HiddenTerminals<'_> {
 }
 
 impl Indexed for HiddenTerminals<'_> {
-    const TERMINALS_INDEXED: bool = false;
+    fn terminals_indexed(&self) -> bool {
+        false
+    }
 
     fn index_size(&self) -> u64 {
         self.0.index_size()

@@ -302,7 +302,7 @@ impl<const N: usize> RulesGame<N> {
     fn one_piece_moves(&self, p: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesMove)) {
         let board = &self.board;
         let mut can_pass = false;
-        let mut seen: Vec<u32> = Vec::new();
+        let mut seen = crate::unmoves::Seen::<u32>::default();
         for &packed in p.packed() {
             let g = group_of(packed);
             if self.group_side[g] != side {
@@ -327,10 +327,7 @@ impl<const N: usize> RulesGame<N> {
                         Some(other) if self.group_side[group_of(other)] == side => false,
                         Some(_) => ray.onto.enemy(),
                     };
-                    if legal && !(dedupe && seen.contains(&to)) {
-                        if dedupe {
-                            seen.push(to);
-                        }
+                    if legal && (!dedupe || seen.insert(to)) {
                         f(RulesMove::one(from, to));
                     }
                     if !ray.leap && p.at(to).is_some() {
@@ -500,6 +497,11 @@ impl<const N: usize> RulesGame<N> {
         c
     }
 
+    /// Can two pieces meet (end the game on one cell)?
+    pub(crate) fn has_meetings(&self) -> bool {
+        self.meet.iter().any(|&m| m != 0)
+    }
+
     /// The `ended` code of a piece of group `a` landing on one of group `b` (0: a
     /// capture, no meeting); `n` is the number of groups.
     #[inline]
@@ -635,5 +637,13 @@ impl<const N: usize> Game for RulesGame<N> {
     #[inline]
     fn for_each_child(&self, p: &RulesPosition<N>, mut f: impl FnMut(RulesPosition<N>)) {
         self.for_each_move(p, |m| f(self.play_move(p, &m)));
+    }
+
+    /// Counted without playing them.
+    #[inline]
+    fn move_count(&self, p: &RulesPosition<N>) -> usize {
+        let mut n = 0;
+        self.for_each_move(p, |_| n += 1);
+        n
     }
 }

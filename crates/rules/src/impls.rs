@@ -20,7 +20,12 @@ impl<const N: usize> RulesGame<N> {
 /// The whole game's index: the tiers one after another. Meetings end the game and
 /// have no index: retrograde values them from the moves.
 impl<const N: usize> Indexed for RulesGame<N> {
-    const TERMINALS_INDEXED: bool = false;
+    /// Every terminal position is indexed unless pieces can meet (two pieces on one
+    /// cell, which no index holds): then retrograde values terminal children from
+    /// the moves.
+    fn terminals_indexed(&self) -> bool {
+        !self.has_meetings()
+    }
 
     /// 0 for a game without an index (never built from parameters).
     fn index_size(&self) -> u64 {

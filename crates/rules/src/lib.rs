@@ -78,3 +78,17 @@ pub fn compact<T: CompactTask>(game: &RulesGame, task: T) -> T::Output {
     }
     task.run(game)
 }
+
+/// Whole-game retrograde analysis of a rules game with an index, with positions of
+/// the smallest room that holds its pieces ([`compact`]): what every front end
+/// runs.
+pub fn solve_whole(game: &RulesGame, options: &gsolve_engine::retrograde::Options<'_>) -> gsolve_engine::Solution {
+    struct Whole<'a, 'o>(&'a gsolve_engine::retrograde::Options<'o>);
+    impl CompactTask for Whole<'_, '_> {
+        type Output = gsolve_engine::Solution;
+        fn run<const N: usize>(self, game: &RulesGame<N>) -> Self::Output {
+            gsolve_engine::retrograde::solve_with(game, self.0)
+        }
+    }
+    compact(game, Whole(options))
+}

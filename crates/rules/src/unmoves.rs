@@ -178,33 +178,38 @@ impl<const N: usize> RulesGame<N> {
     }
 }
 
-/// The origins already yielded for one piece: a few on the stack, more in a `Vec`
-/// (a piece that slides across a big board), so that the common case allocates
-/// nothing.
-#[derive(Default)]
-struct Seen {
-    inline: [(u32, bool); 16],
+/// The targets (or origins) already yielded for one piece: a few on the stack,
+/// more in a `Vec` (a piece that slides across a big board), so that the common
+/// case allocates nothing: move generation runs for every position of a solve.
+pub(crate) struct Seen<T> {
+    inline: [T; 16],
     len: usize,
-    spill: Vec<(u32, bool)>,
+    spill: Vec<T>,
 }
 
-impl Seen {
-    /// Adds `origin`; false if it was there already.
+impl<T: Copy + Default + PartialEq> Default for Seen<T> {
+    fn default() -> Self {
+        Seen { inline: [T::default(); 16], len: 0, spill: Vec::new() }
+    }
+}
+
+impl<T: Copy + PartialEq> Seen<T> {
+    /// Adds `item`; false if it was there already.
     #[inline]
-    fn insert(&mut self, origin: (u32, bool)) -> bool {
-        if self.inline[..self.len].contains(&origin) || self.spill.contains(&origin) {
+    pub(crate) fn insert(&mut self, item: T) -> bool {
+        if self.inline[..self.len].contains(&item) || self.spill.contains(&item) {
             return false;
         }
         if self.len < self.inline.len() {
-            self.inline[self.len] = origin;
+            self.inline[self.len] = item;
             self.len += 1;
         } else {
-            self.spill.push(origin);
+            self.spill.push(item);
         }
         true
     }
 
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.len = 0;
         self.spill.clear();
     }

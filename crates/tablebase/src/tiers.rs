@@ -474,6 +474,24 @@ pub fn build<G: Tiered + Indexed + Variant + Sync>(
     options: &BuildOptions,
     observer: Option<Observer<'_>>,
 ) -> Result<(Written, usize)> {
+    build_solving_with(game, game, output, work_dir, options, observer)
+}
+
+/// [`build`], the tiers solved on `solver`: the same game with the same tiers and
+/// indices in another form (a rules game with positions of smaller room), which
+/// the file is written for as `game`.
+pub fn build_solving_with<G, S>(
+    game: &G,
+    solver: &S,
+    output: &Path,
+    work_dir: &Path,
+    options: &BuildOptions,
+    observer: Option<Observer<'_>>,
+) -> Result<(Written, usize)>
+where
+    G: Tiered + Indexed + Variant + Sync,
+    S: Tiered<Tier = G::Tier> + Sync,
+{
     write::check_output(output, options.write.force)?;
     let tiers = game.tiers();
     let total: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
@@ -505,7 +523,7 @@ pub fn build<G: Tiered + Indexed + Variant + Sync>(
                     observe(Progress::new("tiers", before + p.done.min(size), total));
                 }
             };
-            let values = solve_tier(game, tier, &children, Some(&report));
+            let values = solve_tier(solver, tier, &children, Some(&report));
             drop(children);
             work.save(&name, &values)?;
             solved_now += 1;

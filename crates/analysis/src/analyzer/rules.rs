@@ -257,7 +257,7 @@ impl Analyzer {
         }
         // Solved without the lock held: another analysis may go on meanwhile.
         let options = retrograde::Options { progress: observer, ..retrograde::Options::default() };
-        let solution = retrograde::solve_with(&game, &options);
+        let solution = gsolve_rules::solve_whole(&game, &options);
         let made = Arc::new((game, solution));
         let mut kept = self.rules.whole.lock().unwrap_or_else(|e| e.into_inner());
         if kept.len() >= CACHED {
