@@ -47,9 +47,10 @@ impl std::fmt::Debug for RulesMove {
 /// A `reach` ending compiled for a board.
 #[derive(Clone, Debug)]
 struct ReachCheck {
-    zone: usize,
-    /// Which groups count, by group number.
-    groups: Vec<bool>,
+    /// `hits[g * cells + c]`: a piece of group g on cell c stands in the zone and
+    /// counts for the ending (one load a piece: endings are checked for every
+    /// position and child of a solve).
+    hits: Vec<bool>,
     check: Check,
     result: Outcome,
 }
@@ -112,11 +113,16 @@ impl RulesGame {
                 Ending::Reach { zone, kinds, sides, check, result } => {
                     for side in 0..2 {
                         if sides[side] {
-                            let groups = groups
+                            let counts =
+                                |g: &Group| g.side == side && kinds.as_ref().is_none_or(|k| k.contains(&g.kind));
+                            let hits = groups
                                 .iter()
-                                .map(|g| g.side == side && kinds.as_ref().is_none_or(|k| k.contains(&g.kind)))
+                                .flat_map(|g| {
+                                    let board = &board;
+                                    (0..board.cells() as u32).map(move |c| counts(g) && board.in_zone(*zone, side, c))
+                                })
                                 .collect();
-                            reach[side].push(ReachCheck { zone: *zone, groups, check: *check, result: *result });
+                            reach[side].push(ReachCheck { hits, check: *check, result: *result });
                         }
                     }
                 }
@@ -510,11 +516,10 @@ impl<const N: usize> RulesGame<N> {
     }
 
     /// Does a side have a piece in a reach ending's zone?
-    fn reaches(&self, p: &RulesPosition<N>, side: usize, check: &ReachCheck) -> bool {
-        p.packed().iter().any(|&q| {
-            let g = group_of(q);
-            check.groups[g] && self.board.in_zone(check.zone, side, cell_of(q))
-        })
+    #[inline]
+    fn reaches(&self, p: &RulesPosition<N>, check: &ReachCheck) -> bool {
+        let cells = self.board.cells();
+        p.packed().iter().any(|&q| check.hits[group_of(q) * cells + cell_of(q) as usize])
     }
 
     /// Bit `s` set when side `s` has a piece on the board; both bits set without
@@ -543,7 +548,7 @@ impl<const N: usize> RulesGame<N> {
                 Check::AfterMove => true,
                 Check::AfterReply => side == p.to_move(),
             };
-            if applies && self.reaches(p, side, check) {
+            if applies && self.reaches(p, check) {
                 return Some(check.result);
             }
         }

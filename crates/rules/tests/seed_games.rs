@@ -312,3 +312,41 @@ fn snakes_on_random_boards() {
         compare_snakes(&random_snakes_text(&mut rng, rows, cols, 15));
     }
 }
+
+// --- positions of small room -------------------------------------------------------
+
+/// The solvers run on positions with room for few pieces (`compact`); the same
+/// game with the full room must give the same values, index by index.
+#[test]
+fn compact_positions_give_the_same_solutions() {
+    use gsolve_rules::{compact, solve_whole, CompactTask, RulesGame};
+    struct Tiers;
+    impl CompactTask for Tiers {
+        type Output = (usize, tiered::TiersInMemory<u32>);
+        fn run<const N: usize>(self, game: &RulesGame<N>) -> Self::Output {
+            if game.index_size() < 100_000 {
+                check::unmoves_match_moves(game).unwrap();
+            }
+            (N, tiered::solve_all(game))
+        }
+    }
+    let games = [
+        (setup(load("chase"), None, None, Some(&chase_text(5, 0, 1, true))).unwrap().game, 4),
+        (setup(load("queens-case"), None, None, Some("Q.E./.#../E..A q")).unwrap().game, 4),
+        (setup(load("pawns"), Some((4, 4)), None, None).unwrap().game, 8),
+        (setup(load("pawns"), Some((3, 5)), None, None).unwrap().game, 16),
+        (setup(load("breakthrough"), Some((4, 2)), None, None).unwrap().game, 8),
+    ];
+    for (game, room) in games {
+        let name = format!("{} {}x{}", game.rules().name, game.board().rows, game.board().cols);
+        assert!(game.compact::<1>().is_none(), "{name}: more than one piece");
+        let full = retrograde::solve(&game);
+        assert_eq!(solve_whole(&game, &retrograde::Options::default()), full, "{name}: whole-game solve");
+        let (used, small) = compact(&game, Tiers);
+        assert_eq!(used, room, "{name}: the room used");
+        let wide = tiered::solve_all(&game);
+        for tier in Tiered::tiers(&game) {
+            assert_eq!(small.get(tier).unwrap().bytes(), wide.get(tier).unwrap().bytes(), "{name}: tier {tier}");
+        }
+    }
+}
