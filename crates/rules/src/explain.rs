@@ -186,9 +186,14 @@ impl RulesGame {
             Ok(index) => {
                 let limits: Vec<String> =
                     self.groups().iter().zip(index.limits()).map(|(g, l)| format!("{l} `{}`", g.letter)).collect();
+                let what = if index.places_everywhere() {
+                    "positions"
+                } else {
+                    "entries (pieces only where they do not end the game; an entry with two pieces on one cell names no position)"
+                };
                 let _ = writeln!(
                     out,
-                    "index: {} positions in {} tiers (up to {})",
+                    "index: {} {what} in {} tiers (up to {})",
                     index.size(),
                     index.tiers().len(),
                     limits.join(", ")

@@ -503,6 +503,16 @@ impl<const N: usize> RulesGame<N> {
         c
     }
 
+    /// Does a piece of group `g` on `cell` end the game whoever is to move (a
+    /// `reach` ending checked after the move)? Such cells are not among the
+    /// group's places in the index.
+    pub(crate) fn ends_on_arrival(&self, g: usize, cell: u32) -> bool {
+        let cells = self.board.cells();
+        self.reach[self.group_side[g]]
+            .iter()
+            .any(|check| check.check == Check::AfterMove && check.hits[g * cells + cell as usize])
+    }
+
     /// Can two pieces meet (end the game on one cell)?
     pub(crate) fn has_meetings(&self) -> bool {
         self.meet.iter().any(|&m| m != 0)

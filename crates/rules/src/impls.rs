@@ -21,10 +21,11 @@ impl<const N: usize> RulesGame<N> {
 /// have no index: retrograde values them from the moves.
 impl<const N: usize> Indexed for RulesGame<N> {
     /// Every terminal position is indexed unless pieces can meet (two pieces on one
-    /// cell, which no index holds): then retrograde values terminal children from
-    /// the moves.
+    /// cell, which no index holds) or a piece ends the game where it arrives (no
+    /// index holds it there): then retrograde values terminal children from the
+    /// moves.
     fn terminals_indexed(&self) -> bool {
-        !self.has_meetings()
+        !self.has_meetings() && self.index.as_ref().is_some_and(|index| index.places_everywhere())
     }
 
     /// 0 for a game without an index (never built from parameters).
@@ -32,15 +33,18 @@ impl<const N: usize> Indexed for RulesGame<N> {
         self.index.as_ref().map_or(0, |index| index.size())
     }
 
+    /// `u64::MAX` (past every index) for a position no tier holds: more pieces
+    /// than the limits, or a piece where it would have ended the game; callers
+    /// that take positions from users check the index against `index_size`.
     #[inline]
     fn index(&self, p: &RulesPosition<N>) -> u64 {
-        self.placement().index(p).expect("positions of a solve lie in its tiers")
+        self.placement().index(p).unwrap_or(u64::MAX)
     }
 
     #[inline]
     fn position(&self, index: u64) -> Option<RulesPosition<N>> {
         let placement = self.index.as_ref()?;
-        (index < placement.size()).then(|| placement.position(index))
+        (index < placement.size()).then(|| placement.position(index)).flatten()
     }
 }
 
@@ -92,7 +96,7 @@ impl<const N: usize> Tiered for RulesGame<N> {
     }
 
     fn position_in(&self, tier: u32, index: u64) -> Option<RulesPosition<N>> {
-        Some(self.placement().position_in(tier as usize, index))
+        self.placement().position_in(tier as usize, index)
     }
 
     /// The sum of the pieces' advances, where every move onto an empty cell goes
@@ -150,6 +154,9 @@ pub fn unescape_text(text: &str) -> Result<String, String> {
 /// tablebase, and its parameters serve as a name.
 impl Variant for RulesGame {
     const NAME: &'static str = "rules";
+    /// 2: a group's pieces are ranked among its places (cells where it does not end
+    /// the game on arrival), not every cell.
+    const INDEX_VERSION: u32 = 2;
 
     fn parameters(&self) -> Vec<(String, String)> {
         let mut out = vec![

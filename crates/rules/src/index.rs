@@ -1,18 +1,29 @@
 //! The dense index of a rules game without trails: positions ranked by where the
 //! pieces of each group stand, in tiers by how many pieces of each group are left.
 //!
-//! A tier is a count vector `counts[g]` (pieces of group g on the board). Within a
-//! tier, group g's cells are ranked as a combination of the cells the earlier groups
-//! left free, so no two pieces ever share a cell and every index is a position:
+//! Each group g has its *places*: the cells its pieces can stand on in a position
+//! where play goes on. That is every cell but those of a zone where a piece of the
+//! group ends the game the moment it stands there (a pawn on its goal row): such a
+//! position is terminal, and terminal positions need no index. A tier is a count
+//! vector `counts[g]` (pieces of group g on the board). Within a tier, group g's
+//! cells are ranked as a combination of its places, less those of earlier groups
+//! *within* it (groups h < g whose places all lie among g's: their pieces always
+//! take some of g's places, so many that the count is known):
 //!
 //! ```text
-//!   free_g   = cells − (counts[0] + … + counts[g−1])
+//!   free_g   = |places_g| − Σ counts[h]       h < g, places_h ⊆ places_g
 //!   rank_g   = Σ_i C(r_i, i + 1)     r_0 < r_1 < …: the group's cells, each counted
-//!                                     among the cells earlier groups left free (colex)
+//!                                     among those free places (colex)
 //!   in tier  = (rank_0 + C_0·(rank_1 + C_1·(rank_2 + …))) · 2 + side to move
 //!              where C_g = C(free_g, counts[g])
 //!   index    = offset[tier] + in tier            (whole-game index, tiers in order)
 //! ```
+//! When every group's places are the whole board (chase, Queen's Case) every index
+//! is a position. Otherwise an index whose group lands on a cell an earlier group
+//! not within it holds is a *hole*, no position: pawn chess's 4×4 index has 1.26
+//! million entries with its holes, against 4.53 million when pawns could stand on
+//! their goal row.
+//!
 //! Tiers come in order of total pieces, fewest first: a capture leaves a tier for
 //! one with a piece fewer, which is therefore solved earlier.
 
@@ -36,12 +47,31 @@ pub struct TierInfo {
     pub size: u64,
     /// `C_g` of each group (see the module docs).
     radices: Vec<u64>,
+    /// For each group, its table in [`PlacementIndex::combinations`], if it has one.
+    tables: Vec<Option<u32>>,
+}
+
+/// Where a group's pieces may stand, and how it relates to earlier groups.
+#[derive(Clone, Debug)]
+struct Places {
+    /// The cells, ascending.
+    cells: Vec<u32>,
+    /// `slot[cell]`: the cell's place in `cells`, `u32::MAX` if it is not one.
+    slot: Vec<u32>,
+    /// `cells` as a bit set, on boards of at most 128 cells.
+    mask: u128,
+    /// `within[h]` for each earlier group h: all of h's places are among these.
+    within: Vec<bool>,
+    /// Every earlier group is within: no index of this group is a hole.
+    all_within: bool,
 }
 
 /// The index.
 #[derive(Clone, Debug)]
 pub struct PlacementIndex {
     cells: u32,
+    /// Each group's places (see the module docs).
+    places: Vec<Places>,
     limits: Vec<u8>,
     tiers: Vec<TierInfo>,
     /// Tier number by the mixed-radix code of its counts (`u32::MAX`: not a tier).
@@ -49,7 +79,36 @@ pub struct PlacementIndex {
     /// `binomial[k * (cells + 1) + n]` = C(n, k), saturating, for k ≤ the largest
     /// limit: one flat table, one load a lookup.
     binomial: Vec<u64>,
+    /// Unranking tables: `combinations[t][rank]` is the combination of colex rank
+    /// `rank` as a bit set of the ranks among the free cells, for each (free cells,
+    /// pieces) with 2 to [`TABLE_PIECES`] pieces among at most 64 cells and at most
+    /// [`TABLE_ENTRIES`] combinations. One load instead of a binary search a piece,
+    /// whose dependent loads made unranking most of a small game's tier sweep.
+    combinations: Vec<Vec<u64>>,
     size: u64,
+}
+
+/// The largest unranking table: 2^16 combinations (512 KiB).
+const TABLE_ENTRIES: u64 = 1 << 16;
+/// Tables for groups of up to this many pieces.
+const TABLE_PIECES: usize = 16;
+
+/// Every `k`-subset of `0..n` as a bit set, in colex order: increasing numbers
+/// with `k` bits set (Gosper's next-combination step), which is colex order.
+fn colex_table(n: u32, k: u32) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut set: u64 = (1u64 << k) - 1;
+    let limit = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    while set <= limit {
+        out.push(set);
+        let low = set & set.wrapping_neg();
+        let ripple = set.wrapping_add(low);
+        if ripple == 0 {
+            break; // the last subset of 64 cells
+        }
+        set = (((ripple ^ set) >> 2) / low) | ripple;
+    }
+    out
 }
 
 impl PlacementIndex {
@@ -93,18 +152,29 @@ impl PlacementIndex {
         vectors.retain(|v| v.iter().map(|&c| c as u32).sum::<u32>() <= cells);
         vectors
             .sort_by_key(|v| (v.iter().map(|&c| c as u32).sum::<u32>(), v.iter().rev().copied().collect::<Vec<_>>()));
+        let places = group_places(game, groups);
         let mut tier_of_code = vec![u32::MAX; codes as usize];
         let mut tiers = Vec::new();
         let mut offset: u128 = 0;
+        let mut combinations: Vec<Vec<u64>> = Vec::new();
+        let mut table_of: std::collections::HashMap<(u64, u8), u32> = std::collections::HashMap::new();
         for counts in vectors {
-            let mut free = cells as u64;
             let mut size: u128 = 2;
             let mut radices = Vec::with_capacity(groups);
-            for &c in &counts {
+            let mut tables = Vec::with_capacity(groups);
+            for (g, &c) in counts.iter().enumerate() {
+                let taken: u64 = (0..g).filter(|&h| places[g].within[h]).map(|h| counts[h] as u64).sum();
+                let free = (places[g].cells.len() as u64).saturating_sub(taken);
                 let r = binomial_exact(free, c as u64).ok_or("the index overflows 64 bits")?;
                 radices.push(r as u64);
+                let wanted = (2..=TABLE_PIECES).contains(&(c as usize)) && free <= 64 && r <= TABLE_ENTRIES as u128;
+                tables.push(wanted.then(|| {
+                    *table_of.entry((free, c)).or_insert_with(|| {
+                        combinations.push(colex_table(free as u32, c as u32));
+                        combinations.len() as u32 - 1
+                    })
+                }));
                 size = size.saturating_mul(r);
-                free -= c as u64;
             }
             if offset + size > MAX_INDEX as u128 {
                 return Err(format!(
@@ -112,10 +182,25 @@ impl PlacementIndex {
                 ));
             }
             tier_of_code[code(limits, &counts)] = tiers.len() as u32;
-            tiers.push(TierInfo { counts, offset: offset as u64, size: size as u64, radices });
+            tiers.push(TierInfo { counts, offset: offset as u64, size: size as u64, radices, tables });
             offset += size;
         }
-        Ok(PlacementIndex { cells, limits: limits.to_vec(), tiers, tier_of_code, binomial, size: offset as u64 })
+        Ok(PlacementIndex {
+            cells,
+            places,
+            limits: limits.to_vec(),
+            tiers,
+            tier_of_code,
+            binomial,
+            combinations,
+            size: offset as u64,
+        })
+    }
+
+    /// Can every group stand on every cell (then no index is a hole, and the
+    /// index holds every position, terminal ones too)?
+    pub fn places_everywhere(&self) -> bool {
+        self.places.iter().all(|p| p.cells.len() == self.cells as usize)
     }
 
     /// The piece limits.
@@ -147,7 +232,8 @@ impl PlacementIndex {
         self.binomial[k * (self.cells as usize + 1) + n as usize]
     }
 
-    /// (tier, index within the tier) of a position, `None` if no tier holds it.
+    /// (tier, index within the tier) of a position, `None` if no tier holds it (a
+    /// piece off its group's places: the game is over there).
     pub fn locate<const N: usize>(&self, p: &RulesPosition<N>) -> Option<(usize, u64)> {
         let packed = p.packed();
         let groups = self.limits.len();
@@ -159,84 +245,105 @@ impl PlacementIndex {
         let info = &self.tiers[tier];
         let mut rank: u64 = 0;
         let mut mult: u64 = 1;
-        let mut earlier = Earlier::new(self.cells);
+        let mut taken = Taken::<N>::new(self.cells, groups);
         let mut i = 0;
         for (g, &count) in counts[..groups].iter().enumerate() {
             let k = count as usize;
             let run = &packed[i..i + k];
+            let places = &self.places[g];
             let mut group_rank = 0;
             for (j, &q) in run.iter().enumerate() {
                 let cell = cell_of(q);
-                group_rank += self.choose(cell - earlier.below(cell), j + 1);
+                let slot = places.slot[cell as usize];
+                if slot == u32::MAX {
+                    return None;
+                }
+                group_rank += self.choose(slot - taken.within_below(places, cell), j + 1);
             }
             rank += group_rank * mult;
             mult = mult.wrapping_mul(info.radices[g]);
             for &q in run {
-                earlier.add(cell_of(q));
+                taken.add(g, cell_of(q));
             }
             i += k;
         }
         Some((tier, rank * 2 + p.to_move as u64))
     }
 
-    /// The position at an index of a tier.
+    /// The position at an index of a tier, `None` for a hole.
     ///
     /// Groups are unranked in group order and each group's cells come out in
     /// increasing order, so the pieces are appended already sorted.
-    pub fn position_in<const N: usize>(&self, tier: usize, index: u64) -> RulesPosition<N> {
+    pub fn position_in<const N: usize>(&self, tier: usize, index: u64) -> Option<RulesPosition<N>> {
         let info = &self.tiers[tier];
         let mut p = RulesPosition::<N>::empty((index & 1) as usize);
         let mut rest = index >> 1;
-        let mut earlier = Earlier::new(self.cells);
-        let mut free = self.cells;
+        let mut taken = Taken::<N>::new(self.cells, info.counts.len());
         let mut ranks = [0u32; crate::position::MAX_PIECES];
         for (g, &c) in info.counts.iter().enumerate() {
             let k = c as usize;
             if k == 0 {
                 continue;
             }
+            let places = &self.places[g];
             let radix = info.radices[g];
             let mut group_rank = rest % radix;
             rest /= radix;
-            // Colex unranking: the largest r with C(r, i) ≤ what is left, for i = k..1.
-            let mut hi = free;
-            for i in (1..=k).rev() {
-                let r = if i == 1 {
-                    // C(r, 1) = r: what is left is the cell's rank itself.
-                    group_rank as u32
-                } else {
-                    // Binary search for the last r in [i − 1, hi) with C(r, i) ≤ what
-                    // is left (C(r, i) grows with r; C(i − 1, i) = 0 always fits),
-                    // written with arithmetic so that the step has no branch: the
-                    // comparisons are unpredictable, and mispredicted branches made
-                    // this the slowest part of a tier sweep.
-                    let row = &self.binomial[i * (self.cells as usize + 1)..];
-                    let mut lo = i as u32 - 1;
-                    let mut len = hi - lo;
-                    while len > 1 {
-                        let half = len / 2;
-                        lo += half * (row[(lo + half) as usize] <= group_rank) as u32;
-                        len -= half;
-                    }
-                    lo
-                };
-                group_rank -= self.choose(r, i);
-                ranks[i - 1] = r;
-                hi = r;
+            // The ranks among the free places, increasing.
+            if let Some(table) = info.tables[g] {
+                let mut set = self.combinations[table as usize][group_rank as usize];
+                for rank in &mut ranks[..k] {
+                    *rank = set.trailing_zeros();
+                    set &= set - 1;
+                }
+            } else {
+                // Colex unranking: the largest r with C(r, i) ≤ what is left, for i = k..1.
+                let mut hi = (places.cells.len() as u64
+                    - (0..g).filter(|&h| places.within[h]).map(|h| info.counts[h] as u64).sum::<u64>())
+                    as u32;
+                for i in (1..=k).rev() {
+                    let r = if i == 1 {
+                        // C(r, 1) = r: what is left is the rank itself.
+                        group_rank as u32
+                    } else {
+                        // Binary search for the last r in [i − 1, hi) with C(r, i) ≤ what
+                        // is left (C(r, i) grows with r; C(i − 1, i) = 0 always fits),
+                        // its step a select the compiler keeps free of branches: the
+                        // comparisons are unpredictable.
+                        let row = &self.binomial[i * (self.cells as usize + 1)..];
+                        let mut lo = i as u32 - 1;
+                        let mut len = hi - lo;
+                        while len > 1 {
+                            let half = len / 2;
+                            let fits = row[(lo + half) as usize] <= group_rank;
+                            lo = std::hint::select_unpredictable(fits, lo + half, lo);
+                            len -= half;
+                        }
+                        lo
+                    };
+                    group_rank -= self.choose(r, i);
+                    ranks[i - 1] = r;
+                    hi = r;
+                }
             }
-            // The cells of a group are found among those earlier groups left free,
-            // before any is taken: a group's own cells do not shift each other.
+            // The cells of a group are found among the places left free before any
+            // is taken: a group's own cells do not shift each other.
             let start = p.len as usize;
-            for &rank in &ranks[..k] {
-                p.pieces[p.len as usize] = pack(g, earlier.nth_free(rank));
+            taken.free_places(places, &ranks[..k], |cell| {
+                p.pieces[p.len as usize] = pack(g, cell);
                 p.len += 1;
+            });
+            for j in start..p.len as usize {
+                let cell = cell_of(p.pieces[j]);
+                if !places.all_within && taken.holds(cell) {
+                    return None; // an earlier group not within stands there: a hole
+                }
             }
             for j in start..p.len as usize {
-                earlier.add(cell_of(p.pieces[j]));
+                taken.add(g, cell_of(p.pieces[j]));
             }
-            free -= k as u32;
         }
-        p
+        Some(p)
     }
 
     /// The whole-game index of a position.
@@ -244,8 +351,8 @@ impl PlacementIndex {
         self.locate(p).map(|(t, i)| self.tiers[t].offset + i)
     }
 
-    /// The position at a whole-game index.
-    pub fn position<const N: usize>(&self, index: u64) -> RulesPosition<N> {
+    /// The position at a whole-game index, `None` for a hole.
+    pub fn position<const N: usize>(&self, index: u64) -> Option<RulesPosition<N>> {
         let tier = self.tiers.partition_point(|t| t.offset <= index) - 1;
         self.position_in(tier, index - self.tiers[tier].offset)
     }
@@ -278,70 +385,165 @@ fn binomial_exact(n: u64, k: u64) -> Option<u128> {
     Some(r)
 }
 
-/// The cells taken by earlier groups: how many lie below a cell, and the n-th cell
-/// they leave free. A bit set on boards of up to 128 cells, a sorted list beyond.
-enum Earlier {
-    Mask(u128),
-    /// Sorted cells and how many.
-    List([u32; crate::position::MAX_PIECES], usize),
+/// Each group's places: every cell but those where one of its pieces ends the
+/// game the moment it stands there; then which earlier groups lie within.
+fn group_places(game: &RulesGame, groups: usize) -> Vec<Places> {
+    let cells = game.board.cells() as u32;
+    let mut out: Vec<Places> = Vec::with_capacity(groups);
+    for g in 0..groups {
+        let list: Vec<u32> = (0..cells).filter(|&c| !game.ends_on_arrival(g, c)).collect();
+        let mut slot = vec![u32::MAX; cells as usize];
+        for (i, &c) in list.iter().enumerate() {
+            slot[c as usize] = i as u32;
+        }
+        let mask = if cells <= 128 { list.iter().fold(0u128, |m, &c| m | 1u128 << c) } else { 0 };
+        let within: Vec<bool> =
+            out.iter().map(|earlier| earlier.cells.iter().all(|&c| slot[c as usize] != u32::MAX)).collect();
+        let all_within = within.iter().all(|&w| w);
+        out.push(Places { cells: list, slot, mask, within, all_within });
+    }
+    out
 }
 
-impl Earlier {
-    fn new(cells: u32) -> Self {
-        if cells <= 128 {
-            Earlier::Mask(0)
+/// The most groups whose cells [`Taken`] keeps as bit sets.
+const MASK_GROUPS: usize = 8;
+
+/// The cells earlier groups took, by group: how many of those within a group lie
+/// below a cell, which free place has a given rank, whether a cell is taken. Bit
+/// sets on boards of up to 128 cells (and up to [`MASK_GROUPS`] groups), a short
+/// sorted list of room `N` beyond. Built for every index ranked or unranked: small
+/// enough to be cheap to start.
+struct Taken<const N: usize> {
+    small: bool,
+    /// Small boards: each group's cells, and all of them.
+    masks: [u128; MASK_GROUPS],
+    all: u128,
+    /// Large boards: (cell, group), sorted by cell.
+    list: [(u32, u8); N],
+    len: usize,
+}
+
+impl<const N: usize> Taken<N> {
+    fn new(cells: u32, groups: usize) -> Self {
+        let small = cells <= 128 && groups <= MASK_GROUPS;
+        Taken { small, masks: [0; MASK_GROUPS], all: 0, list: [(0, 0); N], len: 0 }
+    }
+
+    /// The cells taken by groups within `places`, as a bit set (small boards).
+    #[inline]
+    fn within_mask(&self, places: &Places) -> u128 {
+        let mut m = 0;
+        for (h, &w) in places.within.iter().enumerate() {
+            if w {
+                m |= self.masks[h];
+            }
+        }
+        m
+    }
+
+    /// How many cells below `cell` groups within `places` took.
+    #[inline]
+    fn within_below(&self, places: &Places, cell: u32) -> u32 {
+        if self.small {
+            (self.within_mask(places) & ((1u128 << cell) - 1)).count_ones()
         } else {
-            Earlier::List([0; crate::position::MAX_PIECES], 0)
-        }
-    }
-
-    #[inline]
-    fn below(&self, cell: u32) -> u32 {
-        match self {
-            Earlier::Mask(m) => (m & ((1u128 << cell) - 1)).count_ones(),
-            Earlier::List(l, n) => l[..*n].iter().filter(|&&c| c < cell).count() as u32,
-        }
-    }
-
-    #[inline]
-    fn add(&mut self, cell: u32) {
-        match self {
-            Earlier::Mask(m) => *m |= 1u128 << cell,
-            Earlier::List(l, n) => {
-                let at = l[..*n].partition_point(|&c| c < cell);
-                l.copy_within(at..*n, at + 1);
-                l[at] = cell;
-                *n += 1;
+            let below = self.list[..self.len].partition_point(|&(c, _)| c < cell);
+            if places.all_within {
+                below as u32
+            } else {
+                self.list[..below].iter().filter(|&&(_, h)| places.within[h as usize]).count() as u32
             }
         }
     }
 
-    /// The cell that is the `n`-th (0-based) not taken.
     #[inline]
-    fn nth_free(&self, n: u32) -> u32 {
-        let mut cell = n;
-        match self {
-            Earlier::Mask(m) => {
-                let mut taken = *m;
-                while taken != 0 {
-                    let t = taken.trailing_zeros();
-                    if t > cell {
-                        break;
+    fn add(&mut self, group: usize, cell: u32) {
+        if self.small {
+            self.masks[group] |= 1u128 << cell;
+            self.all |= 1u128 << cell;
+        } else {
+            // Insertion by hand: a few entries, where `copy_within` calls `memmove`.
+            let mut at = self.len;
+            while at > 0 && self.list[at - 1].0 > cell {
+                self.list[at] = self.list[at - 1];
+                at -= 1;
+            }
+            self.list[at] = (cell, group as u8);
+            self.len += 1;
+        }
+    }
+
+    /// Is `cell` taken by any earlier group?
+    #[inline]
+    fn holds(&self, cell: u32) -> bool {
+        if self.small {
+            self.all >> cell & 1 == 1
+        } else {
+            self.list[..self.len].iter().any(|&(c, _)| c == cell)
+        }
+    }
+
+    /// Calls `f` with the cell of each of `ranks` (increasing) among the places
+    /// that groups within `places` left free.
+    #[inline]
+    fn free_places(&self, places: &Places, ranks: &[u32], mut f: impl FnMut(u32)) {
+        if self.small {
+            let mut free = places.mask & !self.within_mask(places);
+            // Walk the free places once, in order, picking the ranked ones.
+            let mut at = 0u32;
+            for &rank in ranks {
+                while at < rank {
+                    free &= free - 1;
+                    at += 1;
+                }
+                f(free.trailing_zeros());
+            }
+        } else {
+            for &rank in ranks {
+                let mut slot = rank;
+                for &(c, h) in &self.list[..self.len] {
+                    if places.all_within || places.within[h as usize] {
+                        if places.slot[c as usize] <= slot {
+                            slot += 1;
+                        } else {
+                            break;
+                        }
                     }
-                    cell += 1;
-                    taken &= taken - 1;
+                }
+                f(places.cells[slot as usize]);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tables hold every combination once, in colex order: the rank of the
+    /// entry at `i` (Σ C(r_j, j + 1)) is `i`.
+    #[test]
+    fn colex_tables_list_every_combination_in_rank_order() {
+        for n in 2..=14u32 {
+            for k in 2..=n.min(6) {
+                let table = colex_table(n, k);
+                assert_eq!(table.len() as u128, binomial_exact(n as u64, k as u64).unwrap(), "C({n}, {k})");
+                for (i, &set) in table.iter().enumerate() {
+                    assert_eq!(set.count_ones(), k);
+                    assert!(set >> n == 0);
+                    let mut rank = 0u64;
+                    let mut bits = set;
+                    let mut j = 0;
+                    while bits != 0 {
+                        rank += binomial(bits.trailing_zeros() as u64, j + 1);
+                        bits &= bits - 1;
+                        j += 1;
+                    }
+                    assert_eq!(rank, i as u64, "C({n}, {k}) entry {i}");
                 }
             }
-            Earlier::List(l, n) => {
-                for &t in &l[..*n] {
-                    if t <= cell {
-                        cell += 1;
-                    } else {
-                        break;
-                    }
-                }
-            }
         }
-        cell
+        // All 64 cells: the last combination ends the walk.
+        assert_eq!(colex_table(64, 63).len(), 64);
     }
 }
