@@ -186,10 +186,10 @@ impl RulesGame {
             Ok(index) => {
                 let limits: Vec<String> =
                     self.groups().iter().zip(index.limits()).map(|(g, l)| format!("{l} `{}`", g.letter)).collect();
-                let what = if index.places_everywhere() {
-                    "positions"
+                let what = if index.has_holes() {
+                    "entries (some name no position: two pieces on one cell)"
                 } else {
-                    "entries (pieces only where they do not end the game; an entry with two pieces on one cell names no position)"
+                    "positions"
                 };
                 let _ = writeln!(
                     out,

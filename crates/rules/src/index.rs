@@ -203,6 +203,12 @@ impl PlacementIndex {
         self.places.iter().all(|p| p.cells.len() == self.cells as usize)
     }
 
+    /// Can an entry name no position (two groups whose places differ, neither
+    /// within the other)?
+    pub fn has_holes(&self) -> bool {
+        self.places.iter().any(|p| !p.all_within)
+    }
+
     /// The piece limits.
     pub fn limits(&self) -> &[u8] {
         &self.limits
