@@ -134,7 +134,7 @@ pub trait Layered: Indexed {
 /// | method | required? | what it gives |
 /// |---|---|---|
 /// | `tiers`, `child_tiers`, `tier_size`, `tier_name`, `locate`, `position_in` | yes | the tiers, their order and their indexes |
-/// | `for_each_position_in_tier` | no | faster scans than decoding each index |
+/// | `for_each_position_in_tier`, `for_each_position_at` | no | faster scans than decoding each index |
 /// | `for_each_layer_in_tier` | no | an acyclic tier solved in one sweep (no counters, no parents) |
 /// | `progress_bound`, `progress` | no | an acyclic tier in any order solved in sweeps by progress |
 /// | `for_each_located` | no | each position's children already located: a faster sweep |
@@ -173,6 +173,23 @@ pub trait Tiered: Game {
         mut f: impl FnMut(u64, Self::Position),
     ) {
         for index in range {
+            if let Some(p) = self.position_in(tier, index) {
+                f(index, p);
+            }
+        }
+    }
+
+    /// OPTIONAL: calls `f(index, position)` for each of `indices` of `tier`
+    /// (ascending), holes skipped: the sweeps by progress visit a tier this way.
+    /// The default decodes each index; a game overrides it when neighbouring
+    /// indices share work (a rules game's two sides to move share their pieces).
+    fn for_each_position_at(
+        &self,
+        tier: Self::Tier,
+        indices: impl Iterator<Item = u64>,
+        mut f: impl FnMut(u64, Self::Position),
+    ) {
+        for index in indices {
             if let Some(p) = self.position_in(tier, index) {
                 f(index, p);
             }

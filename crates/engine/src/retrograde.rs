@@ -330,19 +330,23 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
             .map(|(chunk_no, (counters, values))| {
                 let first = (chunk_no * CHUNK) as u64;
                 let (mut level0, mut level1, mut tie_candidates) = (Vec::new(), Vec::new(), Vec::new());
-                for (offset, (counter, value)) in counters.iter_mut().zip(values.iter_mut()).enumerate() {
-                    let index = first + offset as u64;
-                    let Some(position) = game.position(index) else {
-                        *value = V::of(PackedValue::NONE);
-                        continue;
-                    };
+                // Holes stay "no position"; the game steps through the chunk
+                // (`for_each_position_in`, cheaper than decoding each index).
+                values.iter_mut().for_each(|v| *v = V::of(PackedValue::NONE));
+                let mut too_many_moves = false;
+                let chunk = first..first + counters.len() as u64;
+                game.for_each_position_in(chunk, |index, position| {
+                    let offset = (index - first) as usize;
+                    let (counter, value) = (&mut counters[offset], &mut values[offset]);
                     if let Some(outcome) = game.terminal(&position) {
                         *value = V::of(PackedValue::pack(outcome.value()));
                         if seeds_are_terminal {
                             level0.push(index << 2 | tag_of(outcome.value()));
                         }
-                        continue;
+                        return;
                     }
+                    // Unsettled until counted.
+                    *value = V::of(PackedValue::DRAW);
                     let (count, best_terminal) = if seeds_are_terminal {
                         (game.move_count(&position), None)
                     } else {
@@ -357,14 +361,17 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
                         (0, None) => Value::Loss(0),
                         (_, Some(win @ Value::Win(_))) => win,
                         (0, Some(best)) => best,
-                        (n, _) if n as u64 > max_count as u64 => return Err(Restart::TooManyMoves),
+                        (n, _) if n as u64 > max_count as u64 => {
+                            too_many_moves = true;
+                            return;
+                        }
                         (n, best) => {
                             let tied = matches!(best, Some(Value::Tie(_)));
                             *counter = C::from_u32(n as u32 | if tied { C::TIED } else { 0 });
                             if tied {
                                 tie_candidates.push(index);
                             }
-                            continue;
+                            return;
                         }
                     };
                     *value = V::of(PackedValue::pack(settled));
@@ -374,6 +381,9 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
                     } else {
                         level1.push(entry);
                     }
+                });
+                if too_many_moves {
+                    return Err(Restart::TooManyMoves);
                 }
                 let d = done.fetch_add(counters.len() as u64, Relaxed) + counters.len() as u64;
                 report(progress, "initialize", d, total);

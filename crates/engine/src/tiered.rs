@@ -456,8 +456,10 @@ fn sweep_by_progress<G: Tiered + Sync>(
         let current = &values;
         let own = |i: u64| current.code(i).0;
         let sweep = |(indices, out): (&[u32], &mut [u32])| {
-            for (&index, code) in indices.iter().zip(out.iter_mut()) {
-                let position = game.position_in(tier, index as u64).expect("indices with a progress exist");
+            // Every index of the order names a position (holes have no progress).
+            let mut codes = out.iter_mut();
+            game.for_each_position_at(tier, indices.iter().map(|&i| i as u64), |_, position| {
+                let code = codes.next().expect("one position an index");
                 let value = match game.terminal(&position) {
                     Some(outcome) => outcome.value(),
                     None => {
@@ -471,7 +473,11 @@ fn sweep_by_progress<G: Tiered + Sync>(
                     }
                 };
                 *code = PackedValue::pack(value).0;
-            }
+            });
+            assert!(
+                codes.next().is_none(),
+                "an index of the order named no position: the game breaks the Tiered invariants"
+            );
         };
         if level.len() > CHUNK {
             level.par_chunks(CHUNK).zip(codes.par_chunks_mut(CHUNK)).for_each(sweep);

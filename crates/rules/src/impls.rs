@@ -41,6 +41,27 @@ impl<const N: usize> Indexed for RulesGame<N> {
         self.placement().index(p).unwrap_or(u64::MAX)
     }
 
+    /// The two sides to move of one placement are neighbours (`2i`, `2i + 1`; every
+    /// tier starts at an even index): their pieces are unranked once.
+    fn for_each_position_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, RulesPosition<N>)) {
+        let Some(placement) = self.index.as_ref() else { return };
+        let mut last: Option<(u64, Option<RulesPosition<N>>)> = None;
+        for index in range.start..range.end.min(placement.size()) {
+            let pieces = match last {
+                Some((pair, decoded)) if pair == index >> 1 => decoded,
+                _ => {
+                    let decoded = placement.position(index & !1);
+                    last = Some((index >> 1, decoded));
+                    decoded
+                }
+            };
+            if let Some(mut p) = pieces {
+                p.to_move = (index & 1) as u8;
+                f(index, p);
+            }
+        }
+    }
+
     #[inline]
     fn position(&self, index: u64) -> Option<RulesPosition<N>> {
         let placement = self.index.as_ref()?;
@@ -97,6 +118,36 @@ impl<const N: usize> Tiered for RulesGame<N> {
 
     fn position_in(&self, tier: u32, index: u64) -> Option<RulesPosition<N>> {
         self.placement().position_in(tier as usize, index)
+    }
+
+    /// The two sides to move of one placement are neighbours (`2i`, `2i + 1`):
+    /// their pieces are unranked once.
+    fn for_each_position_in_tier(&self, tier: u32, range: std::ops::Range<u64>, f: impl FnMut(u64, RulesPosition<N>)) {
+        self.for_each_position_at(tier, range, f)
+    }
+
+    fn for_each_position_at(
+        &self,
+        tier: u32,
+        indices: impl Iterator<Item = u64>,
+        mut f: impl FnMut(u64, RulesPosition<N>),
+    ) {
+        let placement = self.placement();
+        let mut last: Option<(u64, Option<RulesPosition<N>>)> = None;
+        for index in indices {
+            let pieces = match last {
+                Some((pair, decoded)) if pair == index >> 1 => decoded,
+                _ => {
+                    let decoded = placement.position_in(tier as usize, index & !1);
+                    last = Some((index >> 1, decoded));
+                    decoded
+                }
+            };
+            if let Some(mut p) = pieces {
+                p.to_move = (index & 1) as u8;
+                f(index, p);
+            }
+        }
     }
 
     /// The sum of the pieces' advances, where every move onto an empty cell goes
