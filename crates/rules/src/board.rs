@@ -103,6 +103,10 @@ pub struct Board {
     ray_index: Vec<(u32, u32)>,
     /// Backward rays (each move's vectors reversed), to find where a piece came from.
     back_index: Vec<(u32, u32)>,
+    /// `overlap[g * cells + c]`: bit 0 set when two forward rays of group g from
+    /// cell c share a cell, bit 1 when two backward rays do. Where no ray shares a
+    /// cell, move generation needs no check for a target met twice.
+    overlap: Vec<u8>,
     rays: Vec<Ray>,
     /// Cells of all rays.
     pub targets: Vec<u32>,
@@ -176,6 +180,7 @@ impl Board {
             groups,
             ray_index: Vec::new(),
             back_index: Vec::new(),
+            overlap: Vec::new(),
             rays: Vec::new(),
             targets: Vec::new(),
         };
@@ -195,6 +200,20 @@ impl Board {
                 board.ray_index = index;
             }
         }
+        board.overlap = (0..board.groups.len() * board.cells())
+            .map(|at| {
+                let shared = |rays: &[Ray]| {
+                    let mut cells: Vec<u32> = rays.iter().flat_map(|r| board.ray_cells(r).iter().copied()).collect();
+                    let all = cells.len();
+                    cells.sort_unstable();
+                    cells.dedup();
+                    cells.len() != all
+                };
+                let (f, b) = (board.ray_index[at], board.back_index[at]);
+                shared(&board.rays[f.0 as usize..f.1 as usize]) as u8
+                    | (shared(&board.rays[b.0 as usize..b.1 as usize]) as u8) << 1
+            })
+            .collect();
         Ok(board)
     }
 
@@ -224,6 +243,18 @@ impl Board {
     pub fn back_rays(&self, group: usize, cell: u32) -> &[Ray] {
         let (a, b) = self.back_index[group * self.cells() + cell as usize];
         &self.rays[a as usize..b as usize]
+    }
+
+    /// Do two forward rays of `group` from `cell` share a cell?
+    #[inline]
+    pub fn rays_overlap(&self, group: usize, cell: u32) -> bool {
+        self.overlap[group * self.cells() + cell as usize] & 1 != 0
+    }
+
+    /// Do two backward rays of `group` into `cell` share a cell?
+    #[inline]
+    pub fn back_rays_overlap(&self, group: usize, cell: u32) -> bool {
+        self.overlap[group * self.cells() + cell as usize] & 2 != 0
     }
 
     /// The cells of a ray.

@@ -318,7 +318,7 @@ impl<const N: usize> RulesGame<N> {
             let from = cell_of(packed);
             let rays = board.rays(g, from);
             // A target reached by two rules (or two rays) is one move.
-            let dedupe = rays.len() > 1;
+            let dedupe = board.rays_overlap(g, from);
             seen.clear();
             for ray in rays {
                 for &to in board.ray_cells(ray) {

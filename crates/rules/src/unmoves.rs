@@ -59,19 +59,22 @@ impl<const N: usize> RulesGame<N> {
             can_pass |= self.rules.kinds[board.groups[g].kind].stay;
             let to = cell_of(packed);
             seen.clear();
+            // An origin on two backward rays would be yielded twice: checked only
+            // where rays share cells.
+            let dedupe = board.back_rays_overlap(g, to);
             for ray in board.back_rays(g, to) {
                 for &from in board.ray_cells(ray) {
                     let occupied = c.at(from).is_some() || c.is_wall(from);
                     if !occupied {
                         // The piece stood on `from`; `to` was empty or held an enemy.
                         let (quiet, capture) = (ray.onto.empty(), ray.onto.enemy());
-                        if quiet && seen.insert((from, false)) {
+                        if quiet && (!dedupe || seen.insert((from, false))) {
                             let mut parent = *c;
                             parent.relocate(packed, pack(g, from));
                             parent.to_move ^= 1;
                             self.emit(parent, f);
                         }
-                        if capture && (c.len as usize) < N && seen.insert((from, true)) {
+                        if capture && (c.len as usize) < N && (!dedupe || seen.insert((from, true))) {
                             for (h, hg) in board.groups.iter().enumerate() {
                                 let room = limits.is_none_or(|l| counts[h] < l[h]);
                                 if hg.side == side || !room || self.meet_code(g, h, n) != 0 {
