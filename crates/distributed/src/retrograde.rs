@@ -208,6 +208,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
         let game = self.game;
         let (mut level0, mut level1, mut candidates) = (Vec::new(), Vec::new(), Vec::new());
         let max_count = C::TIED - 1;
+        let seeds_are_terminal = game.terminals_indexed();
         let total = self.counters.len() as u64;
         let mut local = 0usize;
         for range in self.partition.ranges(self.me) {
@@ -220,12 +221,12 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
                 };
                 if let Some(outcome) = game.terminal(&position) {
                     *value = V::of(PackedValue::pack(outcome.value()));
-                    if game.terminals_indexed() {
+                    if seeds_are_terminal {
                         level0.push(index << 2 | tag_of(outcome.value()));
                     }
                     continue;
                 }
-                let (count, best_terminal) = if game.terminals_indexed() {
+                let (count, best_terminal) = if seeds_are_terminal {
                     (game.move_count(&position), None)
                 } else {
                     let (mut count, mut best) = (0usize, None::<Value>);

@@ -15,6 +15,33 @@ impl<const N: usize> RulesGame<N> {
         // The front ends ask `placement_index()` before using an index solver.
         self.index.as_ref().expect("a rules game used with an index solver has an index")
     }
+
+    /// Calls `f(index, position)` for each of `indices` (ascending), holes skipped,
+    /// decoding the pieces once for the two sides to move of one placement: they
+    /// are neighbours (`2i`, `2i + 1`; every tier starts at an even index).
+    /// `decode` gives the position at an even index.
+    fn for_each_paired(
+        &self,
+        indices: impl Iterator<Item = u64>,
+        decode: impl Fn(u64) -> Option<RulesPosition<N>>,
+        mut f: impl FnMut(u64, RulesPosition<N>),
+    ) {
+        let mut last: Option<(u64, Option<RulesPosition<N>>)> = None;
+        for index in indices {
+            let pieces = match last {
+                Some((pair, decoded)) if pair == index >> 1 => decoded,
+                _ => {
+                    let decoded = decode(index & !1);
+                    last = Some((index >> 1, decoded));
+                    decoded
+                }
+            };
+            if let Some(mut p) = pieces {
+                p.to_move = (index & 1) as u8;
+                f(index, p);
+            }
+        }
+    }
 }
 
 /// The whole game's index: the tiers one after another. Meetings end the game and
@@ -41,25 +68,11 @@ impl<const N: usize> Indexed for RulesGame<N> {
         self.placement().index(p).unwrap_or(u64::MAX)
     }
 
-    /// The two sides to move of one placement are neighbours (`2i`, `2i + 1`; every
-    /// tier starts at an even index): their pieces are unranked once.
-    fn for_each_position_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, RulesPosition<N>)) {
+    /// The pieces are unranked once for both sides to move.
+    fn for_each_position_in(&self, range: std::ops::Range<u64>, f: impl FnMut(u64, RulesPosition<N>)) {
         let Some(placement) = self.index.as_ref() else { return };
-        let mut last: Option<(u64, Option<RulesPosition<N>>)> = None;
-        for index in range.start..range.end.min(placement.size()) {
-            let pieces = match last {
-                Some((pair, decoded)) if pair == index >> 1 => decoded,
-                _ => {
-                    let decoded = placement.position(index & !1);
-                    last = Some((index >> 1, decoded));
-                    decoded
-                }
-            };
-            if let Some(mut p) = pieces {
-                p.to_move = (index & 1) as u8;
-                f(index, p);
-            }
-        }
+        let indices = range.start..range.end.min(placement.size());
+        self.for_each_paired(indices, |index| placement.position(index), f)
     }
 
     #[inline]
@@ -120,39 +133,25 @@ impl<const N: usize> Tiered for RulesGame<N> {
         self.placement().position_in(tier as usize, index)
     }
 
-    /// The two sides to move of one placement are neighbours (`2i`, `2i + 1`):
-    /// their pieces are unranked once.
+    /// The pieces are unranked once for both sides to move.
     fn for_each_position_in_tier(&self, tier: u32, range: std::ops::Range<u64>, f: impl FnMut(u64, RulesPosition<N>)) {
         self.for_each_position_at(tier, range, f)
     }
 
+    /// The pieces are unranked once for both sides to move.
     fn for_each_position_at(
         &self,
         tier: u32,
         indices: impl Iterator<Item = u64>,
-        mut f: impl FnMut(u64, RulesPosition<N>),
+        f: impl FnMut(u64, RulesPosition<N>),
     ) {
         let placement = self.placement();
-        let mut last: Option<(u64, Option<RulesPosition<N>>)> = None;
-        for index in indices {
-            let pieces = match last {
-                Some((pair, decoded)) if pair == index >> 1 => decoded,
-                _ => {
-                    let decoded = placement.position_in(tier as usize, index & !1);
-                    last = Some((index >> 1, decoded));
-                    decoded
-                }
-            };
-            if let Some(mut p) = pieces {
-                p.to_move = (index & 1) as u8;
-                f(index, p);
-            }
-        }
+        self.for_each_paired(indices, |index| placement.position_in(tier as usize, index), f)
     }
 
     /// The sum of the pieces' advances, where every move onto an empty cell goes
-    /// forward and no piece stays (pawn chess, Breakthrough, Fox and Hounds' hounds
-    /// alone would not do: the fox steps back).
+    /// forward and no piece stays (pawn chess, Breakthrough; not Fox and Hounds,
+    /// whose fox steps back).
     fn progress_bound(&self, tier: u32) -> Option<u32> {
         self.tier_progress_bound(&self.placement().tiers()[tier as usize].counts)
     }

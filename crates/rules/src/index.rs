@@ -47,6 +47,8 @@ pub struct TierInfo {
     pub size: u64,
     /// `C_g` of each group (see the module docs).
     radices: Vec<u64>,
+    /// `free_g` of each group (see the module docs).
+    free: Vec<u32>,
     /// For each group, its table in [`PlacementIndex::combinations`], if it has one.
     tables: Vec<Option<u32>>,
 }
@@ -161,12 +163,14 @@ impl PlacementIndex {
         for counts in vectors {
             let mut size: u128 = 2;
             let mut radices = Vec::with_capacity(groups);
+            let mut frees = Vec::with_capacity(groups);
             let mut tables = Vec::with_capacity(groups);
             for (g, &c) in counts.iter().enumerate() {
                 let taken: u64 = (0..g).filter(|&h| places[g].within[h]).map(|h| counts[h] as u64).sum();
                 let free = (places[g].cells.len() as u64).saturating_sub(taken);
                 let r = binomial_exact(free, c as u64).ok_or("the index overflows 64 bits")?;
                 radices.push(r as u64);
+                frees.push(free as u32);
                 let wanted = (2..=TABLE_PIECES).contains(&(c as usize)) && free <= 64 && r <= TABLE_ENTRIES as u128;
                 tables.push(wanted.then(|| {
                     *table_of.entry((free, c)).or_insert_with(|| {
@@ -182,7 +186,7 @@ impl PlacementIndex {
                 ));
             }
             tier_of_code[code(limits, &counts)] = tiers.len() as u32;
-            tiers.push(TierInfo { counts, offset: offset as u64, size: size as u64, radices, tables });
+            tiers.push(TierInfo { counts, offset: offset as u64, size: size as u64, radices, free: frees, tables });
             offset += size;
         }
         Ok(PlacementIndex {
@@ -304,9 +308,7 @@ impl PlacementIndex {
                 }
             } else {
                 // Colex unranking: the largest r with C(r, i) ≤ what is left, for i = k..1.
-                let mut hi = (places.cells.len() as u64
-                    - (0..g).filter(|&h| places.within[h]).map(|h| info.counts[h] as u64).sum::<u64>())
-                    as u32;
+                let mut hi = info.free[g];
                 for i in (1..=k).rev() {
                     let r = if i == 1 {
                         // C(r, 1) = r: what is left is the rank itself.
