@@ -758,8 +758,11 @@ pub fn move_label(from: Coord, to: Coord) -> String {
 }
 
 /// A move's label: [`move_label`] of its piece, or of every piece a side moves at
-/// once, joined by spaces (`(1,1)->(1,2) stay at (3,3)`).
+/// once, joined by spaces (`(1,1)->(1,2) stay at (3,3)`); a drop: `X*(2,2)`.
 pub fn piece_move_label(described: &gsolve_games::notation::PieceMove) -> String {
+    if let Some(letter) = described.drop {
+        return format!("{letter}*{}", described.to);
+    }
     described.steps().map(|(from, to)| move_label(from, to)).collect::<Vec<_>>().join(" ")
 }
 

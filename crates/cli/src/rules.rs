@@ -31,8 +31,8 @@ pub fn load(path: &Path) -> Result<Arc<Rules>, Failure> {
 const SEARCH_TABLE_ENTRIES: usize = 1 << 20;
 
 /// The solver for a game: alpha-beta search when the game cannot repeat a position
-/// and cannot tie (exact, and it needs no index), else retrograde analysis of the
-/// whole index (draws and ties exact) within [`MAX_POSITIONS`].
+/// (exact, ties included, and it needs no index), else retrograde analysis of the
+/// whole index (draws exact) within [`MAX_POSITIONS`].
 fn choose(game: &RulesGame) -> Result<SolverChoice, Failure> {
     let searched = if game.acyclic() { game.choose_solver(0).ok() } else { None };
     match searched {
@@ -82,8 +82,8 @@ impl Solved {
         if let Values::Searched(searcher) = &self.values {
             let bar = Bar::new();
             searcher.value_with_progress(position, Some(&|p| bar.observe(p))).map_err(|e| match e {
-                SearchError::Tie => Failure::Input(format!(
-                    "{}: the search reached a tie, which it cannot value; these rules need a whole-game solve",
+                SearchError::Draw => Failure::Input(format!(
+                    "{}: the search met a draw, which it cannot value; these rules need a whole-game solve",
                     self.game.rules().name
                 )),
                 e => Failure::Other(anyhow::anyhow!("{e}")),

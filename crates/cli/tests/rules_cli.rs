@@ -172,6 +172,55 @@ fn rules_files_solve_their_starts() {
     assert_eq!(out, "W./.B w: loss in 2, white to move\nW./.B b: loss in 2, black to move\n");
 }
 
+/// Games where pieces are dropped: tic-tac-toe and Connect 4 from their starts (the
+/// published values), a drop in the optimal line and in JSON, and the file's
+/// meaning.
+#[test]
+fn drop_games_solve_their_starts_and_name_their_drops() {
+    let line = |args: &[&str]| ok(args, "").trim().to_string();
+    assert_eq!(line(&["rules", &rules("tic-tac-toe")]), ".../.../... x: tie in 9, x to move");
+    assert_eq!(
+        line(&["rules", &rules("connect-4"), "--rows", "4", "--cols", "6"]),
+        "....../....../....../...... r: loss in 24, red to move"
+    );
+    let explained = ok(&["rules", &rules("tic-tac-toe"), "XO./.X./... o", "--explain"], "");
+    assert!(explained.contains("1. o O*(3,3)") && explained.contains("end: x has won"), "{explained}");
+    let json: serde_json::Value =
+        serde_json::from_str(ok(&["rules", &rules("tic-tac-toe"), "XO./.X./... o", "--json"], "").trim()).unwrap();
+    assert_eq!(json["line"][0]["drop"], "O", "{json}");
+    assert_eq!(json["line"][0]["to"], serde_json::json!([3, 3]), "{json}");
+    let check = ok(&["rules", &rules("connect-4"), "--check"], "");
+    for needle in [
+        "dropped into a column, falls to the lowest empty cell it reaches",
+        "red or yellow with 4 pieces in a row, a column or a diagonal: wins",
+        "every cell taken: the side to move ties",
+        "positions can repeat: no",
+    ] {
+        assert!(check.contains(needle), "{needle:?} missing:\n{check}");
+    }
+    // Every move's value, drops named.
+    let analysed = ok(&["analyze", "--rules", &rules("tic-tac-toe"), "XO./.X./... o"], "");
+    assert!(analysed.contains("O*(3,3)          loss in 4"), "{analysed}");
+}
+
+/// The strong solve of tic-tac-toe: a tablebase of every position drops reach
+/// from the empty board, which `verify` proves and `probe` reads.
+#[test]
+fn a_tic_tac_toe_tablebase_is_built_and_verified() {
+    let dir = std::env::temp_dir().join(format!("gsolve-rules-ttt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ttt.gtb");
+    let path = file.to_str().unwrap();
+    let built = ok(&["build", "rules", &rules("tic-tac-toe"), "-o", path], "");
+    assert!(built.contains("17906 positions"), "{built}");
+    let verified = ok(&["verify", path], "");
+    assert!(verified.contains("12092 checked") && verified.contains("every value follows"), "{verified}");
+    let probed = ok(&["probe", path, ".../.../... x", "X../.O./..X o"], "");
+    assert!(probed.contains(".../.../... x: tie in 9"), "{probed}");
+    assert!(probed.contains("X../.O./..X o: tie in 6"), "{probed}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn check_says_what_the_file_means() {
     let out = ok(&["rules", &rules("fox-and-hounds"), "--check"], "");
@@ -210,6 +259,22 @@ fn bad_rules_files_name_the_file_line_and_column() {
     let zone = write("zone.toml", &pawns.replace("zone = \"goal\"", "zone = \"goals\""));
     let message = fails(&["rules", &zone], "");
     assert!(message.contains("no zone is named `goals`"), "{message}");
+    // Drops and lines: a drop zone not defined, a drop of the wrong type, a line
+    // longer than the board (refused when the board is made), a line without length.
+    let ttt = std::fs::read_to_string(rules("tic-tac-toe")).unwrap();
+    let bad_zone = write("drop-zone.toml", &ttt.replace("drop = true", "drop = { zone = \"home\" }"));
+    let message = fails(&["rules", &bad_zone], "");
+    assert!(message.contains("no zone is named `home`") && message.contains("line 19"), "{message}");
+    let bad_type = write("drop-type.toml", &ttt.replace("drop = true", "drop = 3"));
+    let message = fails(&["rules", &bad_type], "");
+    assert!(message.contains("`drop` of [piece.mark]") && message.contains("line 19"), "{message}");
+    let long = write("long-line.toml", &ttt.replace("length = 3", "length = 5"));
+    let message = fails(&["rules", &long], "");
+    assert!(message.contains("a line of 5 never fits on this board (3 rows × 3 columns)"), "{message}");
+    assert!(ok(&["rules", &long, "--rows", "5", "--cols", "2", "--check"], "").contains("with 5 pieces"));
+    let no_length = write("no-length.toml", &ttt.replace("length = 3\n", ""));
+    let message = fails(&["rules", &no_length], "");
+    assert!(message.contains("`length`"), "{message}");
     let not_toml = write("not-toml.toml", "[game\nname = 1\n");
     let message = fails(&["rules", &not_toml], "");
     assert!(message.contains("line 1") && message.contains("not valid TOML"), "{message}");

@@ -1,5 +1,5 @@
 //! Negamax with alpha-beta pruning and a transposition table, exact in value and
-//! remoteness, for acyclic games without ties (every line ends in a win or a loss).
+//! remoteness, for acyclic games (every line ends: in a win, a loss or a tie).
 //!
 //! # Scores
 //! A value is a score in which a sooner win is higher and a later loss is higher:
@@ -7,22 +7,30 @@
 //! | value     | score          |
 //! |-----------|----------------|
 //! | `Win(r)`  | `MATE - r`     |
+//! | `Tie(r)`  | `0`            |
 //! | `Loss(r)` | `-(MATE - r)`  |
 //!
 //! One ply up, a child's score `s` becomes `-s + sign(s)` for the parent (the
-//! opponent's win in r is our loss in r + 1). That map is strictly decreasing, so
-//! alpha-beta applies, each parent window (α, β) mapped to the child's exactly
-//! (`child_window`: a null window stays one all the way down).
+//! opponent's win in r is our loss in r + 1; a tie stays 0). That map is
+//! decreasing, so alpha-beta applies, each parent window (α, β) mapped to the
+//! child's exactly (`child_window`: a null window stays one all the way down).
+//!
+//! A tie's remoteness is not in its score: both sides prefer a faster tie
+//! ([`Value`]'s order), which no decreasing map can express. Once the score says
+//! tie, step 3 finds it: the shortest line through tied positions to a tied end
+//! (each tied position's remoteness is one more than its fastest tied child's),
+//! or the game tells it ([`SearchHooks::tie_remoteness`]).
 //!
 //! # The search
 //! 1. a null-window search around 0 finds who wins (cheap: pruning is strongest
 //!    there, and it fills the table with good moves);
 //! 2. null-window probes "is the score at least t?" step from the bound just found
-//!    until the range holds one score: the exact remoteness (MTD(f) stepping). Each
+//!    until the range holds one score: the exact value (MTD(f) stepping). Each
 //!    fail-soft probe returns a bound that usually jumps several plies, every probe
 //!    reuses the table, and probes next to the true score are the cheapest (a
 //!    bisection's probes far from it must refute many fast lines: measured 25×
-//!    more nodes on the 7×7 snakes board).
+//!    more nodes on the 7×7 snakes board);
+//! 3. a tie's remoteness, as above.
 //!
 //! # The transposition table
 //! A fixed number of two-entry buckets chosen by a hash of the position. An entry
@@ -82,13 +90,23 @@ pub trait SearchHooks: Game {
     fn order_key(&self, _parent: &Self::Position, _child: &Self::Position) -> i32 {
         0
     }
+
+    /// The remoteness of a position whose value is a tie, if the game knows it
+    /// without searching: in a game where every move fills a cell and only a full
+    /// board ties, the number of empty cells. Asked only of tied positions.
+    /// Default: `None`: the search finds it (the shortest line of tied positions to
+    /// a tied end).
+    fn tie_remoteness(&self, _position: &Self::Position) -> Option<u32> {
+        None
+    }
 }
 
 /// Why a search could not give an exact answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SearchError {
-    /// A terminal position ended level: scores here have no room for ties.
-    Tie,
+    /// A position was valued a draw (play that goes on forever), which a search of
+    /// an acyclic game cannot give: a hook's value.
+    Draw,
     /// A remoteness reached half of [`MATE`]: the game is too long for the score range.
     TooDeep,
     /// The search visited more positions than its budget ([`Searcher::set_node_limit`]).
@@ -101,7 +119,9 @@ pub enum SearchError {
 impl std::fmt::Display for SearchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SearchError::Tie => f.write_str("the game can end in a tie, which alpha-beta search here does not support"),
+            SearchError::Draw => {
+                f.write_str("a position was valued a draw (endless play), which alpha-beta search cannot value")
+            }
             SearchError::TooDeep => write!(f, "a line is longer than {} plies", MATE / 2),
             SearchError::OutOfBudget { limit } => write!(f, "gave up after visiting {limit} positions (the budget)"),
         }
@@ -110,25 +130,26 @@ impl std::fmt::Display for SearchError {
 
 impl std::error::Error for SearchError {}
 
-/// The score of a win/loss value.
-/// Remoteness must stay below half of [`MATE`]: scores then stay far from 0 after
-/// any number of plies of adjustment, and 0 never stands for a value.
+/// The score of a value: ties score 0 (their remoteness is found apart).
+/// Remoteness must stay below half of [`MATE`]: win and loss scores then stay far
+/// from 0 after any number of plies of adjustment.
 pub fn score(value: Value) -> Result<i32, SearchError> {
     const LIMIT: u32 = MATE as u32 / 2;
     match value {
         Value::Win(r) if r < LIMIT => Ok(MATE - r as i32),
         Value::Loss(r) if r < LIMIT => Ok(-(MATE - r as i32)),
         Value::Win(_) | Value::Loss(_) => Err(SearchError::TooDeep),
-        Value::Tie(_) | Value::Draw => Err(SearchError::Tie),
+        Value::Tie(_) => Ok(0),
+        Value::Draw => Err(SearchError::Draw),
     }
 }
 
-/// The value of a score.
+/// The value of a score; a tie (0) with remoteness 0, which the caller finds.
 pub fn value_of_score(score: i32) -> Value {
-    if score > 0 {
-        Value::Win((MATE - score) as u32)
-    } else {
-        Value::Loss((MATE + score) as u32)
+    match score.signum() {
+        1 => Value::Win((MATE - score) as u32),
+        0 => Value::Tie(0),
+        _ => Value::Loss((MATE + score) as u32),
     }
 }
 
@@ -140,12 +161,13 @@ fn parent_score(child: i32) -> i32 {
 
 /// The window to ask a child about for a parent window (α, β): exactly the child
 /// scores c ≤ the first end give the parent `parent_score(c) ≥ β`, and exactly those
-/// ≥ the second give `parent_score(c) ≤ α` (scores are never 0). A null window stays
-/// a null window, at every depth.
+/// ≥ the second give `parent_score(c) ≤ α` (no score is ±1: wins and losses are far
+/// from 0, ties are 0). A null window stays a null window, at every depth.
 #[inline]
 fn child_window(alpha: i32, beta: i32) -> (i32, i32) {
     // parent_score(c) ≥ β: for β > 0 the child must lose, -c - 1 ≥ β; for β ≤ 0 any
-    // child loss does, and a child win with 1 - c ≥ β. Mirrored for α.
+    // child loss or tie does, and a child win with 1 - c ≥ β (for β = 0: c ≤ 1, no
+    // win). Mirrored for α.
     let low = if beta > 0 { -beta - 1 } else { 1 - beta };
     let high = if alpha >= 0 { -alpha - 1 } else { 1 - alpha };
     (low, high)
@@ -262,6 +284,8 @@ struct State<P> {
     stop_at: u64,
     /// The current call's score range `[low, high]`, for reports.
     window: (i32, i32),
+    /// Remoteness of tied positions found so far (step 3).
+    tie_remoteness: std::collections::HashMap<P, u32, BuildHasherDefault<FxHasher>>,
 }
 
 /// One search: the game and the kept state, borrowed for the call.
@@ -320,6 +344,7 @@ impl<'g, G: SearchHooks, H: Borrow<G>> Searcher<'g, G, H> {
             node_limit: None,
             stop_at: u64::MAX,
             window: (-MATE, MATE),
+            tie_remoteness: Default::default(),
         };
         Searcher { game, state: RefCell::new(state), borrows: PhantomData }
     }
@@ -385,9 +410,19 @@ pub fn solve<'g, G: SearchHooks>(game: &'g G, start: &G::Position) -> Result<(Va
 
 impl<G: SearchHooks> Inner<'_, G> {
     /// Step 1, who wins (null window at 0); step 2, how fast (null windows stepping
-    /// from the bound that moved).
+    /// from the bound that moved); step 3, for a tie, how fast.
     fn exact(&mut self, position: &G::Position, progress: Option<Observer<'_>>) -> Result<Value, SearchError> {
         self.s.stop_at = self.s.node_limit.map_or(u64::MAX, |limit| self.s.nodes.saturating_add(limit));
+        let score = self.exact_score(position, progress)?;
+        if score != 0 {
+            return Ok(value_of_score(score));
+        }
+        let remoteness = self.tie_remoteness(position, progress)?;
+        Ok(Value::Tie(remoteness))
+    }
+
+    /// A position's exact score (steps 1 and 2).
+    fn exact_score(&mut self, position: &G::Position, progress: Option<Observer<'_>>) -> Result<i32, SearchError> {
         // The score lies in [low, high]; each probe "score ≥ t?" moves one end.
         let (mut low, mut high) = (-MATE, MATE);
         let mut t = 0;
@@ -397,7 +432,7 @@ impl<G: SearchHooks> Inner<'_, G> {
             if let Some(e) = self.s.error.take() {
                 return Err(e);
             }
-            if s.abs() <= MATE / 2 {
+            if s != 0 && s.abs() <= MATE / 2 {
                 return Err(SearchError::TooDeep);
             }
             if s >= t {
@@ -406,12 +441,46 @@ impl<G: SearchHooks> Inner<'_, G> {
                 high = s;
             }
             if low >= high {
-                return Ok(value_of_score(low));
+                return Ok(low);
             }
             // Probe just past the bound that moved: next to the truth, where
             // pruning is strongest (probes far away must refute many fast lines).
             t = if s >= t { low + 1 } else { high };
         }
+    }
+
+    /// Step 3: the remoteness of a tied position: 0 at a tied end, else one more
+    /// than its fastest tied child's (a tied position has no winning child, and a
+    /// losing one is worse than any tie), each child's score found by steps 1–2
+    /// and each tied position's remoteness kept.
+    fn tie_remoteness(&mut self, position: &G::Position, progress: Option<Observer<'_>>) -> Result<u32, SearchError> {
+        if let Some(r) = self.game.tie_remoteness(position) {
+            return Ok(r);
+        }
+        match self.game.terminal(position) {
+            Some(_) => return Ok(0),
+            None => {
+                if let Some(Value::Tie(r)) = self.game.exact_value(position) {
+                    return Ok(r);
+                }
+            }
+        }
+        if let Some(&r) = self.s.tie_remoteness.get(position) {
+            return Ok(r);
+        }
+        let mut children = Vec::new();
+        self.game.for_each_child(position, |c| children.push(c));
+        let mut best: Option<u32> = None;
+        for child in &children {
+            if self.exact_score(child, progress)? == 0 {
+                let r = self.tie_remoteness(child, progress)?;
+                best = Some(best.map_or(r, |b| b.min(r)));
+            }
+        }
+        // A tied position that is not over has a tied child: its value is one.
+        let r = best.map_or(0, |b| b + 1);
+        self.s.tie_remoteness.insert(position.clone(), r);
+        Ok(r)
     }
 
     /// Fail-soft alpha-beta: the result is exact if strictly inside (alpha, beta),

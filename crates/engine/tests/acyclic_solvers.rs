@@ -630,35 +630,28 @@ fn check_layered(dag: &Dag, naive: &[Option<Value>]) -> Result<Solution, String>
     Ok(solution)
 }
 
-/// What `search` does on a DAG with ties, from every start (fresh searchers):
-/// - no tie reachable: the exact value;
-/// - a tie value: `Err(Tie)`;
-/// - a tie reachable but a win/loss value: `Err(Tie)` or the exact value (the search
-///   may prune the tie away); never a wrong value.
-///
-/// Counts each kind in `stats`.
+/// `search` on a DAG with ties, from every start (fresh searchers): the exact
+/// value, ties and their remoteness included. Counts in `stats` the starts whose
+/// value is a tie, and those that are a win or loss with a tie reachable (where
+/// the tie must be searched past) or without.
 fn check_search_with_ties(dag: &Dag, naive: &[Option<Value>], stats: &mut TieStats) -> Result<(), String> {
     for s in dag.positions() {
         let want = naive[s as usize].unwrap();
         let got = search::solve(dag, &s).map(|(v, _)| v);
-        let tie_reachable = reaches_tie(dag, s);
-        match (&got, want) {
-            (Ok(v), _) if !tie_reachable && *v == want => stats.tie_free += 1,
-            (Err(SearchError::Tie), Value::Tie(_)) => stats.tie_value += 1,
-            (Err(SearchError::Tie), _) if tie_reachable => stats.tie_reachable_err += 1,
-            (Ok(v), _) if tie_reachable && *v == want && !matches!(want, Value::Tie(_)) => stats.tie_reachable_ok += 1,
-            _ => {
-                return Err(format!(
-                    "search::solve from {s} (tie reachable: {tie_reachable}): got {got:?}, naive {want:?}"
-                ))
-            }
+        if got != Ok(want) {
+            return Err(format!("search::solve from {s}: got {got:?}, naive {want:?}"));
+        }
+        match want {
+            Value::Tie(_) => stats.tie_value += 1,
+            _ if reaches_tie(dag, s) => stats.tie_reachable += 1,
+            _ => stats.tie_free += 1,
         }
     }
     Ok(())
 }
 
 /// One searcher for every start of a DAG with ties, in random order: each answer is
-/// `Err(Tie)` with a tie reachable, or the exact value.
+/// the exact value (what earlier searches left in the table never misleads).
 fn check_shared_search_with_ties(dag: &Dag, naive: &[Option<Value>], rng: &mut Rng) -> Result<(), String> {
     let shared = Searcher::new(dag);
     let mut asked = Vec::new();
@@ -666,10 +659,8 @@ fn check_shared_search_with_ties(dag: &Dag, naive: &[Option<Value>], rng: &mut R
         let want = naive[s as usize].unwrap();
         let got = shared.value(&s);
         asked.push((s, got.clone()));
-        match got {
-            Ok(v) if v == want => {}
-            Err(SearchError::Tie) if reaches_tie(dag, s) => {}
-            _ => return Err(format!("shared searcher from {s}: got {got:?}, naive {want:?}; asked before: {asked:?}")),
+        if got != Ok(want) {
+            return Err(format!("shared searcher from {s}: got {got:?}, naive {want:?}; asked before: {asked:?}"));
         }
     }
     Ok(())
@@ -679,8 +670,7 @@ fn check_shared_search_with_ties(dag: &Dag, naive: &[Option<Value>], rng: &mut R
 struct TieStats {
     tie_free: u64,
     tie_value: u64,
-    tie_reachable_err: u64,
-    tie_reachable_ok: u64,
+    tie_reachable: u64,
 }
 
 /// All checks on one DAG.
@@ -728,7 +718,10 @@ fn seeded_random_dags_match_the_naive_solver() {
     println!("search on DAGs with ties: {stats:?}");
     assert!(tie_free_dags >= 1000, "too few tie-free DAGs: {tie_free_dags}");
     assert!(max_remoteness >= 30, "values not deep enough: {max_remoteness}");
-    assert!(stats.tie_value > 100 && stats.tie_free > 100, "tie cases too rare: {stats:?}");
+    assert!(
+        stats.tie_value > 100 && stats.tie_free > 100 && stats.tie_reachable > 100,
+        "tie cases too rare: {stats:?}"
+    );
 }
 
 /// A DAG from proptest (shrinks a failure to a small DAG): per node a terminal roll,
@@ -905,11 +898,7 @@ fn assert_all_solvers(nodes: Vec<Node>, want: &[Value]) {
         assert_eq!(memo::solve(&dag, &p).unwrap().value(&p), Some(w), "memo at {p}");
         assert_eq!(solution.value(p), Some(w), "layered at {p}");
         let searched = search::solve(&dag, &p).map(|(v, _)| v);
-        if dag.has_ties() {
-            assert!(searched == Err(SearchError::Tie) || searched == Ok(w), "search at {p}: {searched:?}");
-        } else {
-            assert_eq!(searched, Ok(w), "search at {p}");
-        }
+        assert_eq!(searched, Ok(w), "search at {p}");
     }
 }
 
@@ -960,22 +949,39 @@ fn ties_rank_between_wins_and_losses() {
 // ---------------------------------------------------------------------------------
 
 #[test]
-fn search_refuses_a_tie_value() {
+fn search_values_ties_with_their_remoteness() {
     let dag = Dag::new(vec![Node::Terminal(Outcome::Tie), Node::Inner(vec![0])]);
-    assert_eq!(search::solve(&dag, &0).err(), Some(SearchError::Tie));
-    assert_eq!(search::solve(&dag, &1).err(), Some(SearchError::Tie));
-    // The searcher as a value lookup has no value for them.
+    assert_eq!(search::solve(&dag, &0).map(|(v, _)| v), Ok(Value::Tie(0)));
+    assert_eq!(search::solve(&dag, &1).map(|(v, _)| v), Ok(Value::Tie(1)));
     let searcher = Searcher::new(&dag);
-    assert_eq!(searcher.lookup(&dag, &1), None);
+    assert_eq!(searcher.lookup(&dag, &1), Some(Value::Tie(1)));
 }
 
-/// The search only fails on a tie it meets: a tie that pruning skips does not stop it
-/// (and the value is still exact). Here the move to the lost terminal 0 wins at once.
+/// A tie's remoteness is its fastest tied line: here 4 can tie at once (0) or by
+/// way of 3 and 2, and a win beats both.
+#[test]
+fn search_takes_the_fastest_tie_and_prefers_a_win() {
+    use Value::*;
+    let dag = Dag::new(vec![
+        Node::Terminal(Outcome::Tie),  // 0: Tie(0)
+        Node::Terminal(Outcome::Loss), // 1: Loss(0)
+        Node::Inner(vec![0]),          // 2: Tie(1)
+        Node::Inner(vec![2]),          // 3: Tie(2)
+        Node::Inner(vec![3, 0]),       // 4: Tie(1)
+        Node::Inner(vec![4, 1]),       // 5: Win(1)
+        Node::Inner(vec![3, 5]),       // 6: Tie(3): the other move loses
+    ]);
+    for (p, want) in [Tie(0), Loss(0), Tie(1), Tie(2), Tie(1), Win(1), Tie(3)].into_iter().enumerate() {
+        assert_eq!(search::solve(&dag, &(p as u64)).map(|(v, _)| v), Ok(want), "position {p}");
+    }
+}
+
+/// A tie the search prunes away does not change the value. Here the move to the
+/// lost terminal 0 wins at once.
 #[test]
 fn search_may_prune_a_reachable_tie() {
     let dag = Dag::new(vec![Node::Terminal(Outcome::Loss), Node::Terminal(Outcome::Tie), Node::Inner(vec![0, 1])]);
-    let got = search::solve(&dag, &2).map(|(v, _)| v);
-    assert!(got == Ok(Value::Win(1)) || got == Err(SearchError::Tie), "{got:?}");
+    assert_eq!(search::solve(&dag, &2).map(|(v, _)| v), Ok(Value::Win(1)));
 }
 
 #[test]
@@ -991,36 +997,34 @@ fn search_hook_ends_the_search_early() {
     // A hook value is taken on trust: a (false) value changes the answer accordingly.
     let liar = Oracle::new(&dag, vec![None, None, Some(Value::Win(6)), None]);
     assert_eq!(search::solve(&liar, &3).unwrap().0, Value::Loss(7));
-    // A hook tie is refused like a terminal tie.
+    // A hook tie is taken with its remoteness; a hook draw is refused.
     let tie = Oracle::new(&dag, vec![None, None, Some(Value::Tie(4)), None]);
-    assert_eq!(search::solve(&tie, &3).err(), Some(SearchError::Tie));
+    assert_eq!(search::solve(&tie, &3).unwrap().0, Value::Tie(5));
+    let draw = Oracle::new(&dag, vec![None, None, Some(Value::Draw), None]);
+    assert_eq!(search::solve(&draw, &3).err(), Some(SearchError::Draw));
     // A hook value at the edge of the score range is refused.
     let deep = Oracle::new(&dag, vec![None, None, Some(Value::Win(MATE as u32)), None]);
     assert_eq!(search::solve(&deep, &3).err(), Some(SearchError::TooDeep));
 }
 
-/// Regression (engine `search.rs`, fixed: a failed search stores nothing): after a
-/// search ended in `Err(SearchError::Tie)`, the searcher's table kept the entries
-/// stored on the way back up, scored with the placeholder 0 that `negamax` returns
-/// once `error` is set. The child window is 3
-/// scores wide, so a 0 can even be stored as `Exact`. Asking the same searcher again
-/// (the same position or one on the path) gives `Ok(Loss(16777216))` (score 0), and
-/// `Searcher`'s `ValueLookup` reports that value.
-///
-/// Minimal: 0 is a tie, 1 -> 0, 2 -> 1. `value(2)` is `Err(Tie)`, then `value(1)`
-/// and `value(2)` are `Ok(Loss(16777216))`; the true values are `Tie(1)`, `Tie(2)`.
+/// Regression (engine `search.rs`, fixed: a failed search stores nothing): when
+/// the search could not value ties, a search that failed on one left entries scored
+/// with the placeholder 0 in the table, and asking the same searcher again gave
+/// `Ok(Loss(16777216))`. Now ties are values: asked again and again, the same
+/// searcher gives the same exact values. (A search that fails, over its node
+/// budget, is checked by `searcher_with_a_node_budget_gives_up_or_answers_exactly`.)
 #[test]
-fn searcher_keeps_refusing_after_a_tie_error() {
+fn a_searcher_asked_again_gives_the_same_tie_values() {
     let dag = Dag::new(vec![Node::Terminal(Outcome::Tie), Node::Inner(vec![0]), Node::Inner(vec![1])]);
     let searcher = Searcher::new(&dag);
-    assert_eq!(searcher.value(&2), Err(SearchError::Tie));
-    assert_eq!(searcher.value(&2), Err(SearchError::Tie), "position 2 again, same searcher");
-    assert_eq!(searcher.value(&1), Err(SearchError::Tie), "position 1, same searcher");
-    assert_eq!(searcher.lookup(&dag, &1), None);
+    assert_eq!(searcher.value(&2), Ok(Value::Tie(2)));
+    assert_eq!(searcher.value(&2), Ok(Value::Tie(2)), "position 2 again, same searcher");
+    assert_eq!(searcher.value(&1), Ok(Value::Tie(1)), "position 1, same searcher");
+    assert_eq!(searcher.lookup(&dag, &1), Some(Value::Tie(1)));
 }
 
 /// The same bug on random DAGs with ties: one searcher for all starts (each twice, in
-/// random order) must answer `Err(Tie)` or the exact value, never a wrong value.
+/// random order) must answer the exact value.
 #[test]
 fn shared_searcher_on_dags_with_ties_never_gives_a_wrong_value() {
     for seed in 0..SEEDED_CASES / 2 {

@@ -20,7 +20,8 @@ impl fmt::Display for Coord {
 }
 
 /// One piece moving from one cell to another (or staying, where the rules allow);
-/// in games where a side moves every piece at once, the other pieces' steps too.
+/// in games where a side moves every piece at once, the other pieces' steps too;
+/// or a piece dropped onto a cell (`from` = `to`, `drop` its letter).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceMove {
     /// Who moves, e.g. `"queen"`.
@@ -32,12 +33,20 @@ pub struct PieceMove {
     /// The other pieces moved in the same turn, (from, to) each, in order; the
     /// first `None` ends the list.
     pub also: [Option<(Coord, Coord)>; 3],
+    /// The letter of a piece dropped onto `to` (from outside the board), if the
+    /// move is a drop.
+    pub drop: Option<char>,
 }
 
 impl PieceMove {
     /// One piece's move.
     pub fn new(side: &'static str, from: Coord, to: Coord) -> Self {
-        PieceMove { side, from, to, also: [None; 3] }
+        PieceMove { side, from, to, also: [None; 3], drop: None }
+    }
+
+    /// A piece with letter `letter` dropped onto `to`.
+    pub fn dropped(side: &'static str, letter: char, to: Coord) -> Self {
+        PieceMove { side, from: to, to, also: [None; 3], drop: Some(letter) }
     }
 
     /// Every piece's (from, to) in the turn, this piece first.
@@ -48,8 +57,11 @@ impl PieceMove {
 
 impl fmt::Display for PieceMove {
     /// `queen (1,1) -> (1,2)`, `queen stays at (1,1)`; several pieces: `cops (1,1) ->
-    /// (1,2), (3,3) stays`.
+    /// (1,2), (3,3) stays`; a drop: `x X*(2,2)` (shogi's `P*5e`, with a cell).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(letter) = self.drop {
+            return write!(f, "{} {letter}*{}", self.side, self.to);
+        }
         if self.also[0].is_none() {
             return if self.from == self.to {
                 write!(f, "{} stays at {}", self.side, self.from)

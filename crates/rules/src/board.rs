@@ -17,8 +17,9 @@ use crate::spec::{CellColour, CellSet, Facing, Onto, Rules};
 
 /// No playable cell here.
 pub const NO_CELL: u32 = u32::MAX;
-/// The most playable cells a board may have (cells are stored as 16-bit numbers).
-pub const MAX_CELLS: usize = 65_535;
+/// The most playable cells a board may have: cells are stored as 16-bit numbers,
+/// and those from `0xff00` name the group of a drop ([`crate::game::DROP`]).
+pub const MAX_CELLS: usize = 0xff00;
 
 /// A piece kind as one side owns it: the unit of the index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -35,11 +35,15 @@ pub enum SolverChoice {
 
 impl RulesGame {
     /// True when no position can come back: every move takes a piece forward (no
-    /// stay, no pass, no step without a forward part) or leaves a wall. Such a game
-    /// has no draws, and alpha-beta search is exact for it.
+    /// stay, no pass, no step without a forward part), drops a piece (in a game
+    /// without captures: pieces only come) or leaves a wall. Such a game has no
+    /// draws, and alpha-beta search is exact for it.
     pub fn acyclic(&self) -> bool {
         if self.rules.has_trails() {
             return self.rules.kinds.iter().all(|k| k.trail && !k.stay);
+        }
+        if self.rules.has_drops() && self.rules.has_captures() {
+            return false;
         }
         self.rules.kinds.iter().all(|k| !k.stay && k.moves.iter().all(|m| m.vectors.iter().all(|&(f, _)| f > 0)))
     }
@@ -51,7 +55,7 @@ impl RulesGame {
         let acyclic = self.acyclic();
         match self.placement_index() {
             Ok(index) if index.size() <= max_positions => Ok(SolverChoice::Retrograde),
-            _ if acyclic && !self.has_tie_endings() => Ok(SolverChoice::Search),
+            _ if acyclic => Ok(SolverChoice::Search),
             Ok(index) => Err(format!(
                 "{}: {} positions to solve, more than the {max_positions} allowed here, and the game can go on forever (no search)",
                 self.rules.name,
@@ -59,15 +63,6 @@ impl RulesGame {
             )),
             Err(why) => Err(format!("{}: no index ({why}), and the search cannot solve this game", self.rules.name)),
         }
-    }
-
-    fn has_tie_endings(&self) -> bool {
-        self.rules.endings.iter().any(|e| match e {
-            Ending::Reach { result, .. } | Ending::NoPieces { result, .. } | Ending::Stuck { result } => {
-                *result == Outcome::Tie
-            }
-            Ending::Meet { winner, .. } => winner.is_none(),
-        })
     }
 
     /// The cell's coordinates (1-based).
@@ -134,6 +129,29 @@ impl RulesGame {
             if kind.trail {
                 let _ = writeln!(out, "  leaves a wall on every cell it leaves");
             }
+            if let Some(drop) = &kind.drop {
+                let zone = drop.zone.map_or("an empty cell".to_string(), |z| {
+                    format!("an empty cell of the zone {}", rules.zones[z].name)
+                });
+                let supply = if drop.from_hand { "its side's hand" } else { "an endless supply" };
+                let how = if drop.gravity {
+                    format!("dropped from {supply} into a column, falls to the lowest empty cell it reaches ({zone})")
+                } else {
+                    format!("dropped from {supply} onto {zone}")
+                };
+                let _ = writeln!(out, "  is {how}");
+            }
+            if let Some(promote) = &kind.promote {
+                let how = if promote.forced { "becomes" } else { "may become" };
+                let _ = writeln!(
+                    out,
+                    "  {how} a {} on a move that ends in the zone {}",
+                    rules.kinds[promote.to].name, rules.zones[promote.zone].name
+                );
+            }
+            if let Some(to) = kind.to_hand {
+                let _ = writeln!(out, "  captured, goes to the captor's hand as a {}", rules.kinds[to].name);
+            }
         }
         for (z, zone) in rules.zones.iter().enumerate() {
             for side in 0..2 {
@@ -174,6 +192,24 @@ impl RulesGame {
                     let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
                     format!("{} without pieces: {}", who.join(" or "), result(*r))
                 }
+                Ending::Line { length, orthogonal, diagonal, kinds, sides, result: r } => {
+                    let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
+                    let pieces = kinds.as_ref().map_or("pieces".to_string(), |k| {
+                        k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ")
+                    });
+                    let along = match (orthogonal, diagonal) {
+                        (true, true) => "in a row, a column or a diagonal",
+                        (true, false) => "in a row or a column",
+                        _ => "in a diagonal",
+                    };
+                    format!("{} with {length} {pieces} {along}: {}", who.join(" or "), result(*r))
+                }
+                Ending::Full { result: r } => format!("every cell taken: the side to move {}", result(*r)),
+                Ending::Captured { kinds, result: r } => format!(
+                    "a side whose {} is captured {} (whoever captures it)",
+                    kinds.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or "),
+                    result(*r)
+                ),
                 Ending::Stuck { result: r } => format!("the side to move without a legal move {}", result(*r)),
             };
             let _ = writeln!(out, "end: {line}");
@@ -187,7 +223,7 @@ impl RulesGame {
                 let limits: Vec<String> =
                     self.groups().iter().zip(index.limits()).map(|(g, l)| format!("{l} `{}`", g.letter)).collect();
                 let what = if index.has_holes() {
-                    "entries (some name no position: two pieces on one cell)"
+                    "entries (some name no position: two pieces on one cell, or a side to move the counts rule out)"
                 } else {
                     "positions"
                 };
@@ -231,6 +267,9 @@ impl Explain for RulesGame {
     /// where the side moves every piece, the others' steps in `also`.
     fn describe_move(&self, p: &RulesPosition, m: &RulesMove) -> PieceMove {
         let side = self.side_to_move(p);
+        if let Some((group, to)) = m.dropped() {
+            return PieceMove::dropped(side, self.board.groups[group].letter, self.coord(to));
+        }
         let steps = m.steps();
         let Some(first) = steps.iter().position(|(f, t)| f != t).or((!steps.is_empty()).then_some(0)) else {
             let own = p.pieces().find(|q| self.group_side[q.group] == p.to_move()).map_or(0, |q| q.cell);

@@ -1,7 +1,7 @@
 //! A rules file on a board, as an engine [`Game`]: move generation, playing a move,
 //! and the endings.
 
-use crate::board::{Board, Group};
+use crate::board::{Board, Group, NO_CELL};
 use crate::error::RulesError;
 use crate::index::PlacementIndex;
 use crate::position::{cell_of, group_of, pack, RulesPosition, MAX_PIECES, MAX_TRAIL_CELLS};
@@ -14,16 +14,34 @@ use std::sync::Arc;
 pub const MAX_ALL_PIECES: usize = 4;
 
 /// A move: each moving piece's (from, to) cells; a piece that stays has from = to;
-/// no steps at all is a pass.
+/// no steps at all is a pass; a drop is one step whose `from` is
+/// [`DROP`]` + group` (no cell has such a number: [`crate::board::MAX_CELLS`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RulesMove {
     pub(crate) len: u8,
+    /// The moving piece becomes its promoted kind (one piece's move only).
+    pub(crate) promote: bool,
     pub(crate) steps: [(u16, u16); MAX_ALL_PIECES],
 }
 
 impl RulesMove {
     /// A pass: the side to move stays put.
-    pub const PASS: RulesMove = RulesMove { len: 0, steps: [(0, 0); MAX_ALL_PIECES] };
+    pub const PASS: RulesMove = RulesMove { len: 0, promote: false, steps: [(0, 0); MAX_ALL_PIECES] };
+
+    /// Does the moving piece promote?
+    pub fn promotes(&self) -> bool {
+        self.promote
+    }
+
+    /// A piece of group `group` dropped onto `to`.
+    pub(crate) fn drop(group: usize, to: u32) -> Self {
+        RulesMove::one(DROP as u32 + group as u32, to)
+    }
+
+    /// The group dropped and the cell, if this move is a drop.
+    pub fn dropped(&self) -> Option<(usize, u32)> {
+        (self.len == 1 && self.steps[0].0 >= DROP).then(|| ((self.steps[0].0 - DROP) as usize, self.steps[0].1 as u32))
+    }
 
     fn one(from: u32, to: u32) -> Self {
         let mut m = RulesMove::PASS;
@@ -42,6 +60,58 @@ impl std::fmt::Debug for RulesMove {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.steps()).finish()
     }
+}
+
+/// The `from` of a drop's step: `DROP + group` (see [`RulesMove`]).
+pub const DROP: u16 = 0xff00;
+
+/// A group's promotion, compiled for a board.
+#[derive(Clone, Debug)]
+pub(crate) struct PromotionTo {
+    /// The group it becomes (same side).
+    pub(crate) group: usize,
+    /// `zone[c]`: a move ending on cell c promotes.
+    pub(crate) zone: Vec<bool>,
+    pub(crate) forced: bool,
+}
+
+/// No hand slot.
+pub(crate) const NO_SLOT: u8 = u8::MAX;
+/// The most hand slots (groups dropped from a hand): 4 bits each in a `u64`.
+pub const MAX_HAND_SLOTS: usize = 16;
+
+/// Where a group's pieces may be dropped, compiled for a board.
+#[derive(Clone, Debug)]
+pub(crate) struct DropTargets {
+    /// `allowed[c]`: the piece may land on cell c (its zone, or every cell).
+    pub(crate) allowed: Vec<bool>,
+    /// Dropped into a column, the piece falls ([`crate::spec::DropRule::gravity`]).
+    pub(crate) gravity: bool,
+    /// From the side's hand (else an endless supply).
+    pub(crate) from_hand: bool,
+}
+
+/// A `line` ending compiled for a board.
+///
+/// Where the grid with one spare column fits in 128 bits, a side's pieces are one
+/// such bit set and a line is found by shifts, four or fewer directions of
+/// `length − 1` shifts each (the spare column stops rows and diagonals from
+/// running on into the next row):
+/// ```text
+///   bit(r, c) = r · (cols + 1) + c          directions: 1 (→), cols + 1 (↓),
+///   x = b; x &= b >> d; x &= b >> 2d; …      cols + 2 (↘), cols (↙)
+/// ```
+/// Otherwise each line is checked cell by cell.
+#[derive(Clone, Debug)]
+struct LineCheck {
+    /// The cells of each line, `length` a line, one after another.
+    cells: Vec<u32>,
+    length: usize,
+    /// The shifts of the directions, where the padded grid fits (else empty).
+    shifts: Vec<u32>,
+    /// `counts[g]`: pieces of group g make lines.
+    counts: Vec<bool>,
+    result: Outcome,
 }
 
 /// A `reach` ending compiled for a board.
@@ -79,6 +149,33 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// The step graph when the game is a trail race (the snakes on a graph), for
     /// the search.
     pub(crate) race: Option<Arc<crate::race::Race>>,
+    /// Drops of each group (`None`: never dropped).
+    pub(crate) drops: Vec<Option<DropTargets>>,
+    /// `hand_slot[g]`: the hand slot of group g ([`NO_SLOT`]: never in a hand).
+    pub(crate) hand_slot: Vec<u8>,
+    /// The groups of the hand slots, in slot order.
+    pub(crate) slot_group: Vec<usize>,
+    /// `to_hand[g]`: the slot a captured piece of group g goes to (the captor's
+    /// group of its hand kind), or [`NO_SLOT`]: it leaves the game.
+    pub(crate) to_hand: Vec<u8>,
+    /// Each group's promotion, if it has one.
+    pub(crate) promotion: Vec<Option<PromotionTo>>,
+    /// `lines[side]`: the line endings that apply to that side.
+    lines: [Vec<LineCheck>; 2],
+    /// The result for the side to move of a full board, if that ends the game.
+    full: Option<Outcome>,
+    /// `below[c]` / `above[c]`: the playable cell under / over cell c, or
+    /// [`NO_CELL`] (the edge, or a cell that is not part of the board).
+    below: Vec<u32>,
+    above: Vec<u32>,
+    /// The playable cells of the top row: where a falling piece enters a column.
+    tops: Vec<u32>,
+    /// `line_weight[c]`: the lines of the line endings through cell c (move order).
+    line_weight: Vec<u16>,
+    /// `grid_bit[c]`: cell c's bit in a line check's padded grid ([`LineCheck`]).
+    grid_bit: Vec<u8>,
+    /// Bits of the padded grid: rows × (cols + 1).
+    grid_bits: u32,
     /// `advance[g * cells + c]`: how far a piece of group g on cell c stands from
     /// its side's back edge, in its forward direction. Empty when some move that
     /// stays in a tier (onto an empty cell) does not go forward, or a piece may
@@ -106,6 +203,56 @@ impl RulesGame {
                 }
             }
         }
+        // Capturing a royal piece ends the game as a meeting does, whoever takes it.
+        for e in &rules.endings {
+            let Ending::Captured { kinds, result } = e else { continue };
+            for (b, gb) in groups.iter().enumerate() {
+                if !kinds.contains(&gb.kind) {
+                    continue;
+                }
+                for (a, ga) in groups.iter().enumerate() {
+                    if ga.side != gb.side && meet[a * n + b] == 0 {
+                        meet[a * n + b] = match result {
+                            Outcome::Loss => 1 + ga.side as u8,
+                            Outcome::Win => 1 + gb.side as u8,
+                            Outcome::Tie => 3,
+                        };
+                    }
+                }
+            }
+        }
+        let group_of_kind = |side: usize, kind: usize| groups.iter().position(|g| g.side == side && g.kind == kind);
+        let mut hand_slot = vec![NO_SLOT; n];
+        let mut slot_group = Vec::new();
+        for (g, group) in groups.iter().enumerate() {
+            if rules.kinds[group.kind].drop.as_ref().is_some_and(|d| d.from_hand) {
+                if slot_group.len() == MAX_HAND_SLOTS {
+                    return Err(RulesError::Board(format!(
+                        "more than {MAX_HAND_SLOTS} kinds of piece in hands (each side's kinds dropped from a hand count)"
+                    )));
+                }
+                hand_slot[g] = slot_group.len() as u8;
+                slot_group.push(g);
+            }
+        }
+        let to_hand: Vec<u8> = groups
+            .iter()
+            .map(|group| {
+                let Some(kind) = rules.kinds[group.kind].to_hand else { return NO_SLOT };
+                group_of_kind(1 - group.side, kind).map_or(NO_SLOT, |h| hand_slot[h])
+            })
+            .collect();
+        let promotion: Vec<Option<PromotionTo>> = groups
+            .iter()
+            .map(|group| {
+                let promote = rules.kinds[group.kind].promote.as_ref()?;
+                Some(PromotionTo {
+                    group: group_of_kind(group.side, promote.to)?,
+                    zone: (0..board.cells() as u32).map(|c| board.in_zone(promote.zone, group.side, c)).collect(),
+                    forced: promote.forced,
+                })
+            })
+            .collect();
         let mut reach = [Vec::new(), Vec::new()];
         let mut no_pieces = [None, None];
         for ending in &rules.endings {
@@ -133,8 +280,58 @@ impl RulesGame {
                         }
                     }
                 }
-                Ending::Meet { .. } | Ending::Stuck { .. } => {}
+                Ending::Line { .. }
+                | Ending::Full { .. }
+                | Ending::Captured { .. }
+                | Ending::Meet { .. }
+                | Ending::Stuck { .. } => {}
             }
+        }
+        let lines = lines_of(&rules, &board)?;
+        let full = rules.endings.iter().find_map(|e| match e {
+            Ending::Full { result } => Some(*result),
+            _ => None,
+        });
+        let drops = groups
+            .iter()
+            .map(|g| {
+                rules.kinds[g.kind].drop.as_ref().map(|d| DropTargets {
+                    allowed: (0..board.cells() as u32)
+                        .map(|c| d.zone.is_none_or(|z| board.in_zone(z, g.side, c)))
+                        .collect(),
+                    gravity: d.gravity,
+                    from_hand: d.from_hand,
+                })
+            })
+            .collect();
+        let neighbour = |dr: i64| -> Vec<u32> {
+            board
+                .coords
+                .iter()
+                .map(|&(r, c)| {
+                    let r = r as i64 + dr;
+                    if r < 0 {
+                        return NO_CELL;
+                    }
+                    board.cell(r as u32, c).unwrap_or(NO_CELL)
+                })
+                .collect()
+        };
+        let (below, above) = (neighbour(1), neighbour(-1));
+        let tops = (0..board.cols).filter_map(|c| board.cell(0, c)).collect();
+        let grid_bits = board.rows.saturating_mul(board.cols + 1);
+        let grid_bit = board.coords.iter().map(|&(r, c)| (r * (board.cols + 1) + c).min(127) as u8).collect();
+        let mut line_weight = vec![0u16; board.cells()];
+        for check in lines.iter().flatten() {
+            for &c in &check.cells {
+                line_weight[c as usize] = line_weight[c as usize].saturating_add(1);
+            }
+        }
+        if rules.has_drops() && board.cells() > MAX_PIECES {
+            return Err(RulesError::Board(format!(
+                "a game where pieces are dropped may have at most {MAX_PIECES} playable cells (a position holds at most {MAX_PIECES} pieces); this board has {}",
+                board.cells()
+            )));
         }
         if rules.has_trails() && board.cells() > MAX_TRAIL_CELLS {
             return Err(RulesError::Board(format!(
@@ -159,6 +356,19 @@ impl RulesGame {
             index: None,
             no_index: None,
             race: None,
+            drops,
+            hand_slot,
+            slot_group,
+            to_hand,
+            promotion,
+            lines,
+            full,
+            below,
+            above,
+            tops,
+            line_weight,
+            grid_bit,
+            grid_bits,
             advance: Vec::new(),
         };
         game.advance = game.advances();
@@ -188,8 +398,7 @@ impl RulesGame {
     /// game's: a solution of one is a solution of the other. Solvers take the
     /// smallest room that fits ([`crate::compact`]).
     pub fn compact<const M: usize>(&self) -> Option<RulesGame<M>> {
-        let limits = self.limits()?;
-        if limits.iter().map(|&l| l as usize).sum::<usize>() > M {
+        if self.index.as_ref()?.max_pieces() > M {
             return None;
         }
         Some(RulesGame {
@@ -205,6 +414,19 @@ impl RulesGame {
             index: self.index.clone(),
             no_index: self.no_index.clone(),
             race: self.race.clone(),
+            drops: self.drops.clone(),
+            hand_slot: self.hand_slot.clone(),
+            slot_group: self.slot_group.clone(),
+            to_hand: self.to_hand.clone(),
+            promotion: self.promotion.clone(),
+            lines: self.lines.clone(),
+            full: self.full,
+            below: self.below.clone(),
+            above: self.above.clone(),
+            tops: self.tops.clone(),
+            line_weight: self.line_weight.clone(),
+            grid_bit: self.grid_bit.clone(),
+            grid_bits: self.grid_bits,
             advance: self.advance.clone(),
         })
     }
@@ -334,7 +556,7 @@ impl<const N: usize> RulesGame<N> {
                         Some(_) => ray.onto.enemy(),
                     };
                     if legal && (!dedupe || seen.insert(to)) {
-                        f(RulesMove::one(from, to));
+                        self.step_moves(g, from, to, f);
                     }
                     if !ray.leap && p.at(to).is_some() {
                         break;
@@ -342,8 +564,105 @@ impl<const N: usize> RulesGame<N> {
                 }
             }
         }
+        self.drop_moves(p, side, f);
         if can_pass {
             f(RulesMove::PASS);
+        }
+    }
+
+    /// The moves of a piece of group `g` from `from` to `to`: promoting where it
+    /// must, both ways where it may.
+    #[inline]
+    fn step_moves(&self, g: usize, from: u32, to: u32, f: &mut impl FnMut(RulesMove)) {
+        match &self.promotion[g] {
+            Some(promotion) if promotion.zone[to as usize] => {
+                let mut m = RulesMove::one(from, to);
+                m.promote = true;
+                f(m);
+                if !promotion.forced {
+                    f(RulesMove::one(from, to));
+                }
+            }
+            _ => f(RulesMove::one(from, to)),
+        }
+    }
+
+    /// The playable cells holding a piece, as a bit set (boards of at most 128
+    /// cells, as every game with drops has: see [`RulesGame::new`]).
+    #[inline]
+    pub(crate) fn occupied(&self, p: &RulesPosition<N>) -> u128 {
+        p.packed().iter().fold(0u128, |set, &q| set | 1u128 << (cell_of(q) & 127))
+    }
+
+    /// Where a piece dropped into the column whose top cell is `top` comes to
+    /// rest: it falls while the cell below is playable and empty; `None` when the
+    /// top cell is taken (the column is full).
+    #[inline]
+    pub(crate) fn fall(&self, top: u32, occupied: u128) -> Option<u32> {
+        if occupied >> top & 1 == 1 {
+            return None;
+        }
+        let mut cell = top;
+        loop {
+            let next = self.below[cell as usize];
+            if next == NO_CELL || occupied >> next & 1 == 1 {
+                return Some(cell);
+            }
+            cell = next;
+        }
+    }
+
+    /// Could a piece dropped into its column have come to rest on `cell` with the
+    /// cells of `occupied` taken: nothing over it up to the top row, something (or
+    /// the edge) under it?
+    pub(crate) fn rests_on(&self, cell: u32, occupied: u128) -> bool {
+        let next = self.below[cell as usize];
+        if next != NO_CELL && occupied >> next & 1 == 0 {
+            return false;
+        }
+        let mut up = cell;
+        loop {
+            let (r, _) = self.board.coords[up as usize];
+            let over = self.above[up as usize];
+            if over == NO_CELL {
+                return r == 0;
+            }
+            if occupied >> over & 1 == 1 {
+                return false;
+            }
+            up = over;
+        }
+    }
+
+    /// The drops of the side: each of its droppable groups onto each cell it may
+    /// land on.
+    #[inline]
+    fn drop_moves(&self, p: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesMove)) {
+        if self.drops.is_empty() || (p.len as usize) >= N {
+            return;
+        }
+        let mut occupied = None;
+        for (g, drop) in self.drops.iter().enumerate() {
+            let Some(drop) = drop else { continue };
+            if self.group_side[g] != side || (drop.from_hand && p.in_hand(self.hand_slot[g] as usize) == 0) {
+                continue;
+            }
+            let occupied = *occupied.get_or_insert_with(|| self.occupied(p));
+            if drop.gravity {
+                for &top in &self.tops {
+                    if let Some(cell) = self.fall(top, occupied) {
+                        if drop.allowed[cell as usize] {
+                            f(RulesMove::drop(g, cell));
+                        }
+                    }
+                }
+            } else {
+                for cell in 0..self.board.cells() as u32 {
+                    if occupied >> cell & 1 == 0 && drop.allowed[cell as usize] {
+                        f(RulesMove::drop(g, cell));
+                    }
+                }
+            }
         }
     }
 
@@ -429,7 +748,7 @@ impl<const N: usize> RulesGame<N> {
     /// The position after a move (which must be legal in `p`).
     pub(crate) fn play_move(&self, p: &RulesPosition<N>, m: &RulesMove) -> RulesPosition<N> {
         if m.len == 1 {
-            return self.play_step(p, m.steps[0]);
+            return self.play_step(p, m.steps[0], m.promote);
         }
         let n = self.group_side.len();
         let mut c = *p;
@@ -463,9 +782,18 @@ impl<const N: usize> RulesGame<N> {
     /// is rewritten where it stands in the list and slid into order, an enemy on
     /// `to` taken off; no list is rebuilt.
     #[inline]
-    fn play_step(&self, p: &RulesPosition<N>, (from, to): (u16, u16)) -> RulesPosition<N> {
+    fn play_step(&self, p: &RulesPosition<N>, (from, to): (u16, u16), promote: bool) -> RulesPosition<N> {
         let mut c = *p;
         c.to_move ^= 1;
+        if from >= DROP {
+            debug_assert!((c.len as usize) < N);
+            let g = (from - DROP) as usize;
+            if self.hand_slot[g] != NO_SLOT && self.drops[g].as_ref().is_some_and(|d| d.from_hand) {
+                c.take_from_hand(self.hand_slot[g] as usize);
+            }
+            c.insert(pack(g, to as u32));
+            return c;
+        }
         if from == to {
             return c;
         }
@@ -475,9 +803,12 @@ impl<const N: usize> RulesGame<N> {
         let g = group_of(c.pieces[i]);
         if let Some(j) = c.pieces[..len].iter().position(|&q| cell_of(q) == to) {
             let n = self.group_side.len();
-            let ended = self.meet[g * n + group_of(c.pieces[j])];
+            let taken = group_of(c.pieces[j]);
+            let ended = self.meet[g * n + taken];
             if ended != 0 {
                 c.ended = ended;
+            } else if self.to_hand[taken] != NO_SLOT {
+                c.put_in_hand(self.to_hand[taken] as usize);
             }
             c.pieces.copy_within(j + 1..len, j);
             c.len -= 1;
@@ -485,7 +816,7 @@ impl<const N: usize> RulesGame<N> {
                 i -= 1;
             }
         }
-        let moved = pack(g, to);
+        let moved = if promote { pack(self.promotion[g].as_ref().map_or(g, |pr| pr.group), to) } else { pack(g, to) };
         let len = c.len as usize;
         // Slide the piece to its place: the list stays sorted.
         while i > 0 && c.pieces[i - 1] > moved {
@@ -562,6 +893,11 @@ impl<const N: usize> RulesGame<N> {
                 return Some(check.result);
             }
         }
+        for check in &self.lines[side] {
+            if self.has_line(p, check) {
+                return Some(check.result);
+            }
+        }
         if let Some(result) = self.no_pieces[side] {
             if present >> side & 1 == 0 {
                 return Some(result);
@@ -569,6 +905,156 @@ impl<const N: usize> RulesGame<N> {
         }
         None
     }
+
+    /// Do the pieces that count for a line ending make one?
+    #[inline]
+    fn has_line(&self, p: &RulesPosition<N>, check: &LineCheck) -> bool {
+        if !check.shifts.is_empty() {
+            let mut mine = 0u128;
+            for &q in p.packed() {
+                // Branch-free: a piece that does not count adds nothing.
+                let counts = check.counts[group_of(q)] as u128;
+                mine |= counts << self.grid_bit[cell_of(q) as usize];
+            }
+            if (mine.count_ones() as usize) < check.length {
+                return false;
+            }
+            // Most grids fit in 64 bits, where shifts are one instruction.
+            if self.grid_bits <= 64 {
+                let mine = mine as u64;
+                return check.shifts.iter().any(|&d| {
+                    let mut run = mine;
+                    for i in 1..check.length as u32 {
+                        run &= mine >> (i * d);
+                    }
+                    run != 0
+                });
+            }
+            return check.shifts.iter().any(|&d| {
+                let mut run = mine;
+                for i in 1..check.length as u32 {
+                    run &= mine >> (i * d);
+                }
+                run != 0
+            });
+        }
+        let cells = self.board.cells();
+        let mut mine = vec![false; cells];
+        for &q in p.packed() {
+            if check.counts[group_of(q)] {
+                mine[cell_of(q) as usize] = true;
+            }
+        }
+        check.cells.chunks(check.length).any(|line| line.iter().all(|&c| mine[c as usize]))
+    }
+
+    /// How many lines of the line endings pass through the cell a drop took:
+    /// central cells first, which is how people play tic-tac-toe and Connect 4.
+    pub(crate) fn drop_weight(&self, parent: &RulesPosition<N>, child: &RulesPosition<N>) -> i32 {
+        let (a, b) = (parent.packed(), child.packed());
+        let added = b.iter().zip(a.iter().chain(std::iter::once(&u32::MAX))).find(|(x, y)| x != y).map(|(x, _)| *x);
+        let Some(added) = added else { return 0 };
+        let cell = cell_of(added) as usize;
+        self.line_weight.get(cell).copied().unwrap_or(0) as i32
+    }
+
+    /// Is every playable cell taken?
+    #[inline]
+    fn is_full(&self, p: &RulesPosition<N>) -> bool {
+        p.len as usize + p.walls.count_ones() as usize >= self.board.cells()
+    }
+
+    /// Does every line that ends in a tie end on a full board, and no other ending
+    /// tie? Then, when every move drops one piece, a tie comes exactly when the
+    /// board fills: its remoteness is the number of empty cells.
+    pub(crate) fn ties_only_when_full(&self) -> bool {
+        let tie = |o: &Outcome| *o == Outcome::Tie;
+        self.rules.endings.iter().all(|e| match e {
+            Ending::Reach { result, .. }
+            | Ending::NoPieces { result, .. }
+            | Ending::Line { result, .. }
+            | Ending::Captured { result, .. }
+            | Ending::Stuck { result } => !tie(result),
+            Ending::Meet { winner, .. } => winner.is_some(),
+            Ending::Full { .. } => true,
+        })
+    }
+
+    /// The number of empty playable cells.
+    pub(crate) fn empty_cells(&self, p: &RulesPosition<N>) -> usize {
+        self.board.cells().saturating_sub(p.len as usize + p.walls.count_ones() as usize)
+    }
+}
+
+/// The line endings of the rules on a board, for each side: every run of `length`
+/// playable cells along a row, a column or a diagonal, as the ending asks. A
+/// length no run on this board has is an error (the ending could never happen).
+fn lines_of(rules: &Rules, board: &Board) -> Result<[Vec<LineCheck>; 2], RulesError> {
+    let mut out = [Vec::new(), Vec::new()];
+    for e in &rules.endings {
+        let Ending::Line { length, orthogonal, diagonal, kinds, sides, result } = e else { continue };
+        let mut directions = Vec::new();
+        if *orthogonal {
+            directions.extend([(0i64, 1i64), (1, 0)]);
+        }
+        if *diagonal {
+            directions.extend([(1, 1), (1, -1)]);
+        }
+        let length = *length as usize;
+        let mut cells = Vec::new();
+        for &(r, c) in &board.coords {
+            for &(dr, dc) in &directions {
+                let run: Vec<u32> = (0..length as i64)
+                    .map_while(|i| {
+                        let (rr, cc) = (r as i64 + dr * i, c as i64 + dc * i);
+                        if rr < 0 || cc < 0 {
+                            return None;
+                        }
+                        board.cell(rr as u32, cc as u32)
+                    })
+                    .collect();
+                if run.len() == length {
+                    cells.extend(run);
+                }
+            }
+        }
+        if cells.is_empty() {
+            return Err(RulesError::Board(format!(
+                "a line of {length} never fits on this board ({} rows × {} columns)",
+                board.rows, board.cols
+            )));
+        }
+        let cols = board.cols;
+        let shifts: Vec<u32> = if board.rows * (cols + 1) <= 128 {
+            let mut shifts = Vec::new();
+            if *orthogonal {
+                shifts.extend([1, cols + 1]);
+            }
+            if *diagonal {
+                shifts.extend([cols + 2, cols]);
+            }
+            shifts
+        } else {
+            Vec::new()
+        };
+        for side in 0..2 {
+            if sides[side] {
+                let counts = board
+                    .groups
+                    .iter()
+                    .map(|g| g.side == side && kinds.as_ref().is_none_or(|k| k.contains(&g.kind)))
+                    .collect();
+                out[side].push(LineCheck {
+                    cells: cells.clone(),
+                    length,
+                    shifts: shifts.clone(),
+                    counts,
+                    result: *result,
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Piece counts the game can hold: at most [`MAX_PIECES`] on the board, and few
@@ -614,8 +1100,8 @@ impl<const N: usize> Game for RulesGame<N> {
     type Move = RulesMove;
 
     /// The endings, the side that just moved first: a meeting, then each side's
-    /// `reach` and `no-pieces` endings in file order, then (when the rules make
-    /// being stuck anything but a loss) the side to move having no move.
+    /// `reach`, `line` and `no-pieces` endings, then a full board, then (when the
+    /// rules make being stuck anything but a loss) the side to move having no move.
     fn terminal(&self, p: &RulesPosition<N>) -> Option<Outcome> {
         let to_move = p.to_move();
         match p.ended {
@@ -629,6 +1115,11 @@ impl<const N: usize> Game for RulesGame<N> {
         }
         if let Some(result) = self.side_ending(p, to_move, present) {
             return Some(result);
+        }
+        if let Some(result) = self.full {
+            if self.is_full(p) {
+                return Some(result);
+            }
         }
         if self.stuck != Outcome::Loss {
             let mut any = false;

@@ -19,14 +19,15 @@ impl<const N: usize> RulesGame<N> {
     /// Calls `f(index, position)` for each of `indices` (ascending), holes skipped,
     /// decoding the pieces once for the two sides to move of one placement: they
     /// are neighbours (`2i`, `2i + 1`; every tier starts at an even index).
-    /// `decode` gives the position at an even index.
+    /// `decode` gives the pieces at an even index and the sides to move they
+    /// have there (bit s: side s).
     fn for_each_paired(
         &self,
         indices: impl Iterator<Item = u64>,
-        decode: impl Fn(u64) -> Option<RulesPosition<N>>,
+        decode: impl Fn(u64) -> Option<(RulesPosition<N>, u8)>,
         mut f: impl FnMut(u64, RulesPosition<N>),
     ) {
-        let mut last: Option<(u64, Option<RulesPosition<N>>)> = None;
+        let mut last: Option<(u64, Option<(RulesPosition<N>, u8)>)> = None;
         for index in indices {
             let pieces = match last {
                 Some((pair, decoded)) if pair == index >> 1 => decoded,
@@ -36,9 +37,11 @@ impl<const N: usize> RulesGame<N> {
                     decoded
                 }
             };
-            if let Some(mut p) = pieces {
-                p.to_move = (index & 1) as u8;
-                f(index, p);
+            if let Some((mut p, sides)) = pieces {
+                if sides >> (index & 1) & 1 == 1 {
+                    p.to_move = (index & 1) as u8;
+                    f(index, p);
+                }
             }
         }
     }
@@ -72,7 +75,15 @@ impl<const N: usize> Indexed for RulesGame<N> {
     fn for_each_position_in(&self, range: std::ops::Range<u64>, f: impl FnMut(u64, RulesPosition<N>)) {
         let Some(placement) = self.index.as_ref() else { return };
         let indices = range.start..range.end.min(placement.size());
-        self.for_each_paired(indices, |index| placement.position(index), f)
+        self.for_each_paired(
+            indices,
+            |index| {
+                let tier = placement.tier_at(index);
+                let offset = placement.tiers()[tier].offset;
+                placement.pieces_in(tier, index - offset).map(|p| (p, placement.tier_sides(tier)))
+            },
+            f,
+        )
     }
 
     #[inline]
@@ -88,7 +99,8 @@ impl<const N: usize> Unmoves for RulesGame<N> {
     }
 }
 
-/// Tiers by the number of pieces of each kind and side, fewest pieces first.
+/// Tiers by the number of pieces of each kind and side: fewest pieces first, or
+/// where pieces are dropped, most first.
 impl<const N: usize> Tiered for RulesGame<N> {
     type Tier = u32;
 
@@ -100,6 +112,18 @@ impl<const N: usize> Tiered for RulesGame<N> {
         let index = self.placement();
         let counts = &index.tiers()[tier as usize].counts;
         let mut out = Vec::new();
+        if self.rules.has_drops() {
+            for g in 0..counts.len() {
+                if self.drops[g].is_some() {
+                    let mut more = counts.clone();
+                    more[g] += 1;
+                    if let Some(t) = index.tier_of(&more) {
+                        out.push(t as u32);
+                    }
+                }
+            }
+            return out;
+        }
         for g in 0..counts.len() {
             if counts[g] > 0 {
                 let mut fewer = counts.clone();
@@ -146,7 +170,8 @@ impl<const N: usize> Tiered for RulesGame<N> {
         f: impl FnMut(u64, RulesPosition<N>),
     ) {
         let placement = self.placement();
-        self.for_each_paired(indices, |index| placement.position_in(tier as usize, index), f)
+        let sides = placement.tier_sides(tier as usize);
+        self.for_each_paired(indices, |index| placement.pieces_in(tier as usize, index).map(|p| (p, sides)), f)
     }
 
     /// The sum of the pieces' advances, where every move onto an empty cell goes
@@ -217,8 +242,8 @@ impl Variant for RulesGame {
         if let Some(map) = &self.board.map {
             out.push(("map".to_string(), map.text()));
         }
-        if let Some(limits) = self.limits() {
-            out.push(("pieces".to_string(), limits.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(",")));
+        if let Some(index) = &self.index {
+            out.push(("pieces".to_string(), index.given().iter().map(|l| l.to_string()).collect::<Vec<_>>().join(",")));
         }
         out
     }

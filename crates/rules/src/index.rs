@@ -25,7 +25,9 @@
 //! their goal row.
 //!
 //! Tiers come in order of total pieces, fewest first: a capture leaves a tier for
-//! one with a piece fewer, which is therefore solved earlier.
+//! one with a piece fewer, which is therefore solved earlier. In games where
+//! pieces are dropped, a drop leaves a tier for one with a piece more: the tiers
+//! are those reachable from the position's counts (the *floor*), most pieces first.
 
 use crate::game::RulesGame;
 use crate::position::{cell_of, group_of, pack, RulesPosition};
@@ -41,6 +43,10 @@ pub const MAX_TIERS: usize = 1 << 20;
 pub struct TierInfo {
     /// Pieces of each group.
     pub counts: Vec<u8>,
+    /// The sides to move its positions have (bit s: side s); the other side's
+    /// entries are holes. Both, except in games with drops, where the counts can
+    /// tell who is to move.
+    pub sides: u8,
     /// Its first whole-game index.
     pub offset: u64,
     /// Its number of positions.
@@ -75,6 +81,12 @@ pub struct PlacementIndex {
     /// Each group's places (see the module docs).
     places: Vec<Places>,
     limits: Vec<u8>,
+    /// The counts the index was made for: the limits, or in games with drops the
+    /// floor (the counts of the position whose game it is).
+    given: Vec<u8>,
+    /// Tiers can be solved in order (no move leads back to an earlier tier): false
+    /// where pieces are both dropped and captured.
+    ordered: bool,
     tiers: Vec<TierInfo>,
     /// Tier number by the mixed-radix code of its counts (`u32::MAX`: not a tier).
     tier_of_code: Vec<u32>,
@@ -116,9 +128,19 @@ fn colex_table(n: u32, k: u32) -> Vec<u64> {
 impl PlacementIndex {
     /// The index of `game` for up to `limits[g]` pieces of group g; an error says why
     /// the game is too big.
-    pub(crate) fn new(game: &RulesGame, limits: &[u8]) -> Result<PlacementIndex, String> {
+    pub(crate) fn new(game: &RulesGame, given: &[u8]) -> Result<PlacementIndex, String> {
         let cells = game.board.cells() as u32;
-        let groups = limits.len();
+        let groups = given.len();
+        let drops = game.rules.has_drops();
+        let captures = game.rules.has_captures();
+        // With drops, room for every empty cell to fill with each droppable group.
+        let room = cells.saturating_sub(given.iter().map(|&c| c as u32).sum()).min(u8::MAX as u32) as u8;
+        let limits: Vec<u8> = given
+            .iter()
+            .enumerate()
+            .map(|(g, &c)| if drops && game.drops[g].is_some() { c.saturating_add(room) } else { c })
+            .collect();
+        let limits = &limits[..];
         let max_k = limits.iter().copied().max().unwrap_or(0) as usize;
         let binomial: Vec<u64> =
             (0..=max_k).flat_map(|k| (0..=cells as u64).map(move |n| binomial(n, k as u64))).collect();
@@ -126,41 +148,25 @@ impl PlacementIndex {
         if codes > MAX_TIERS as u128 {
             return Err(format!("{codes} piece counts to tier, more than {MAX_TIERS}"));
         }
-        // Count vectors: every one up to the limits where pieces can be captured,
-        // else the limits alone (no move changes the counts).
-        let captures = game.rules.has_captures();
-        let mut vectors: Vec<Vec<u8>> = Vec::new();
-        let mut v = vec![0u8; groups];
-        loop {
-            if captures || v == limits {
-                vectors.push(v.clone());
-            }
-            let mut g = 0;
-            loop {
-                if g == groups {
-                    break;
-                }
-                v[g] += 1;
-                if v[g] <= limits[g] {
-                    break;
-                }
-                v[g] = 0;
-                g += 1;
-            }
-            if g == groups {
-                break;
-            }
+        // Count vectors: with drops, those reachable from the floor; else every one
+        // up to the limits where pieces can be captured, else the limits alone (no
+        // move changes the counts).
+        let mut vectors =
+            if drops { reachable_counts(game, given, limits, cells) } else { count_vectors(limits, captures) };
+        vectors.retain(|(v, _)| v.iter().map(|&c| c as u32).sum::<u32>() <= cells);
+        vectors.sort_by_key(|(v, _)| {
+            (v.iter().map(|&c| c as u32).sum::<u32>(), v.iter().rev().copied().collect::<Vec<_>>())
+        });
+        if drops {
+            vectors.reverse();
         }
-        vectors.retain(|v| v.iter().map(|&c| c as u32).sum::<u32>() <= cells);
-        vectors
-            .sort_by_key(|v| (v.iter().map(|&c| c as u32).sum::<u32>(), v.iter().rev().copied().collect::<Vec<_>>()));
         let places = group_places(game, groups);
         let mut tier_of_code = vec![u32::MAX; codes as usize];
         let mut tiers = Vec::new();
         let mut offset: u128 = 0;
         let mut combinations: Vec<Vec<u64>> = Vec::new();
         let mut table_of: std::collections::HashMap<(u64, u8), u32> = std::collections::HashMap::new();
-        for counts in vectors {
+        for (counts, sides) in vectors {
             let mut size: u128 = 2;
             let mut radices = Vec::with_capacity(groups);
             let mut frees = Vec::with_capacity(groups);
@@ -186,13 +192,23 @@ impl PlacementIndex {
                 ));
             }
             tier_of_code[code(limits, &counts)] = tiers.len() as u32;
-            tiers.push(TierInfo { counts, offset: offset as u64, size: size as u64, radices, free: frees, tables });
+            tiers.push(TierInfo {
+                counts,
+                sides,
+                offset: offset as u64,
+                size: size as u64,
+                radices,
+                free: frees,
+                tables,
+            });
             offset += size;
         }
         Ok(PlacementIndex {
             cells,
             places,
             limits: limits.to_vec(),
+            given: given.to_vec(),
+            ordered: !(drops && captures),
             tiers,
             tier_of_code,
             binomial,
@@ -210,12 +226,32 @@ impl PlacementIndex {
     /// Can an entry name no position (two groups whose places differ, neither
     /// within the other)?
     pub fn has_holes(&self) -> bool {
-        self.places.iter().any(|p| !p.all_within)
+        self.places.iter().any(|p| !p.all_within) || self.tiers.iter().any(|t| t.sides != 3)
     }
 
-    /// The piece limits.
+    /// The most pieces of each group a position of the index has.
     pub fn limits(&self) -> &[u8] {
         &self.limits
+    }
+
+    /// The counts the index was made for: [`Self::limits`], or in games with drops
+    /// the counts of the position the game was set up from (the floor), from which
+    /// the tiers are those drops can reach. Variants store these.
+    pub fn given(&self) -> &[u8] {
+        &self.given
+    }
+
+    /// The most pieces a position of the index has.
+    pub fn max_pieces(&self) -> usize {
+        self.tiers.iter().map(|t| t.counts.iter().map(|&c| c as usize).sum::<usize>()).max().unwrap_or(0)
+    }
+
+    /// Can the tiers be solved one after another, each move staying in its tier or
+    /// going to one listed earlier? Not where pieces are both dropped and captured
+    /// (a drop and a capture lead back to the same counts): such games are solved
+    /// whole.
+    pub fn tiers_ordered(&self) -> bool {
+        self.ordered
     }
 
     /// Positions in all tiers.
@@ -277,14 +313,33 @@ impl PlacementIndex {
             }
             i += k;
         }
+        if info.sides >> p.to_move & 1 == 0 {
+            return None;
+        }
         Some((tier, rank * 2 + p.to_move as u64))
     }
 
     /// The position at an index of a tier, `None` for a hole.
+    pub fn position_in<const N: usize>(&self, tier: usize, index: u64) -> Option<RulesPosition<N>> {
+        if self.tiers[tier].sides >> (index & 1) & 1 == 0 {
+            return None;
+        }
+        self.pieces_in(tier, index)
+    }
+
+    /// The sides to move a tier's positions have (bit s: side s).
+    #[inline]
+    pub fn tier_sides(&self, tier: usize) -> u8 {
+        self.tiers[tier].sides
+    }
+
+    /// The pieces at an index of a tier (with the side to move of the index, even
+    /// where the tier has no position with that side to move), `None` where the
+    /// pieces are a hole.
     ///
     /// Groups are unranked in group order and each group's cells come out in
     /// increasing order, so the pieces are appended already sorted.
-    pub fn position_in<const N: usize>(&self, tier: usize, index: u64) -> Option<RulesPosition<N>> {
+    pub(crate) fn pieces_in<const N: usize>(&self, tier: usize, index: u64) -> Option<RulesPosition<N>> {
         let info = &self.tiers[tier];
         let mut p = RulesPosition::<N>::empty((index & 1) as usize);
         let mut rest = index >> 1;
@@ -361,8 +416,88 @@ impl PlacementIndex {
 
     /// The position at a whole-game index, `None` for a hole.
     pub fn position<const N: usize>(&self, index: u64) -> Option<RulesPosition<N>> {
-        let tier = self.tiers.partition_point(|t| t.offset <= index) - 1;
+        let tier = self.tier_at(index);
         self.position_in(tier, index - self.tiers[tier].offset)
+    }
+
+    /// The tier holding a whole-game index.
+    pub(crate) fn tier_at(&self, index: u64) -> usize {
+        self.tiers.partition_point(|t| t.offset <= index) - 1
+    }
+}
+
+/// The count vectors a game with drops reaches from `floor`, within `limits` and
+/// `cells` pieces, each with the sides to move it is reached with (bit s: side s):
+/// explored by (counts, side to move) from either side to move. A side's turn
+/// keeps the counts (a piece moves, or the side passes) where it has a piece that
+/// moves or stays, adds a piece to one of its droppable groups, or (in games with
+/// captures) takes one from an enemy group. Where every turn is a drop the two
+/// sides' counts stay within one of each other, and which side is to move follows
+/// from the counts: tic-tac-toe's 3×3 board has 15 tiers, not 55, and half their
+/// entries are holes (the other side to move).
+fn reachable_counts(game: &RulesGame, floor: &[u8], limits: &[u8], cells: u32) -> Vec<(Vec<u8>, u8)> {
+    let groups = floor.len();
+    let board = &game.board;
+    let rules = &game.rules;
+    let quiet = [0, 1].map(|side| {
+        board.groups.iter().any(|g| {
+            let kind = &rules.kinds[g.kind];
+            g.side == side && (kind.stay || !kind.moves.is_empty())
+        })
+    });
+    let captures = rules.has_captures();
+    let mut seen: std::collections::HashSet<(Vec<u8>, usize)> = std::collections::HashSet::new();
+    let mut stack = vec![(floor.to_vec(), 0usize), (floor.to_vec(), 1usize)];
+    while let Some((v, side)) = stack.pop() {
+        if !seen.insert((v.clone(), side)) {
+            continue;
+        }
+        let total: u32 = v.iter().map(|&c| c as u32).sum();
+        if quiet[side] {
+            stack.push((v.clone(), 1 - side));
+        }
+        for g in 0..groups {
+            let mine = board.groups[g].side == side;
+            if mine && game.drops[g].is_some() && v[g] < limits[g] && total < cells {
+                let mut w = v.clone();
+                w[g] += 1;
+                stack.push((w, 1 - side));
+            }
+            if !mine && captures && v[g] > 0 {
+                let mut w = v.clone();
+                w[g] -= 1;
+                stack.push((w, 1 - side));
+            }
+        }
+    }
+    let mut sides: std::collections::BTreeMap<Vec<u8>, u8> = std::collections::BTreeMap::new();
+    for (v, side) in seen {
+        *sides.entry(v).or_default() |= 1 << side;
+    }
+    sides.into_iter().collect()
+}
+
+/// The count vectors of a game without drops: every one up to the limits where
+/// pieces can be captured, else the limits alone (no move changes the counts);
+/// both sides to move each.
+fn count_vectors(limits: &[u8], captures: bool) -> Vec<(Vec<u8>, u8)> {
+    if !captures {
+        return vec![(limits.to_vec(), 3)];
+    }
+    let mut out = Vec::new();
+    let mut v = vec![0u8; limits.len()];
+    loop {
+        out.push((v.clone(), 3));
+        // The next vector, the first group counting fastest.
+        let mut g = 0;
+        while g < v.len() && v[g] == limits[g] {
+            v[g] = 0;
+            g += 1;
+        }
+        if g == v.len() {
+            return out;
+        }
+        v[g] += 1;
     }
 }
 

@@ -6,6 +6,8 @@
 //!               \___/        \__/        in increasing cells; one piece a cell)
 //!              bits 16..   bits 0..16
 //!   walls: bit c set = playable cell c is a wall now (left by a trail)
+//!   hand:  bits 4s..4s+4 = pieces in hand slot s (a group dropped from a hand:
+//!          crate::game::RulesGame::hand_slot), 16 slots of 0 to 15 pieces
 //!   ended: 0 = play goes on; 1 + side = that side has won by a meeting; 3 = a tie
 //! ```
 //! Only the first `len` entries of `pieces` are meaningful; equality and hashing
@@ -27,6 +29,7 @@ pub struct RulesPosition<const N: usize = MAX_PIECES> {
     pub(crate) ended: u8,
     pub(crate) len: u8,
     pub(crate) walls: u128,
+    pub(crate) hand: u64,
     pub(crate) pieces: [u32; N],
 }
 
@@ -57,7 +60,25 @@ pub(crate) fn cell_of(packed: u32) -> u32 {
 impl<const N: usize> RulesPosition<N> {
     /// An empty board with `to_move` to move.
     pub fn empty(to_move: usize) -> Self {
-        RulesPosition { to_move: to_move as u8, ended: 0, len: 0, walls: 0, pieces: [0; N] }
+        RulesPosition { to_move: to_move as u8, ended: 0, len: 0, walls: 0, hand: 0, pieces: [0; N] }
+    }
+
+    /// The pieces in hand slot `slot`.
+    #[inline]
+    pub fn in_hand(&self, slot: usize) -> u8 {
+        (self.hand >> (4 * slot) & 15) as u8
+    }
+
+    /// Adds a piece to hand slot `slot`; the caller keeps the count below 16.
+    #[inline]
+    pub(crate) fn put_in_hand(&mut self, slot: usize) {
+        self.hand += 1 << (4 * slot);
+    }
+
+    /// Takes a piece from hand slot `slot`, which holds one.
+    #[inline]
+    pub(crate) fn take_from_hand(&mut self, slot: usize) {
+        self.hand -= 1 << (4 * slot);
     }
 
     /// The side to move (0 or 1).
@@ -125,6 +146,7 @@ impl<const N: usize> PartialEq for RulesPosition<N> {
         self.to_move == other.to_move
             && self.ended == other.ended
             && self.walls == other.walls
+            && self.hand == other.hand
             && self.packed() == other.packed()
     }
 }
@@ -136,6 +158,7 @@ impl<const N: usize> Hash for RulesPosition<N> {
         self.to_move.hash(state);
         self.ended.hash(state);
         self.walls.hash(state);
+        self.hand.hash(state);
         self.packed().hash(state);
     }
 }
@@ -148,10 +171,11 @@ impl<const N: usize> PartialOrd for RulesPosition<N> {
 
 impl<const N: usize> Ord for RulesPosition<N> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.to_move, self.ended, self.walls, self.packed()).cmp(&(
+        (self.to_move, self.ended, self.walls, self.hand, self.packed()).cmp(&(
             other.to_move,
             other.ended,
             other.walls,
+            other.hand,
             other.packed(),
         ))
     }
@@ -163,6 +187,7 @@ impl<const N: usize> std::fmt::Debug for RulesPosition<N> {
             .field("to_move", &self.to_move)
             .field("ended", &self.ended)
             .field("walls", &format_args!("{:#x}", self.walls))
+            .field("hand", &format_args!("{:#x}", self.hand))
             .field("pieces", &self.pieces().map(|p| (p.group, p.cell)).collect::<Vec<_>>())
             .finish()
     }

@@ -19,13 +19,24 @@ impl SearchHooks for RulesGame {
         }
     }
 
-    /// A race's territory; in other games, captures first (the pieces a move
-    /// takes). Breakthrough 5×4 from the start: 25.2 M nodes before, 5.7 M with it
+    /// A race's territory; in games with drops, drops onto cells on many lines
+    /// first; in other games, captures first (the pieces a move takes).
+    /// Breakthrough 5×4 from the start: 25.2 M nodes before, 5.7 M with it
     /// (ordering moves that go furthest forward next gained nothing more).
     fn order_key(&self, parent: &RulesPosition, child: &RulesPosition) -> i32 {
-        match self.race.as_ref() {
-            Some(race) => race.order_key(self, child),
-            None => parent.len as i32 - child.len as i32,
+        if let Some(race) = self.race.as_ref() {
+            return race.order_key(self, child);
         }
+        if child.len > parent.len {
+            return self.drop_weight(parent, child);
+        }
+        parent.len as i32 - child.len as i32
+    }
+
+    /// Where every move drops a piece and only a full board ties, a tie comes
+    /// when the board fills: its remoteness is the number of empty cells.
+    fn tie_remoteness(&self, p: &RulesPosition) -> Option<u32> {
+        (self.rules.only_drops() && !self.rules.has_captures() && self.ties_only_when_full())
+            .then(|| self.empty_cells(p) as u32)
     }
 }

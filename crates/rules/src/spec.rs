@@ -127,6 +127,39 @@ pub struct KindRules {
     pub stay: bool,
     /// A cell it leaves becomes a wall.
     pub trail: bool,
+    /// It may be dropped (placed from its side's supply) onto the board.
+    pub drop: Option<DropRule>,
+    /// Captured, it goes to the captor's hand as a piece of this kind (index into
+    /// [`Rules::kinds`]: itself, or the kind it was promoted from); `None`: it
+    /// leaves the game.
+    pub to_hand: Option<usize>,
+    /// It becomes another kind on a move that ends in a zone.
+    pub promote: Option<Promotion>,
+}
+
+/// A piece kind that becomes another on a move (not a drop) ending in a zone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Promotion {
+    /// The kind it becomes (index into [`Rules::kinds`]).
+    pub to: usize,
+    /// The zone (index into [`Rules::zones`]), the side's part.
+    pub zone: usize,
+    /// It must promote there (else the player chooses).
+    pub forced: bool,
+}
+
+/// How a piece enters the board: dropped from its side's supply onto an empty cell
+/// (one a turn, instead of moving a piece).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DropRule {
+    /// The supply is the side's hand, counted in the position (the start's hand,
+    /// and captured pieces); otherwise it never runs out.
+    pub from_hand: bool,
+    /// Only onto cells of this zone (index into [`Rules::zones`]), the side's part.
+    pub zone: Option<usize>,
+    /// Dropped into a column, the piece falls from the top row to the lowest empty
+    /// cell it can reach (Connect 4): it stops above a piece, a wall or the bottom.
+    pub gravity: bool,
 }
 
 /// One way a piece moves.
@@ -222,6 +255,33 @@ pub enum Ending {
         /// The result for that side.
         result: Outcome,
     },
+    /// A side has `length` of its pieces in a row, column or diagonal.
+    Line {
+        /// How many in a row.
+        length: u32,
+        /// Along rows and columns.
+        orthogonal: bool,
+        /// Along diagonals.
+        diagonal: bool,
+        /// The kinds that count (indices into [`Rules::kinds`]); all if `None`.
+        kinds: Option<Vec<usize>>,
+        /// The sides it applies to.
+        sides: [bool; 2],
+        /// The result for the side with the line.
+        result: Outcome,
+    },
+    /// A piece of these kinds is captured (a royal piece).
+    Captured {
+        /// The kinds (indices into [`Rules::kinds`]).
+        kinds: Vec<usize>,
+        /// The result for the side whose piece is captured.
+        result: Outcome,
+    },
+    /// Every playable cell holds a piece.
+    Full {
+        /// The result for the side to move.
+        result: Outcome,
+    },
     /// The side to move has no legal move.
     Stuck {
         /// The result for the stuck side.
@@ -285,6 +345,23 @@ impl Rules {
         self.kinds.iter().any(|k| k.trail)
     }
 
+    /// True when some piece is dropped onto the board: moves add pieces.
+    pub fn has_drops(&self) -> bool {
+        self.kinds.iter().any(|k| k.drop.is_some())
+    }
+
+    /// True when every move drops a piece from an endless supply (no piece moves
+    /// or stays once on the board): each turn adds one piece of the side that
+    /// plays it.
+    pub fn only_drops(&self) -> bool {
+        self.kinds.iter().all(|k| k.moves.is_empty() && !k.stay && k.drop.as_ref().is_some_and(|d| !d.from_hand))
+    }
+
+    /// True when some piece is dropped from a hand: positions then hold the hands.
+    pub fn has_hands(&self) -> bool {
+        self.kinds.iter().any(|k| k.drop.as_ref().is_some_and(|d| d.from_hand))
+    }
+
     /// True when a move can remove a piece.
     pub fn has_captures(&self) -> bool {
         self.kinds.iter().enumerate().any(|(k, kind)| {
@@ -327,6 +404,18 @@ impl Rules {
             .unwrap_or(Outcome::Loss)
     }
 }
+
+/// What a name left for later names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pending {
+    DropZone,
+    PromoteZone,
+    PromoteTo,
+    ToHand,
+}
+
+/// A name read before what it names: (kind, what, name, span).
+type PendingName = (usize, Pending, String, Range<usize>);
 
 /// Reads the parts of a file in order; later parts refer to names defined earlier.
 struct Reader<'s, 'a> {
@@ -395,10 +484,12 @@ impl<'s, 'a> Reader<'s, 'a> {
         let board = root.table("board")?.ok_or_else(|| self.err(0..0, "the rules file lacks the [board] table"))?;
         self.read_board(board, &mut rules)?;
         let pieces = root.table("piece")?.ok_or_else(|| self.err(0..0, "the rules file defines no [piece.NAME]"))?;
-        self.read_pieces(pieces, &mut rules)?;
+        let mut pending_zones = Vec::new();
+        self.read_pieces(pieces, &mut rules, &mut pending_zones)?;
         if let Some(zones) = root.table("zone")? {
             self.read_zones(zones, &mut rules)?;
         }
+        self.resolve_names(&mut rules, pending_zones)?;
         let ends = root.require("end").map_err(|_| {
             self.err(0..0, "the rules file has no [[end]]: say how the game ends (at least `when = \"stuck\"`)")
         })?;
@@ -501,7 +592,15 @@ impl<'s, 'a> Reader<'s, 'a> {
         board.finish()
     }
 
-    fn read_pieces(&self, mut pieces: Fields<'s, 'a>, rules: &mut Rules) -> Result<(), RulesError> {
+    /// Reads the pieces; names of zones (defined later in the file) and of pieces
+    /// (perhaps later in the table) are left in `pending_zones` as (kind, what,
+    /// name, span) for [`Self::resolve_names`].
+    fn read_pieces(
+        &self,
+        mut pieces: Fields<'s, 'a>,
+        rules: &mut Rules,
+        pending_zones: &mut Vec<PendingName>,
+    ) -> Result<(), RulesError> {
         let mut letters_seen: Vec<char> = Vec::new();
         for (name, span, item) in pieces.entries() {
             check_name(self.source, name, span.clone(), "a piece's name")?;
@@ -548,6 +647,38 @@ impl<'s, 'a> Reader<'s, 'a> {
             }
             let stay = f.boolean("stay", false)?;
             let trail = f.boolean("trail", false)?;
+            let kind = rules.kinds.len();
+            let drop = match f.get("drop") {
+                None => None,
+                Some(item) => self.read_drop(item, &table_name, kind, pending_zones)?,
+            };
+            if let Some(item) = f.get("to-hand") {
+                match item.get_ref().as_bool() {
+                    Some(true) => pending_zones.push((kind, Pending::ToHand, name.to_string(), item.span())),
+                    Some(false) => {}
+                    None => {
+                        let other = as_str(self.source, item, "`to-hand` (true, or a piece's name)")?;
+                        pending_zones.push((kind, Pending::ToHand, other.to_string(), item.span()));
+                    }
+                }
+            }
+            let promote_forced = match f.get("promote") {
+                None => None,
+                Some(item) => {
+                    let mut p = as_table(self.source, item, &format!("`promote` of {table_name}"))?;
+                    let (to, to_span) = p.string("to")?.ok_or_else(|| {
+                        self.err(item.span(), "`promote` needs `to` (the piece it becomes) and `zone`")
+                    })?;
+                    pending_zones.push((kind, Pending::PromoteTo, to.to_string(), to_span));
+                    let (zone, zone_span) = p.string("zone")?.ok_or_else(|| {
+                        self.err(item.span(), "`promote` needs `zone` (where it becomes the other piece)")
+                    })?;
+                    pending_zones.push((kind, Pending::PromoteZone, zone.to_string(), zone_span));
+                    let forced = p.boolean("forced", true)?;
+                    p.finish()?;
+                    Some(forced)
+                }
+            };
             let mut moves = Vec::new();
             if let Some(item) = f.get("moves") {
                 for m in as_array(self.source, item, &format!("`moves` of {table_name}"))? {
@@ -557,13 +688,29 @@ impl<'s, 'a> Reader<'s, 'a> {
             // Unknown keys first: a misspelt `moves` is named as such, not as no move.
             let span = f.span.clone();
             f.finish()?;
-            if moves.is_empty() && !stay {
+            if moves.is_empty() && !stay && drop.is_none() {
                 return Err(self.err(
                     span,
-                    format!("{table_name} has no move: give it `moves = [...]` (or `stay = true` for a piece that never moves)"),
+                    format!("{table_name} has no move: give it `moves = [...]`, `drop = true` (it is placed on the board), or `stay = true` for a piece that never moves"),
                 ));
             }
-            rules.kinds.push(KindRules { name: name.to_string(), letters, moves, stay, trail });
+            if trail && drop.is_some() {
+                return Err(self.err(
+                    span,
+                    format!("{table_name} leaves trails and is dropped: trails are for pieces that move on the board"),
+                ));
+            }
+            let promote = promote_forced.map(|forced| Promotion { to: usize::MAX, zone: usize::MAX, forced });
+            rules.kinds.push(KindRules {
+                name: name.to_string(),
+                letters,
+                moves,
+                stay,
+                trail,
+                drop,
+                to_hand: None,
+                promote,
+            });
         }
         if rules.kinds.is_empty() {
             return Err(self.err(pieces.span.clone(), "[piece] defines no piece"));
@@ -577,6 +724,112 @@ impl<'s, 'a> Reader<'s, 'a> {
             }
         }
         pieces.finish()
+    }
+
+    /// `drop = true`, or a table: `zone` (a zone's name), `gravity` (a boolean),
+    /// `supply` (`"unlimited"` or `"hand"`).
+    fn read_drop(
+        &self,
+        item: &'s Item<'a>,
+        piece: &str,
+        kind: usize,
+        pending_zones: &mut Vec<PendingName>,
+    ) -> Result<Option<DropRule>, RulesError> {
+        if let Some(on) = item.get_ref().as_bool() {
+            return Ok(on.then_some(DropRule { from_hand: false, zone: None, gravity: false }));
+        }
+        let mut f = as_table(self.source, item, &format!("`drop` of {piece} (true, or a table)"))?;
+        if let Some((zone, span)) = f.string("zone")? {
+            pending_zones.push((kind, Pending::DropZone, zone.to_string(), span));
+        }
+        let gravity = f.boolean("gravity", false)?;
+        let from_hand = match f.string("supply")? {
+            None | Some(("unlimited", _)) => false,
+            Some(("hand", _)) => true,
+            Some((other, span)) => {
+                return Err(
+                    self.err(span, format!("`supply` is {}: it must be \"unlimited\" or \"hand\"", short(other)))
+                )
+            }
+        };
+        f.finish()?;
+        Ok(Some(DropRule { from_hand, zone: None, gravity }))
+    }
+
+    /// Resolves the names [`Self::read_pieces`] left: zones of drops and
+    /// promotions, the kinds pieces promote to and go to a hand as.
+    fn resolve_names(&self, rules: &mut Rules, pending: Vec<PendingName>) -> Result<(), RulesError> {
+        for (kind, what, name, span) in pending {
+            let zone = rules.zones.iter().position(|z| z.name == name);
+            let piece = rules.kind_named(&name);
+            let no_zone = || {
+                self.err(
+                    span.clone(),
+                    format!("no zone is named `{}`: define it in [zone.{}]", short(&name), short(&name)),
+                )
+            };
+            let no_piece = || {
+                self.err(
+                    span.clone(),
+                    format!(
+                        "no piece is named `{}`: the pieces are {}",
+                        short(&name),
+                        rules.kinds.iter().map(|k| format!("`{}`", k.name)).collect::<Vec<_>>().join(", ")
+                    ),
+                )
+            };
+            match what {
+                Pending::DropZone => {
+                    let z = zone.ok_or_else(no_zone)?;
+                    if let Some(drop) = &mut rules.kinds[kind].drop {
+                        drop.zone = Some(z);
+                    }
+                }
+                Pending::PromoteZone => {
+                    let z = zone.ok_or_else(no_zone)?;
+                    if let Some(p) = &mut rules.kinds[kind].promote {
+                        p.zone = z;
+                    }
+                }
+                Pending::PromoteTo => {
+                    let to = piece.ok_or_else(no_piece)?;
+                    let letters_missing = rules.kinds[kind]
+                        .letters
+                        .iter()
+                        .zip(&rules.kinds[to].letters)
+                        .any(|(k, t)| k.is_some() && t.is_none());
+                    if to == kind || letters_missing {
+                        return Err(self.err(
+                            span,
+                            format!(
+                                "`{}` cannot promote to `{}`: it must be another piece, with a letter for each side the first has",
+                                rules.kinds[kind].name,
+                                short(&name)
+                            ),
+                        ));
+                    }
+                    if let Some(p) = &mut rules.kinds[kind].promote {
+                        p.to = to;
+                    }
+                }
+                Pending::ToHand => {
+                    let to = piece.ok_or_else(no_piece)?;
+                    let target = &rules.kinds[to];
+                    let droppable = target.drop.as_ref().is_some_and(|d| d.from_hand);
+                    if !droppable || target.letters.iter().any(Option::is_none) {
+                        return Err(self.err(
+                            span,
+                            format!(
+                                "a captured `{}` goes to the captor's hand as `{}`, which must be dropped from a hand (`drop = {{ supply = \"hand\" }}`) and have a letter for each side",
+                                rules.kinds[kind].name, target.name
+                            ),
+                        ));
+                    }
+                    rules.kinds[kind].to_hand = Some(to);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn read_move(&self, item: &'s Item<'a>, piece: &str) -> Result<MoveRule, RulesError> {
@@ -812,7 +1065,12 @@ impl<'s, 'a> Reader<'s, 'a> {
             let name = format!("[[end]] number {}", i + 1);
             let mut f = as_table(self.source, entry, &name)?;
             let (when, when_span) = f.string("when")?.ok_or_else(|| {
-                self.err(entry.span(), format!("{name} lacks `when` (\"reach\", \"meet\", \"no-pieces\" or \"stuck\")"))
+                self.err(
+                    entry.span(),
+                    format!(
+                        "{name} lacks `when` (\"reach\", \"meet\", \"line\", \"captured\", \"no-pieces\", \"full\" or \"stuck\")"
+                    ),
+                )
             })?;
             let ending = match when {
                 "reach" => {
@@ -873,6 +1131,48 @@ impl<'s, 'a> Reader<'s, 'a> {
                     }
                     Ending::Meet { kinds: [kinds[0], kinds[1]], winner }
                 }
+                "line" => {
+                    let length_item = f.require("length")?;
+                    let length = as_int(self.source, length_item, "`length`", 2..MAX_SIDE + 1)? as u32;
+                    let (orthogonal, diagonal) = match f.string("directions")? {
+                        None | Some(("all", _)) => (true, true),
+                        Some(("orthogonal", _)) => (true, false),
+                        Some(("diagonal", _)) => (false, true),
+                        Some((other, span)) => {
+                            return Err(self.err(
+                                span,
+                                format!(
+                                    "`directions` is {}: it must be \"all\", \"orthogonal\" or \"diagonal\"",
+                                    short(other)
+                                ),
+                            ))
+                        }
+                    };
+                    let kinds = match f.get("pieces") {
+                        None => None,
+                        Some(p) => Some(self.kinds_list(rules, p)?),
+                    };
+                    let sides = self.sides_of(&mut f, rules)?;
+                    Ending::Line {
+                        length,
+                        orthogonal,
+                        diagonal,
+                        kinds,
+                        sides,
+                        result: self.result(&mut f, Outcome::Win)?,
+                    }
+                }
+                "captured" => {
+                    let p = f.require("pieces")?;
+                    let kinds = self.kinds_list(rules, p)?;
+                    Ending::Captured { kinds, result: self.result(&mut f, Outcome::Loss)? }
+                }
+                "full" => {
+                    if rules.endings.iter().any(|e| matches!(e, Ending::Full { .. })) {
+                        return Err(self.err(when_span, "two `full` endings: the endings contradict"));
+                    }
+                    Ending::Full { result: self.result(&mut f, Outcome::Tie)? }
+                }
                 "no-pieces" => {
                     let sides = self.sides_of(&mut f, rules)?;
                     Ending::NoPieces { sides, result: self.result(&mut f, Outcome::Loss)? }
@@ -887,9 +1187,9 @@ impl<'s, 'a> Reader<'s, 'a> {
                     return Err(self.err(
                         when_span,
                         format!(
-                            "`when` is {}: it must be \"reach\", \"meet\", \"no-pieces\" or \"stuck\"",
-                            short(other)
-                        ),
+                        "`when` is {}: it must be \"reach\", \"meet\", \"line\", \"captured\", \"no-pieces\", \"full\" or \"stuck\"",
+                        short(other)
+                    ),
                     ))
                 }
             };

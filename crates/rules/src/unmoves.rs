@@ -7,7 +7,9 @@
 //! the index has room for if it may land on an enemy (and the two do not meet,
 //! which would have ended the game). A side that may pass may have passed. For a
 //! side that moves every piece, each piece came from a cell of its backward rays
-//! or stayed, all origins different.
+//! or stayed, all origins different. A piece of a kind that is dropped may have
+//! been dropped where it stands (where it may land, and where it would come to
+//! rest if it falls), when the index holds the counts without it.
 //!
 //! # Invariant
 //! Each parent is yielded once per move leading to the child, which is once:
@@ -51,6 +53,7 @@ impl<const N: usize> RulesGame<N> {
         }
         let mut can_pass = false;
         let mut seen = Seen::default();
+        let mut occupied = None;
         for &packed in c.packed() {
             let g = group_of(packed);
             if self.group_side[g] != side {
@@ -58,6 +61,20 @@ impl<const N: usize> RulesGame<N> {
             }
             can_pass |= self.rules.kinds[board.groups[g].kind].stay;
             let to = cell_of(packed);
+            if let Some(drop) = &self.drops[g] {
+                // Dropped here: the parent lacks the piece, and its counts are a tier.
+                let occupied = *occupied.get_or_insert_with(|| self.occupied(c));
+                let landed = drop.allowed[to as usize] && (!drop.gravity || self.rests_on(to, occupied));
+                counts[g] -= 1;
+                let in_index = self.index.as_ref().is_none_or(|index| index.tier_of(&counts[..n]).is_some());
+                counts[g] += 1;
+                if landed && in_index {
+                    let mut parent = *c;
+                    parent.remove(packed);
+                    parent.to_move ^= 1;
+                    self.emit(parent, f);
+                }
+            }
             seen.clear();
             // An origin on two backward rays would be yielded twice: checked only
             // where rays share cells.
