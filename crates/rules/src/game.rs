@@ -140,6 +140,9 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     meet: Vec<u8>,
     /// `reach[side]`: the reach endings that apply to that side.
     reach: [Vec<ReachCheck>; 2],
+    /// `royal[side]`: for each `captured` ending, the side's groups of its kinds
+    /// (`mask[g]`) and the result for the side when it has none of them left.
+    royal: [Vec<(Vec<bool>, Outcome)>; 2],
     no_pieces: [Option<Outcome>; 2],
     stuck: Outcome,
     /// The dense index over piece placements, for games without trails.
@@ -203,21 +206,14 @@ impl RulesGame {
                 }
             }
         }
-        // Capturing a royal piece ends the game as a meeting does, whoever takes it.
+        // A side without a piece of a royal kind has lost it (it was captured).
+        let mut royal: [Vec<(Vec<bool>, Outcome)>; 2] = [Vec::new(), Vec::new()];
         for e in &rules.endings {
             let Ending::Captured { kinds, result } = e else { continue };
-            for (b, gb) in groups.iter().enumerate() {
-                if !kinds.contains(&gb.kind) {
-                    continue;
-                }
-                for (a, ga) in groups.iter().enumerate() {
-                    if ga.side != gb.side && meet[a * n + b] == 0 {
-                        meet[a * n + b] = match result {
-                            Outcome::Loss => 1 + ga.side as u8,
-                            Outcome::Win => 1 + gb.side as u8,
-                            Outcome::Tie => 3,
-                        };
-                    }
+            for (side, checks) in royal.iter_mut().enumerate() {
+                let mask: Vec<bool> = groups.iter().map(|g| g.side == side && kinds.contains(&g.kind)).collect();
+                if mask.contains(&true) {
+                    checks.push((mask, *result));
                 }
             }
         }
@@ -351,6 +347,7 @@ impl RulesGame {
             group_stay,
             meet,
             reach,
+            royal,
             no_pieces,
             stuck,
             index: None,
@@ -409,6 +406,7 @@ impl RulesGame {
             group_stay: self.group_stay.clone(),
             meet: self.meet.clone(),
             reach: self.reach.clone(),
+            royal: self.royal.clone(),
             no_pieces: self.no_pieces,
             stuck: self.stuck,
             index: self.index.clone(),
@@ -480,13 +478,20 @@ impl<const N: usize> RulesGame<N> {
         Some(counts.iter().map(|&c| c as u32).sum::<u32>() * longest)
     }
 
-    /// The pieces of each group in a position.
+    /// The pieces of each group on the board, then (in games with hands) the
+    /// pieces in each hand slot: the count vector of the position's tier.
     pub fn counts(&self, p: &RulesPosition<N>) -> Vec<u8> {
         let mut counts = vec![0u8; self.group_side.len()];
         for &q in p.packed() {
             counts[group_of(q)] += 1;
         }
+        counts.extend((0..self.slot_group.len()).map(|slot| p.in_hand(slot)));
         counts
+    }
+
+    /// The groups of the hand slots, in slot order.
+    pub fn hand_groups(&self) -> &[usize] {
+        &self.slot_group
     }
 
     /// The rules.
@@ -893,6 +898,11 @@ impl<const N: usize> RulesGame<N> {
                 return Some(check.result);
             }
         }
+        for (mask, result) in &self.royal[side] {
+            if !p.packed().iter().any(|&q| mask[group_of(q)]) {
+                return Some(*result);
+            }
+        }
         for check in &self.lines[side] {
             if self.has_line(p, check) {
                 return Some(check.result);
@@ -1061,9 +1071,17 @@ fn lines_of(rules: &Rules, board: &Board) -> Result<[Vec<LineCheck>; 2], RulesEr
 /// enough for a side that moves every piece at once.
 pub(crate) fn check_counts(rules: &Rules, board: &Board, counts: &[u8]) -> Result<(), RulesError> {
     let n = board.groups.len();
-    if counts.len() != n {
-        return Err(RulesError::Board(format!("{} piece counts for {n} kinds of piece", counts.len())));
+    let slots = board.groups.iter().filter(|g| rules.kinds[g.kind].drop.as_ref().is_some_and(|d| d.from_hand)).count();
+    if counts.len() != n + slots {
+        return Err(RulesError::Board(format!(
+            "{} piece counts for {n} kinds of piece on the board and {slots} in hands",
+            counts.len()
+        )));
     }
+    if let Some(&many) = counts[n..].iter().find(|&&c| c > 15) {
+        return Err(RulesError::Board(format!("{many} pieces of one kind in a hand (at most 15)")));
+    }
+    let counts = &counts[..n];
     let total: usize = counts.iter().map(|&l| l as usize).sum();
     if total > MAX_PIECES.min(board.cells()) {
         return Err(RulesError::Board(format!(

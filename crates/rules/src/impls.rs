@@ -112,19 +112,26 @@ impl<const N: usize> Tiered for RulesGame<N> {
         let index = self.placement();
         let counts = &index.tiers()[tier as usize].counts;
         let mut out = Vec::new();
+        let groups = self.group_side.len();
         if self.rules.has_drops() {
-            for g in 0..counts.len() {
-                if self.drops[g].is_some() {
-                    let mut more = counts.clone();
-                    more[g] += 1;
-                    if let Some(t) = index.tier_of(&more) {
-                        out.push(t as u32);
+            for g in 0..groups {
+                let Some(drop) = &self.drops[g] else { continue };
+                let mut more = counts.clone();
+                more[g] += 1;
+                if drop.from_hand {
+                    let slot = groups + self.hand_slot[g] as usize;
+                    if more[slot] == 0 {
+                        continue;
                     }
+                    more[slot] -= 1;
+                }
+                if let Some(t) = index.tier_of(&more) {
+                    out.push(t as u32);
                 }
             }
             return out;
         }
-        for g in 0..counts.len() {
+        for g in 0..groups {
             if counts[g] > 0 {
                 let mut fewer = counts.clone();
                 fewer[g] -= 1;

@@ -78,6 +78,10 @@ struct Places {
 #[derive(Clone, Debug)]
 pub struct PlacementIndex {
     cells: u32,
+    /// Groups (the first entries of a count vector).
+    groups: usize,
+    /// Hand slots (the last entries of a count vector: pieces in hand).
+    slots: usize,
     /// Each group's places (see the module docs).
     places: Vec<Places>,
     limits: Vec<u8>,
@@ -88,8 +92,8 @@ pub struct PlacementIndex {
     /// where pieces are both dropped and captured.
     ordered: bool,
     tiers: Vec<TierInfo>,
-    /// Tier number by the mixed-radix code of its counts (`u32::MAX`: not a tier).
-    tier_of_code: Vec<u32>,
+    /// Tier number by the mixed-radix code of its counts.
+    tier_of_code: TierLookup,
     /// `binomial[k * (cells + 1) + n]` = C(n, k), saturating, for k ≤ the largest
     /// limit: one flat table, one load a lookup.
     binomial: Vec<u64>,
@@ -100,6 +104,27 @@ pub struct PlacementIndex {
     /// whose dependent loads made unranking most of a small game's tier sweep.
     combinations: Vec<Vec<u64>>,
     size: u64,
+}
+
+/// Tiers by the mixed-radix code of their counts: a table where the codes are few,
+/// else a hash map (games with hands have many codes and few tiers).
+#[derive(Clone, Debug)]
+enum TierLookup {
+    /// `u32::MAX`: not a tier.
+    Dense(Vec<u32>),
+    Sparse(std::collections::HashMap<u64, u32>),
+}
+
+impl TierLookup {
+    #[inline]
+    fn get(&self, code: u64) -> Option<usize> {
+        match self {
+            TierLookup::Dense(table) => {
+                table.get(code as usize).copied().filter(|&t| t != u32::MAX).map(|t| t as usize)
+            }
+            TierLookup::Sparse(map) => map.get(&code).map(|&t| t as usize),
+        }
+    }
 }
 
 /// The largest unranking table: 2^16 combinations (512 KiB).
@@ -130,38 +155,49 @@ impl PlacementIndex {
     /// the game is too big.
     pub(crate) fn new(game: &RulesGame, given: &[u8]) -> Result<PlacementIndex, String> {
         let cells = game.board.cells() as u32;
-        let groups = given.len();
+        let groups = game.board.groups.len();
+        let slots = game.slot_group.len();
+        if given.len() != groups + slots {
+            return Err(format!("{} piece counts for {groups} kinds of piece and {slots} in hands", given.len()));
+        }
         let drops = game.rules.has_drops();
         let captures = game.rules.has_captures();
-        // With drops, room for every empty cell to fill with each droppable group.
-        let room = cells.saturating_sub(given.iter().map(|&c| c as u32).sum()).min(u8::MAX as u32) as u8;
-        let limits: Vec<u8> = given
-            .iter()
-            .enumerate()
-            .map(|(g, &c)| if drops && game.drops[g].is_some() { c.saturating_add(room) } else { c })
-            .collect();
-        let limits = &limits[..];
-        let max_k = limits.iter().copied().max().unwrap_or(0) as usize;
-        let binomial: Vec<u64> =
-            (0..=max_k).flat_map(|k| (0..=cells as u64).map(move |n| binomial(n, k as u64))).collect();
-        let codes: u128 = limits.iter().map(|&l| l as u128 + 1).product();
-        if codes > MAX_TIERS as u128 {
-            return Err(format!("{codes} piece counts to tier, more than {MAX_TIERS}"));
-        }
+        let promotions = game.rules.has_promotions();
         // Count vectors: with drops, those reachable from the floor; else every one
         // up to the limits where pieces can be captured, else the limits alone (no
         // move changes the counts).
         let mut vectors =
-            if drops { reachable_counts(game, given, limits, cells) } else { count_vectors(limits, captures) };
-        vectors.retain(|(v, _)| v.iter().map(|&c| c as u32).sum::<u32>() <= cells);
+            if drops || promotions { reachable_counts(game, given, cells) } else { count_vectors(given, captures) };
+        let mut limits = given.to_vec();
+        for (v, _) in &vectors {
+            for (l, &c) in limits.iter_mut().zip(v) {
+                *l = (*l).max(c);
+            }
+        }
+        let limits = &limits[..];
+        let max_k = limits[..groups].iter().copied().max().unwrap_or(0) as usize;
+        let binomial: Vec<u64> =
+            (0..=max_k).flat_map(|k| (0..=cells as u64).map(move |n| binomial(n, k as u64))).collect();
+        if vectors.len() > MAX_TIERS {
+            return Err(format!("{} piece counts to tier, more than {MAX_TIERS}", vectors.len()));
+        }
+        let codes: u128 = limits.iter().map(|&l| l as u128 + 1).product();
+        if codes > u64::MAX as u128 {
+            return Err("too many kinds of piece to tier".into());
+        }
+        vectors.retain(|(v, _)| v[..groups].iter().map(|&c| c as u32).sum::<u32>() <= cells);
         vectors.sort_by_key(|(v, _)| {
-            (v.iter().map(|&c| c as u32).sum::<u32>(), v.iter().rev().copied().collect::<Vec<_>>())
+            (v[..groups].iter().map(|&c| c as u32).sum::<u32>(), v.iter().rev().copied().collect::<Vec<_>>())
         });
         if drops {
             vectors.reverse();
         }
         let places = group_places(game, groups);
-        let mut tier_of_code = vec![u32::MAX; codes as usize];
+        let mut tier_of_code = if codes <= MAX_TIERS as u128 {
+            TierLookup::Dense(vec![u32::MAX; codes as usize])
+        } else {
+            TierLookup::Sparse(std::collections::HashMap::new())
+        };
         let mut tiers = Vec::new();
         let mut offset: u128 = 0;
         let mut combinations: Vec<Vec<u64>> = Vec::new();
@@ -171,7 +207,7 @@ impl PlacementIndex {
             let mut radices = Vec::with_capacity(groups);
             let mut frees = Vec::with_capacity(groups);
             let mut tables = Vec::with_capacity(groups);
-            for (g, &c) in counts.iter().enumerate() {
+            for (g, &c) in counts[..groups].iter().enumerate() {
                 let taken: u64 = (0..g).filter(|&h| places[g].within[h]).map(|h| counts[h] as u64).sum();
                 let free = (places[g].cells.len() as u64).saturating_sub(taken);
                 let r = binomial_exact(free, c as u64).ok_or("the index overflows 64 bits")?;
@@ -191,7 +227,13 @@ impl PlacementIndex {
                     "the index would have more than 2^62 positions (tier {counts:?} alone has {size})"
                 ));
             }
-            tier_of_code[code(limits, &counts)] = tiers.len() as u32;
+            let tier_code = code(limits, &counts);
+            match &mut tier_of_code {
+                TierLookup::Dense(table) => table[tier_code as usize] = tiers.len() as u32,
+                TierLookup::Sparse(map) => {
+                    map.insert(tier_code, tiers.len() as u32);
+                }
+            }
             tiers.push(TierInfo {
                 counts,
                 sides,
@@ -205,10 +247,12 @@ impl PlacementIndex {
         }
         Ok(PlacementIndex {
             cells,
+            groups,
+            slots,
             places,
             limits: limits.to_vec(),
             given: given.to_vec(),
-            ordered: !(drops && captures),
+            ordered: !(promotions || drops && captures),
             tiers,
             tier_of_code,
             binomial,
@@ -243,7 +287,13 @@ impl PlacementIndex {
 
     /// The most pieces a position of the index has.
     pub fn max_pieces(&self) -> usize {
-        self.tiers.iter().map(|t| t.counts.iter().map(|&c| c as usize).sum::<usize>()).max().unwrap_or(0)
+        self.tiers.iter().map(|t| t.counts[..self.groups].iter().map(|&c| c as usize).sum::<usize>()).max().unwrap_or(0)
+    }
+
+    /// The hand slots: count vectors are the groups' counts on the board, then the
+    /// pieces in each hand slot.
+    pub fn hand_slots(&self) -> usize {
+        self.slots
     }
 
     /// Can the tiers be solved one after another, each move staying in its tier or
@@ -266,11 +316,10 @@ impl PlacementIndex {
 
     /// The tier holding a count vector, if it is one.
     pub fn tier_of(&self, counts: &[u8]) -> Option<usize> {
-        if counts.iter().zip(&self.limits).any(|(c, l)| c > l) {
+        if counts.len() != self.limits.len() || counts.iter().zip(&self.limits).any(|(c, l)| c > l) {
             return None;
         }
-        let t = self.tier_of_code[code(&self.limits, counts)];
-        (t != u32::MAX).then_some(t as usize)
+        self.tier_of_code.get(code(&self.limits, counts))
     }
 
     #[inline]
@@ -282,12 +331,15 @@ impl PlacementIndex {
     /// piece off its group's places: the game is over there).
     pub fn locate<const N: usize>(&self, p: &RulesPosition<N>) -> Option<(usize, u64)> {
         let packed = p.packed();
-        let groups = self.limits.len();
-        let mut counts = [0u8; 64];
+        let groups = self.groups;
+        let mut counts = [0u8; 64 + crate::game::MAX_HAND_SLOTS];
         for &q in packed {
             counts[group_of(q)] += 1;
         }
-        let tier = self.tier_of(&counts[..groups])?;
+        for slot in 0..self.slots {
+            counts[groups + slot] = p.in_hand(slot);
+        }
+        let tier = self.tier_of(&counts[..groups + self.slots])?;
         let info = &self.tiers[tier];
         let mut rank: u64 = 0;
         let mut mult: u64 = 1;
@@ -343,9 +395,12 @@ impl PlacementIndex {
         let info = &self.tiers[tier];
         let mut p = RulesPosition::<N>::empty((index & 1) as usize);
         let mut rest = index >> 1;
-        let mut taken = Taken::<N>::new(self.cells, info.counts.len());
+        let mut taken = Taken::<N>::new(self.cells, self.groups);
         let mut ranks = [0u32; crate::position::MAX_PIECES];
-        for (g, &c) in info.counts.iter().enumerate() {
+        for (slot, &c) in info.counts[self.groups..].iter().enumerate() {
+            p.hand |= (c as u64) << (4 * slot);
+        }
+        for (g, &c) in info.counts[..self.groups].iter().enumerate() {
             let k = c as usize;
             if k == 0 {
                 continue;
@@ -426,17 +481,20 @@ impl PlacementIndex {
     }
 }
 
-/// The count vectors a game with drops reaches from `floor`, within `limits` and
-/// `cells` pieces, each with the sides to move it is reached with (bit s: side s):
-/// explored by (counts, side to move) from either side to move. A side's turn
-/// keeps the counts (a piece moves, or the side passes) where it has a piece that
-/// moves or stays, adds a piece to one of its droppable groups, or (in games with
-/// captures) takes one from an enemy group. Where every turn is a drop the two
+/// The count vectors (board counts, then hand counts) a game with drops reaches
+/// from `floor` with at most `cells` pieces on the board, each with the sides to
+/// move it is reached with (bit s: side s): explored by (counts, side to move)
+/// from either side to move. A side's turn keeps the counts (a piece moves, or the
+/// side passes) where it has a piece that moves or stays; a move may promote the
+/// piece (a piece from its group to the promoted one) and capture (a piece less of
+/// an enemy group, and one more in the captor's hand where captured pieces go
+/// there); or it drops a piece (one more of a droppable group, one less in hand
+/// where it comes from a hand). Where every turn is a drop the two
 /// sides' counts stay within one of each other, and which side is to move follows
 /// from the counts: tic-tac-toe's 3×3 board has 15 tiers, not 55, and half their
 /// entries are holes (the other side to move).
-fn reachable_counts(game: &RulesGame, floor: &[u8], limits: &[u8], cells: u32) -> Vec<(Vec<u8>, u8)> {
-    let groups = floor.len();
+fn reachable_counts(game: &RulesGame, floor: &[u8], cells: u32) -> Vec<(Vec<u8>, u8)> {
+    let groups = game.board.groups.len();
     let board = &game.board;
     let rules = &game.rules;
     let quiet = [0, 1].map(|side| {
@@ -449,26 +507,64 @@ fn reachable_counts(game: &RulesGame, floor: &[u8], limits: &[u8], cells: u32) -
     let mut seen: std::collections::HashSet<(Vec<u8>, usize)> = std::collections::HashSet::new();
     let mut stack = vec![(floor.to_vec(), 0usize), (floor.to_vec(), 1usize)];
     while let Some((v, side)) = stack.pop() {
-        if !seen.insert((v.clone(), side)) {
+        if seen.contains(&(v.clone(), side)) {
             continue;
         }
-        let total: u32 = v.iter().map(|&c| c as u32).sum();
+        let total: u32 = v[..groups].iter().map(|&c| c as u32).sum();
         if quiet[side] {
-            stack.push((v.clone(), 1 - side));
+            // The mover: unchanged, or a piece of a group that promotes.
+            let promoting = (0..groups)
+                .filter(|&g| board.groups[g].side == side && v[g] > 0 && game.promotion[g].is_some())
+                .map(Some);
+            let movers: Vec<Option<usize>> = std::iter::once(None).chain(promoting).collect();
+            for mover in movers {
+                let mut w = v.clone();
+                if let Some(g) = mover {
+                    let to = game.promotion[g].as_ref().map_or(g, |p| p.group);
+                    w[g] -= 1;
+                    if w[to] == u8::MAX {
+                        continue;
+                    }
+                    w[to] += 1;
+                }
+                stack.push((w.clone(), 1 - side));
+                if !captures {
+                    continue;
+                }
+                for h in 0..groups {
+                    if board.groups[h].side == side || w[h] == 0 {
+                        continue;
+                    }
+                    let mut x = w.clone();
+                    x[h] -= 1;
+                    let slot = game.to_hand[h];
+                    if slot != crate::game::NO_SLOT {
+                        if x[groups + slot as usize] == 15 {
+                            continue;
+                        }
+                        x[groups + slot as usize] += 1;
+                    }
+                    stack.push((x, 1 - side));
+                }
+            }
         }
         for g in 0..groups {
-            let mine = board.groups[g].side == side;
-            if mine && game.drops[g].is_some() && v[g] < limits[g] && total < cells {
-                let mut w = v.clone();
-                w[g] += 1;
-                stack.push((w, 1 - side));
+            let Some(drop) = &game.drops[g] else { continue };
+            if board.groups[g].side != side || total >= cells || v[g] == u8::MAX {
+                continue;
             }
-            if !mine && captures && v[g] > 0 {
-                let mut w = v.clone();
-                w[g] -= 1;
-                stack.push((w, 1 - side));
+            let mut w = v.clone();
+            if drop.from_hand {
+                let slot = groups + game.hand_slot[g] as usize;
+                if w[slot] == 0 {
+                    continue;
+                }
+                w[slot] -= 1;
             }
+            w[g] += 1;
+            stack.push((w, 1 - side));
         }
+        seen.insert((v, side));
     }
     let mut sides: std::collections::BTreeMap<Vec<u8>, u8> = std::collections::BTreeMap::new();
     for (v, side) in seen {
@@ -502,10 +598,10 @@ fn count_vectors(limits: &[u8], captures: bool) -> Vec<(Vec<u8>, u8)> {
 }
 
 /// The mixed-radix code of a count vector.
-fn code(limits: &[u8], counts: &[u8]) -> usize {
-    let mut code = 0usize;
+fn code(limits: &[u8], counts: &[u8]) -> u64 {
+    let mut code = 0u64;
     for (g, &c) in counts.iter().enumerate().rev() {
-        code = code * (limits[g] as usize + 1) + c as usize;
+        code = code * (limits[g] as u64 + 1) + c as u64;
     }
     code
 }

@@ -1,10 +1,12 @@
 //! Positions of a rules game in one line of text: the board's rows from the top,
-//! joined by `/`, then the letter of the side to move.
+//! joined by `/`, then the letter of the side to move, then in games with hands
+//! the pieces in hand (their letters, `-` for none).
 //!
 //! ```text
 //!   Q...E/.##../..#../E...A q      . empty   # wall   E a mark (map games)
 //!   \__________________/    |      a piece letter: that piece (on a floor cell)
 //!        the rows           side to move
+//!   gle/.c./.C./ELG s CEc          hands: sente holds C and E, gote a c
 //! ```
 //! In games with a map the walls and marks are part of the map: a position must
 //! agree with it, and a position typed without a map gives the map. In games with
@@ -24,13 +26,20 @@ fn at(column: usize, message: impl Into<String>) -> FormatError {
 /// A token and its 1-based column.
 type Token = (usize, String);
 
-/// The board and side tokens of a position, with the board's column.
-fn split(text: &str, rules: &Rules) -> Result<(Token, Token), FormatError> {
+/// The board and side tokens of a position, with the board's column, and the
+/// hand token where the rules have hands.
+fn split(text: &str, rules: &Rules) -> Result<(Token, Token, Option<Token>), FormatError> {
     let tokens = tokens_with_columns(text);
-    let example =
-        format!("rows joined by / then the side to move ({} or {})", rules.sides[0].letter, rules.sides[1].letter);
+    let hands = if rules.has_hands() { " then the pieces in hand (- for none)" } else { "" };
+    let example = format!(
+        "rows joined by / then the side to move ({} or {}){hands}",
+        rules.sides[0].letter, rules.sides[1].letter
+    );
     match tokens.as_slice() {
-        [board, side] => Ok(((board.0, board.1.to_string()), (side.0, side.1.to_string()))),
+        [board, side] => Ok(((board.0, board.1.to_string()), (side.0, side.1.to_string()), None)),
+        [board, side, hand] if rules.has_hands() => {
+            Ok(((board.0, board.1.to_string()), (side.0, side.1.to_string()), Some((hand.0, hand.1.to_string()))))
+        }
         [] => Err(at(1, format!("empty position: expected {example}"))),
         [board] => {
             Err(at(board.0 + board.1.chars().count() + 1, format!("missing the side to move: expected {example}")))
@@ -79,7 +88,7 @@ fn marks(rules: &Rules) -> Vec<char> {
 /// The map a position carries (walls and marks; pieces stand on floor), for rules
 /// with `map = true`. A `.` is floor.
 pub fn map_of_position(rules: &Rules, text: &str) -> Result<Map, FormatError> {
-    let ((column, token), _) = split(text, rules)?;
+    let ((column, token), _, _) = split(text, rules)?;
     map_of_rows(rules, &token, column)
 }
 
@@ -122,7 +131,7 @@ fn map_of_rows(rules: &Rules, token: &str, column: usize) -> Result<Map, FormatE
 pub fn parse_position(game: &RulesGame, text: &str) -> Result<RulesPosition, FormatError> {
     let rules = &game.rules;
     let board = &game.board;
-    let ((column, token), (side_column, side)) = split(text, rules)?;
+    let ((column, token), (side_column, side), hand) = split(text, rules)?;
     let rows = rows(&token, column)?;
     if rows.len() as u32 != board.rows || rows[0].1.len() as u32 != board.cols {
         return Err(at(
@@ -202,8 +211,11 @@ pub fn parse_position(game: &RulesGame, text: &str) -> Result<RulesPosition, For
             }
         }
     }
+    if let Some((hand_column, hand)) = hand {
+        read_hand(game, &mut p, &hand, hand_column)?;
+    }
     if let Some(limits) = game.limits() {
-        let mut counts = vec![0u8; limits.len()];
+        let mut counts = vec![0u8; board.groups.len()];
         for piece in p.pieces() {
             counts[piece.group] += 1;
         }
@@ -221,6 +233,37 @@ pub fn parse_position(game: &RulesGame, text: &str) -> Result<RulesPosition, For
         }
     }
     Ok(p)
+}
+
+/// Reads the hand token into `p`: each letter one piece in its side's hand.
+fn read_hand(game: &RulesGame, p: &mut RulesPosition, hand: &str, column: usize) -> Result<(), FormatError> {
+    if hand == "-" {
+        return Ok(());
+    }
+    let rules = &game.rules;
+    let board = &game.board;
+    for (i, l) in hand.chars().enumerate() {
+        let column = column + i;
+        let Some((side, kind)) = rules.piece_with_letter(l) else {
+            return Err(at(column, format!("unknown piece {} in hand: not a piece letter", excerpt(&l.to_string()))));
+        };
+        let group = board.groups.iter().position(|g| g.side == side && g.kind == kind).unwrap_or(0);
+        let slot = game.hand_slot[group];
+        if slot == crate::game::NO_SLOT {
+            return Err(at(
+                column,
+                format!(
+                    "the {} {} `{l}` is never in a hand (it is not dropped from one)",
+                    rules.sides[side].name, rules.kinds[kind].name
+                ),
+            ));
+        }
+        if p.in_hand(slot as usize) == 15 {
+            return Err(at(column, format!("more than 15 `{l}` in hand")));
+        }
+        p.put_in_hand(slot as usize);
+    }
+    Ok(())
 }
 
 /// Writes a position.
@@ -249,5 +292,17 @@ pub fn format_position(game: &RulesGame, p: &RulesPosition) -> String {
     }
     out.push(' ');
     out.push(game.rules.sides[p.to_move()].letter);
+    if game.rules.has_hands() {
+        out.push(' ');
+        let start = out.len();
+        for (slot, &g) in game.hand_groups().iter().enumerate() {
+            for _ in 0..p.in_hand(slot) {
+                out.push(board.groups[g].letter);
+            }
+        }
+        if out.len() == start {
+            out.push('-');
+        }
+    }
     out
 }

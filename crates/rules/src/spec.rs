@@ -357,6 +357,11 @@ impl Rules {
         self.kinds.iter().all(|k| k.moves.is_empty() && !k.stay && k.drop.as_ref().is_some_and(|d| !d.from_hand))
     }
 
+    /// True when some piece promotes.
+    pub fn has_promotions(&self) -> bool {
+        self.kinds.iter().any(|k| k.promote.is_some())
+    }
+
     /// True when some piece is dropped from a hand: positions then hold the hands.
     pub fn has_hands(&self) -> bool {
         self.kinds.iter().any(|k| k.drop.as_ref().is_some_and(|d| d.from_hand))

@@ -9,7 +9,12 @@
 //! side that moves every piece, each piece came from a cell of its backward rays
 //! or stayed, all origins different. A piece of a kind that is dropped may have
 //! been dropped where it stands (where it may land, and where it would come to
-//! rest if it falls), when the index holds the counts without it.
+//! rest if it falls; from the hand, which then held one more). A piece of a
+//! promoted kind in its promotion zone may have come as the kind it was promoted
+//! from; a piece that must promote there did not come to it by a move. A capture
+//! that sent the captured piece to the captor's hand took it from there. In games
+//! with drops or promotions, a parent whose counts are no tier of the index is
+//! left out.
 //!
 //! # Invariant
 //! Each parent is yielded once per move leading to the child, which is once:
@@ -18,7 +23,7 @@
 //! there) are left out: they have no moves. [`gsolve_engine::check::unmoves_match_moves`]
 //! checks all of this on every test game.
 
-use crate::game::{RulesGame, RulesMove, MAX_ALL_PIECES};
+use crate::game::{RulesGame, RulesMove, MAX_ALL_PIECES, MAX_HAND_SLOTS, NO_SLOT};
 use crate::position::{cell_of, group_of, pack, RulesPosition};
 use crate::spec::Turn;
 use gsolve_engine::Game;
@@ -45,12 +50,24 @@ impl<const N: usize> RulesGame<N> {
     fn one_piece_parents(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesPosition<N>)) {
         let board = &self.board;
         let n = self.group_side.len();
+        let slots = self.slot_group.len();
         let limits = self.limits();
-        // The counts of each group, on the stack: this runs for every position.
-        let mut counts = [0u8; 64];
+        // The count vector (groups on the board, then hand slots), on the stack:
+        // this runs for every position.
+        let mut counts = [0u8; 64 + MAX_HAND_SLOTS];
         for &q in c.packed() {
             counts[group_of(q)] += 1;
         }
+        for slot in 0..slots {
+            counts[n + slot] = c.in_hand(slot);
+        }
+        // Where drops or promotions change the counts, the tiers are those they
+        // reach: a parent must lie in one. Elsewhere every count up to the limits
+        // is a tier.
+        let exact = self.index.is_some() && (self.rules.has_drops() || self.rules.has_promotions());
+        let in_index = |counts: &[u8]| {
+            !exact || self.index.as_ref().is_some_and(|index| index.tier_of(&counts[..n + slots]).is_some())
+        };
         let mut can_pass = false;
         let mut seen = Seen::default();
         let mut occupied = None;
@@ -62,52 +79,70 @@ impl<const N: usize> RulesGame<N> {
             can_pass |= self.rules.kinds[board.groups[g].kind].stay;
             let to = cell_of(packed);
             if let Some(drop) = &self.drops[g] {
-                // Dropped here: the parent lacks the piece, and its counts are a tier.
+                // Dropped here: the parent lacks the piece (and had it in hand).
                 let occupied = *occupied.get_or_insert_with(|| self.occupied(c));
                 let landed = drop.allowed[to as usize] && (!drop.gravity || self.rests_on(to, occupied));
-                counts[g] -= 1;
-                let in_index = self.index.as_ref().is_none_or(|index| index.tier_of(&counts[..n]).is_some());
-                counts[g] += 1;
-                if landed && in_index {
-                    let mut parent = *c;
-                    parent.remove(packed);
-                    parent.to_move ^= 1;
-                    self.emit(parent, f);
+                let slot = self.hand_slot[g] as usize;
+                let hand_room = !drop.from_hand || c.in_hand(slot) < 15;
+                if landed && hand_room {
+                    counts[g] -= 1;
+                    if drop.from_hand {
+                        counts[n + slot] += 1;
+                    }
+                    if in_index(&counts) {
+                        let mut parent = *c;
+                        parent.remove(packed);
+                        if drop.from_hand {
+                            parent.put_in_hand(slot);
+                        }
+                        parent.to_move ^= 1;
+                        self.emit(parent, f);
+                    }
+                    counts[g] += 1;
+                    if drop.from_hand {
+                        counts[n + slot] -= 1;
+                    }
                 }
             }
-            seen.clear();
-            // An origin on two backward rays would be yielded twice: checked only
-            // where rays share cells.
-            let dedupe = board.back_rays_overlap(g, to);
-            for ray in board.back_rays(g, to) {
-                for &from in board.ray_cells(ray) {
-                    let occupied = c.at(from).is_some() || c.is_wall(from);
-                    if !occupied {
-                        // The piece stood on `from`; `to` was empty or held an enemy.
-                        let (quiet, capture) = (ray.onto.empty(), ray.onto.enemy());
-                        if quiet && (!dedupe || seen.insert((from, false))) {
-                            let mut parent = *c;
-                            parent.relocate(packed, pack(g, from));
-                            parent.to_move ^= 1;
-                            self.emit(parent, f);
-                        }
-                        if capture && (c.len as usize) < N && (!dedupe || seen.insert((from, true))) {
-                            for (h, hg) in board.groups.iter().enumerate() {
-                                let room = limits.is_none_or(|l| counts[h] < l[h]);
-                                if hg.side == side || !room || self.meet_code(g, h, n) != 0 {
-                                    continue;
-                                }
+            // The piece came by a move: as itself (unless it would have had to
+            // promote here), or as a kind that promotes to it here.
+            let forced_here = self.promotion[g].as_ref().is_some_and(|p| p.forced && p.zone[to as usize]);
+            let promoted_from =
+                (0..n).filter(|&b| self.promotion[b].as_ref().is_some_and(|p| p.group == g && p.zone[to as usize]));
+            let movers = (!forced_here).then_some(g).into_iter().chain(promoted_from);
+            for mover in movers {
+                if mover != g {
+                    counts[g] -= 1;
+                    counts[mover] += 1;
+                }
+                seen.clear();
+                // An origin on two backward rays would be yielded twice: checked only
+                // where rays share cells.
+                let dedupe = board.back_rays_overlap(mover, to);
+                for ray in board.back_rays(mover, to) {
+                    for &from in board.ray_cells(ray) {
+                        let occupied = c.at(from).is_some() || c.is_wall(from);
+                        if !occupied {
+                            // The piece stood on `from`; `to` was empty or held an enemy.
+                            let (quiet, capture) = (ray.onto.empty(), ray.onto.enemy());
+                            if quiet && (!dedupe || seen.insert((from, false))) && in_index(&counts) {
                                 let mut parent = *c;
-                                parent.relocate(packed, pack(g, from));
-                                parent.insert(pack(h, to));
+                                parent.relocate(packed, pack(mover, from));
                                 parent.to_move ^= 1;
                                 self.emit(parent, f);
                             }
+                            if capture && (c.len as usize) < N && (!dedupe || seen.insert((from, true))) {
+                                self.capture_parents(c, packed, mover, from, &mut counts, limits, exact, f);
+                            }
+                        }
+                        if occupied && !ray.leap {
+                            break;
                         }
                     }
-                    if occupied && !ray.leap {
-                        break;
-                    }
+                }
+                if mover != g {
+                    counts[g] += 1;
+                    counts[mover] -= 1;
                 }
             }
         }
@@ -115,6 +150,62 @@ impl<const N: usize> RulesGame<N> {
             let mut parent = *c;
             parent.to_move ^= 1;
             self.emit(parent, f);
+        }
+    }
+
+    /// The parents where the piece `packed` of the child came from `from` as a
+    /// piece of group `mover`, capturing an enemy on its cell: one for each enemy
+    /// group the parent's counts have room for (and not a meeting, which would
+    /// have ended the game). A captured piece that went to the captor's hand came
+    /// from there. `counts` is the child's count vector with the mover's change
+    /// made; it is left as it was.
+    #[allow(clippy::too_many_arguments)]
+    fn capture_parents(
+        &self,
+        c: &RulesPosition<N>,
+        packed: u32,
+        mover: usize,
+        from: u32,
+        counts: &mut [u8],
+        limits: Option<&[u8]>,
+        exact: bool,
+        f: &mut impl FnMut(RulesPosition<N>),
+    ) {
+        let n = self.group_side.len();
+        let slots = self.slot_group.len();
+        let side = self.group_side[mover];
+        let to = cell_of(packed);
+        for h in 0..n {
+            if self.group_side[h] == side || self.meet_code(mover, h, n) != 0 {
+                continue;
+            }
+            let slot = self.to_hand[h];
+            if slot != NO_SLOT && c.in_hand(slot as usize) == 0 {
+                continue;
+            }
+            counts[h] += 1;
+            if slot != NO_SLOT {
+                counts[n + slot as usize] -= 1;
+            }
+            let fits = if exact {
+                self.index.as_ref().is_some_and(|index| index.tier_of(&counts[..n + slots]).is_some())
+            } else {
+                limits.is_none_or(|l| counts[h] <= l[h])
+            };
+            if fits {
+                let mut parent = *c;
+                parent.relocate(packed, pack(mover, from));
+                parent.insert(pack(h, to));
+                if slot != NO_SLOT {
+                    parent.take_from_hand(slot as usize);
+                }
+                parent.to_move ^= 1;
+                self.emit(parent, f);
+            }
+            counts[h] -= 1;
+            if slot != NO_SLOT {
+                counts[n + slot as usize] += 1;
+            }
         }
     }
 

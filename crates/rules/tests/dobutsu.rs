@@ -1,0 +1,223 @@
+//! Dobutsu shogi (examples/rules/dobutsu.toml): hands, drops, promotion and a royal
+//! piece, against an independent brute force written here from the game's rules
+//! (its own board of characters, its own hands, moves and endings, and the plain
+//! round-by-round solver of `common`), on every position reachable from small
+//! endgames.
+
+mod common;
+
+use common::{load, naive_values, rules_value, Naive};
+use gsolve_engine::{check, retrograde, Game};
+use gsolve_games::notation::PlainNotation;
+use gsolve_rules::setup;
+
+/// A Dobutsu position: 4 rows of 3 cells from the top (sente's pieces upper case,
+/// moving up; gote's lower case, moving down), each side's hand as sorted upper
+/// case letters, the side to move (0 sente).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct Dobutsu {
+    cells: [char; 12],
+    hands: [Vec<char>; 2],
+    to_move: usize,
+}
+
+fn side_of(piece: char) -> usize {
+    if piece.is_ascii_uppercase() {
+        0
+    } else {
+        1
+    }
+}
+
+impl Dobutsu {
+    fn parse(text: &str) -> Dobutsu {
+        let parts: Vec<&str> = text.split(' ').collect();
+        let mut cells = ['.'; 12];
+        for (i, ch) in parts[0].chars().filter(|&c| c != '/').enumerate() {
+            cells[i] = ch;
+        }
+        let mut hands = [Vec::new(), Vec::new()];
+        for ch in parts[2].chars().filter(|&c| c != '-') {
+            hands[side_of(ch)].push(ch.to_ascii_uppercase());
+        }
+        hands.iter_mut().for_each(|h| h.sort_unstable());
+        Dobutsu { cells, hands, to_move: if parts[1] == "s" { 0 } else { 1 } }
+    }
+
+    fn text(&self) -> String {
+        let rows: Vec<String> = self.cells.chunks(3).map(|r| r.iter().collect()).collect();
+        // The rules' notation lists hands by slot: each side's giraffe, elephant,
+        // chick (sente's first), as the file defines the kinds.
+        let mut hand = String::new();
+        for side in 0..2 {
+            for kind in ['G', 'E', 'C'] {
+                for &p in &self.hands[side] {
+                    if p == kind {
+                        hand.push(if side == 0 { p } else { p.to_ascii_lowercase() });
+                    }
+                }
+            }
+        }
+        if hand.is_empty() {
+            hand.push('-');
+        }
+        format!("{} {} {hand}", rows.join("/"), ["s", "g"][self.to_move])
+    }
+
+    /// The (row, col) steps of a piece, rows growing downwards.
+    fn steps(piece: char) -> Vec<(i32, i32)> {
+        let forward = if side_of(piece) == 0 { -1 } else { 1 };
+        match piece.to_ascii_uppercase() {
+            'L' => vec![(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)],
+            'G' => vec![(-1, 0), (1, 0), (0, -1), (0, 1)],
+            'E' => vec![(-1, -1), (-1, 1), (1, -1), (1, 1)],
+            'C' => vec![(forward, 0)],
+            'H' => vec![(-1, 0), (1, 0), (0, -1), (0, 1), (forward, -1), (forward, 1)],
+            other => panic!("no piece {other}"),
+        }
+    }
+
+    fn lion_cell(&self, side: usize) -> Option<usize> {
+        self.cells.iter().position(|&c| c == if side == 0 { 'L' } else { 'l' })
+    }
+}
+
+impl Naive for Dobutsu {
+    /// A side without its lion has lost; a side to move whose lion stands on the
+    /// far row (it survived the reply) has won.
+    fn over(&self) -> Option<bool> {
+        let me = self.to_move;
+        let Some(mine) = self.lion_cell(me) else { return Some(false) };
+        if self.lion_cell(1 - me).is_none() {
+            return Some(true);
+        }
+        let far = if me == 0 { 0 } else { 3 };
+        (mine / 3 == far).then_some(true)
+    }
+
+    fn children(&self) -> Vec<Dobutsu> {
+        let me = self.to_move;
+        let mut out = Vec::new();
+        for from in 0..12 {
+            let piece = self.cells[from];
+            if piece == '.' || side_of(piece) != me {
+                continue;
+            }
+            let (r, c) = ((from / 3) as i32, (from % 3) as i32);
+            for (dr, dc) in Dobutsu::steps(piece) {
+                let (rr, cc) = (r + dr, c + dc);
+                if !(0..4).contains(&rr) || !(0..3).contains(&cc) {
+                    continue;
+                }
+                let to = (rr * 3 + cc) as usize;
+                let target = self.cells[to];
+                if target != '.' && side_of(target) == me {
+                    continue;
+                }
+                let mut child = self.clone();
+                if target != '.' {
+                    let taken = match target.to_ascii_uppercase() {
+                        'H' => 'C',
+                        other => other,
+                    };
+                    if taken != 'L' {
+                        child.hands[me].push(taken);
+                        child.hands[me].sort_unstable();
+                    }
+                }
+                let far = if me == 0 { 0 } else { 3 };
+                let promoted = piece.to_ascii_uppercase() == 'C' && rr == far;
+                child.cells[to] = match (promoted, me) {
+                    (true, 0) => 'H',
+                    (true, _) => 'h',
+                    _ => piece,
+                };
+                child.cells[from] = '.';
+                child.to_move = 1 - me;
+                out.push(child);
+            }
+        }
+        let mut kinds = self.hands[me].clone();
+        kinds.dedup();
+        for kind in kinds {
+            for to in 0..12 {
+                if self.cells[to] != '.' {
+                    continue;
+                }
+                let mut child = self.clone();
+                let i = child.hands[me].iter().position(|&k| k == kind).unwrap();
+                child.hands[me].remove(i);
+                child.cells[to] = if me == 0 { kind } else { kind.to_ascii_lowercase() };
+                child.to_move = 1 - me;
+                out.push(child);
+            }
+        }
+        out
+    }
+}
+
+/// Every position reachable from `start`, valued by the brute force and by the
+/// rules game's whole-game retrograde solve; returns how many.
+fn compare(start: &str) -> usize {
+    let rules = load("dobutsu");
+    let s = setup(rules, None, None, Some(start)).unwrap();
+    let game = &s.game;
+    assert_eq!(game.format_position(&s.position), start);
+    let solution = retrograde::solve(game);
+    let values = naive_values(&[Dobutsu::parse(start)]);
+    for (state, want) in &values {
+        let t = state.text();
+        let p = game.parse_position(&t).unwrap_or_else(|e| panic!("{t}: {e}"));
+        assert_eq!(game.format_position(&p), t);
+        assert_eq!(rules_value(game, &solution, &p), *want, "from {start}: {t}");
+    }
+    values.len()
+}
+
+#[test]
+fn lions_alone_and_with_a_chick_equal_a_brute_force() {
+    assert!(compare("l../.../.../..L s -") > 200);
+    assert!(compare("l../.../.../.CL s -") > 1000);
+    assert!(compare("l../.c./.C./..L s -") > 10_000);
+}
+
+/// Hands from the start: pieces dropped, captured back into hands.
+#[test]
+fn endgames_with_hands_equal_a_brute_force() {
+    assert!(compare("l../.../.../..L s Cc") > 10_000);
+    assert!(compare(".l./.../.../.L. g Ee") > 10_000);
+    assert!(compare("l../.g./.../G.L s -") > 10_000);
+}
+
+/// Parents (drops back into hands, captures out of them, promotions undone)
+/// against the moves, over the whole index.
+#[test]
+fn dobutsu_unmoves_match_the_moves() {
+    for start in ["l../.../.../.CL s -", "l../.../.../..L s Cc", "le./.../.../..L s -"] {
+        let s = setup(load("dobutsu"), None, None, Some(start)).unwrap();
+        check::unmoves_match_moves(&s.game).unwrap_or_else(|e| panic!("{start}: {e:?}"));
+    }
+}
+
+/// The children of a position, in notation.
+fn children(start: &str) -> Vec<String> {
+    let s = setup(load("dobutsu"), None, None, Some(start)).unwrap();
+    let mut moves = Vec::new();
+    s.game.moves(&s.position, &mut moves);
+    moves.iter().map(|m| s.game.format_position(&s.game.play(&s.position, m))).collect()
+}
+
+/// A hen captured goes to the captor's hand as a chick; a chick promotes on the far
+/// row; a piece in hand drops onto any empty cell.
+#[test]
+fn captures_fill_hands_chicks_promote_and_hands_drop() {
+    assert!(children("l../.h./.G./..L s -").contains(&"l../.G./.../..L g C".to_string()));
+    assert!(children("l../..C/.../L.. s -").contains(&"l.H/.../.../L.. g -".to_string()));
+    let drops = children("l../.../.../..L s C");
+    assert_eq!(drops.iter().filter(|c| c.ends_with(" g -")).count(), 10, "{drops:?}");
+    assert!(drops.contains(&"lC./.../.../..L g -".to_string()));
+    // The start, and what the file says it is.
+    let s = setup(load("dobutsu"), None, None, None).unwrap();
+    assert_eq!(s.game.format_position(&s.position), "gle/.c./.C./ELG s -");
+    assert_eq!(children("gle/.c./.C./ELG s -").len(), 4, "chick takes chick, lion two ways, giraffe up");
+}
