@@ -126,7 +126,7 @@ impl Naive for Dobutsu {
                     }
                 }
                 let far = if me == 0 { 0 } else { 3 };
-                let promoted = piece.to_ascii_uppercase() == 'C' && rr == far;
+                let promoted = piece.eq_ignore_ascii_case(&'C') && rr == far;
                 child.cells[to] = match (promoted, me) {
                     (true, 0) => 'H',
                     (true, _) => 'h',
