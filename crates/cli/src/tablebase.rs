@@ -158,8 +158,19 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
         }
         BuildGame::Rules { file, position, rows, cols, map, tiers, .. } => {
             let game = rules_game(file, position.as_deref(), *rows, *cols, map.as_deref())?;
+            // Tiers that moves lead back to (drops and captures; promotions) are
+            // solved whole: retrograde analysis of the index, then written.
+            let ordered = game.placement_index().is_ok_and(|index| index.tiers_ordered());
             match plan {
+                Plan::Member(_) if !ordered => Err(Failure::Input(format!(
+                    "{}: pieces are both dropped and captured, or promote: the tiers lead back to each other, and a distributed build needs tiers solved in order",
+                    file.display()
+                ))),
                 Plan::Member(cluster) => crate::distributed::build_tiered(game, output, tiers, options, cluster),
+                _ if !ordered => build_with(&game, output, &options, |g, bar| {
+                    let observe = |p| bar.observe(p);
+                    gsolve_rules::solve_whole(g, &Options { progress: Some(&observe), ..Options::default() })
+                }),
                 _ => gsolve_rules::compact(&game, RulesTiers { game: &game, output, tier_args: tiers, write: options }),
             }
         }

@@ -191,7 +191,7 @@ fn drop_games_solve_their_starts_and_name_their_drops() {
     assert_eq!(json["line"][0]["to"], serde_json::json!([3, 3]), "{json}");
     let check = ok(&["rules", &rules("connect-4"), "--check"], "");
     for needle in [
-        "dropped into a column, falls to the lowest empty cell it reaches",
+        "is dropped from an endless supply into a column, falls to the lowest empty cell it reaches",
         "red or yellow with 4 pieces in a row, a column or a diagonal: wins",
         "every cell taken: the side to move ties",
         "positions can repeat: no",
@@ -219,6 +219,40 @@ fn a_tic_tac_toe_tablebase_is_built_and_verified() {
     assert!(probed.contains(".../.../... x: tie in 9"), "{probed}");
     assert!(probed.contains("X../.O./..X o: tie in 6"), "{probed}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Dobutsu shogi: hands in positions, drops from them, the start's four moves,
+/// an endgame solved and written as a tablebase (solved whole: drops and captures
+/// lead back and forth between tiers) that `verify` proves; bad hands refused.
+#[test]
+fn dobutsu_hands_drops_and_a_verified_endgame_tablebase() {
+    let dobutsu = rules("dobutsu");
+    let out = ok(&["rules", &dobutsu, "l../.../.../..L s Cc", "--explain"], "");
+    assert!(out.starts_with("case 1: l../.../.../..L s Cc: win in 8, sente to move"), "{out}");
+    let analysed = ok(&["analyze", "--rules", &dobutsu, "l../.c./.C./..L s -", "--threads", "1"], "");
+    for mv in ["(3,2)->(2,2)", "(4,3)->(3,3)", "(4,3)->(4,2)", "l../.C./.../..L g C"] {
+        assert!(analysed.contains(mv), "{mv} missing:\n{analysed}");
+    }
+    let dir = std::env::temp_dir().join(format!("gsolve-rules-dobutsu-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("lions-chicks.gtb");
+    let path = file.to_str().unwrap();
+    let built = ok(&["build", "rules", &dobutsu, "l../.c./.C./..L s -", "-o", path], "");
+    assert!(built.contains("260910 positions"), "{built}");
+    let verified = ok(&["verify", path], "");
+    assert!(verified.contains("every value follows from the rules"), "{verified}");
+    let probed = ok(&["probe", path, "l../.../.../..L s Cc"], "");
+    let solved = ok(&["rules", &dobutsu, "l../.../.../..L s Cc"], "");
+    assert_eq!(probed.lines().next(), solved.lines().next());
+    std::fs::remove_dir_all(&dir).unwrap();
+    for (position, message) in [
+        ("l../.c./.C./..L s CC", "4 pieces of the kind chick (on the board, promoted or in hand), but the game has 2"),
+        ("l../.../.../..L s L", "never in a hand"),
+        ("l../.../.../..L s X", "column 19: unknown piece"),
+    ] {
+        let e = fails(&["rules", &dobutsu, position], "");
+        assert!(e.contains(message), "{position}: {e}");
+    }
 }
 
 #[test]

@@ -113,20 +113,16 @@ impl<const N: usize> Tiered for RulesGame<N> {
         let counts = &index.tiers()[tier as usize].counts;
         let mut out = Vec::new();
         let groups = self.group_side.len();
-        if self.rules.has_drops() {
-            for g in 0..groups {
-                let Some(drop) = &self.drops[g] else { continue };
-                let mut more = counts.clone();
-                more[g] += 1;
-                if drop.from_hand {
-                    let slot = groups + self.hand_slot[g] as usize;
-                    if more[slot] == 0 {
-                        continue;
+        if self.rules.has_drops() || self.rules.has_promotions() {
+            // The tiers one turn of either side leads to.
+            let cells = self.board.cells() as u32;
+            for side in 0..2 {
+                for next in crate::index::count_successors(self, counts, side, cells) {
+                    if let Some(t) = index.tier_of(&next).filter(|&t| t != tier as usize) {
+                        if !out.contains(&(t as u32)) {
+                            out.push(t as u32);
+                        }
                     }
-                    more[slot] -= 1;
-                }
-                if let Some(t) = index.tier_of(&more) {
-                    out.push(t as u32);
                 }
             }
             return out;

@@ -494,74 +494,13 @@ impl PlacementIndex {
 /// from the counts: tic-tac-toe's 3×3 board has 15 tiers, not 55, and half their
 /// entries are holes (the other side to move).
 fn reachable_counts(game: &RulesGame, floor: &[u8], cells: u32) -> Vec<(Vec<u8>, u8)> {
-    let groups = game.board.groups.len();
-    let board = &game.board;
-    let rules = &game.rules;
-    let quiet = [0, 1].map(|side| {
-        board.groups.iter().any(|g| {
-            let kind = &rules.kinds[g.kind];
-            g.side == side && (kind.stay || !kind.moves.is_empty())
-        })
-    });
-    let captures = rules.has_captures();
     let mut seen: std::collections::HashSet<(Vec<u8>, usize)> = std::collections::HashSet::new();
     let mut stack = vec![(floor.to_vec(), 0usize), (floor.to_vec(), 1usize)];
     while let Some((v, side)) = stack.pop() {
         if seen.contains(&(v.clone(), side)) {
             continue;
         }
-        let total: u32 = v[..groups].iter().map(|&c| c as u32).sum();
-        if quiet[side] {
-            // The mover: unchanged, or a piece of a group that promotes.
-            let promoting = (0..groups)
-                .filter(|&g| board.groups[g].side == side && v[g] > 0 && game.promotion[g].is_some())
-                .map(Some);
-            let movers: Vec<Option<usize>> = std::iter::once(None).chain(promoting).collect();
-            for mover in movers {
-                let mut w = v.clone();
-                if let Some(g) = mover {
-                    let to = game.promotion[g].as_ref().map_or(g, |p| p.group);
-                    w[g] -= 1;
-                    if w[to] == u8::MAX {
-                        continue;
-                    }
-                    w[to] += 1;
-                }
-                stack.push((w.clone(), 1 - side));
-                if !captures {
-                    continue;
-                }
-                for h in 0..groups {
-                    if board.groups[h].side == side || w[h] == 0 {
-                        continue;
-                    }
-                    let mut x = w.clone();
-                    x[h] -= 1;
-                    let slot = game.to_hand[h];
-                    if slot != crate::game::NO_SLOT {
-                        if x[groups + slot as usize] == 15 {
-                            continue;
-                        }
-                        x[groups + slot as usize] += 1;
-                    }
-                    stack.push((x, 1 - side));
-                }
-            }
-        }
-        for g in 0..groups {
-            let Some(drop) = &game.drops[g] else { continue };
-            if board.groups[g].side != side || total >= cells || v[g] == u8::MAX {
-                continue;
-            }
-            let mut w = v.clone();
-            if drop.from_hand {
-                let slot = groups + game.hand_slot[g] as usize;
-                if w[slot] == 0 {
-                    continue;
-                }
-                w[slot] -= 1;
-            }
-            w[g] += 1;
+        for w in count_successors(game, &v, side, cells) {
             stack.push((w, 1 - side));
         }
         seen.insert((v, side));
@@ -571,6 +510,74 @@ fn reachable_counts(game: &RulesGame, floor: &[u8], cells: u32) -> Vec<(Vec<u8>,
         *sides.entry(v).or_default() |= 1 << side;
     }
     sides.into_iter().collect()
+}
+
+/// The count vectors one turn of `side` can lead to from `v` (see
+/// [`reachable_counts`]), `v` itself where a move keeps the counts.
+pub(crate) fn count_successors<const N: usize>(game: &RulesGame<N>, v: &[u8], side: usize, cells: u32) -> Vec<Vec<u8>> {
+    let groups = game.board.groups.len();
+    let board = &game.board;
+    let rules = &game.rules;
+    let mut out = Vec::new();
+    let quiet = board.groups.iter().any(|g| {
+        let kind = &rules.kinds[g.kind];
+        g.side == side && (kind.stay || !kind.moves.is_empty())
+    });
+    let captures = rules.has_captures();
+    let total: u32 = v[..groups].iter().map(|&c| c as u32).sum();
+    if quiet {
+        // The mover: unchanged, or a piece of a group that promotes.
+        let promoting =
+            (0..groups).filter(|&g| board.groups[g].side == side && v[g] > 0 && game.promotion[g].is_some()).map(Some);
+        let movers: Vec<Option<usize>> = std::iter::once(None).chain(promoting).collect();
+        for mover in movers {
+            let mut w = v.to_vec();
+            if let Some(g) = mover {
+                let to = game.promotion[g].as_ref().map_or(g, |p| p.group);
+                w[g] -= 1;
+                if w[to] == u8::MAX {
+                    continue;
+                }
+                w[to] += 1;
+            }
+            out.push(w.clone());
+            if !captures {
+                continue;
+            }
+            for h in 0..groups {
+                if board.groups[h].side == side || w[h] == 0 {
+                    continue;
+                }
+                let mut x = w.clone();
+                x[h] -= 1;
+                let slot = game.to_hand[h];
+                if slot != crate::game::NO_SLOT {
+                    if x[groups + slot as usize] == 15 {
+                        continue;
+                    }
+                    x[groups + slot as usize] += 1;
+                }
+                out.push(x);
+            }
+        }
+    }
+    for g in 0..groups {
+        let Some(drop) = &game.drops[g] else { continue };
+        if board.groups[g].side != side || total >= cells || v[g] == u8::MAX {
+            continue;
+        }
+        let mut w = v.to_vec();
+        if drop.from_hand {
+            let slot = groups + game.hand_slot[g] as usize;
+            if w[slot] == 0 {
+                continue;
+            }
+            w[slot] -= 1;
+        }
+        w[g] += 1;
+        out.push(w);
+    }
+    out
 }
 
 /// The count vectors of a game without drops: every one up to the limits where

@@ -73,6 +73,9 @@ pub fn setup(
     };
     let counts = probe.counts(&position);
     check_counts(&rules, &probe.board, &counts)?;
+    if rules.has_hands() && text.is_some() {
+        check_pieces_exist(&probe, &position)?;
+    }
     let game = probe.with_limits(&counts)?;
     Ok(Setup { game, position })
 }
@@ -100,4 +103,43 @@ fn place_start(game: &RulesGame) -> Result<RulesPosition, RulesError> {
         }
     }
     Ok(p)
+}
+
+/// In a game with hands, no more pieces of a kind (on the board, promoted, or in
+/// a hand) than the start has: pieces change sides and kinds, but none is made.
+/// Kinds linked by promotion or by going to a hand as another count together.
+fn check_pieces_exist(game: &RulesGame, position: &RulesPosition) -> Result<(), SetupError> {
+    let rules = &game.rules;
+    let start = match &rules.start {
+        Some(Start::Text(t)) => parse_position(game, t)?,
+        Some(Start::Place { .. }) => place_start(game)?,
+        None => return Ok(()),
+    };
+    // The family of a kind: the kind it goes to a hand as, or it promotes from.
+    let family = |kind: usize| -> usize {
+        rules.kinds[kind].to_hand.unwrap_or_else(|| {
+            rules.kinds.iter().position(|k| k.promote.as_ref().is_some_and(|p| p.to == kind)).unwrap_or(kind)
+        })
+    };
+    let totals = |p: &RulesPosition| -> Vec<usize> {
+        let mut out = vec![0usize; rules.kinds.len()];
+        for piece in p.pieces() {
+            out[family(game.board.groups[piece.group].kind)] += 1;
+        }
+        for (slot, &g) in game.hand_groups().iter().enumerate() {
+            out[family(game.board.groups[g].kind)] += p.in_hand(slot) as usize;
+        }
+        out
+    };
+    let (have, exist) = (totals(position), totals(&start));
+    for (kind, (&h, &e)) in have.iter().zip(&exist).enumerate() {
+        if h > e {
+            return Err(RulesError::Board(format!(
+                "{h} pieces of the kind {} (on the board, promoted or in hand), but the game has {e}",
+                rules.kinds[kind].name
+            ))
+            .into());
+        }
+    }
+    Ok(())
 }

@@ -699,6 +699,13 @@ impl<'s, 'a> Reader<'s, 'a> {
                     format!("{table_name} has no move: give it `moves = [...]`, `drop = true` (it is placed on the board), or `stay = true` for a piece that never moves"),
                 ));
             }
+            let all_at_once = (0..2).any(|side| letters[side].is_some() && rules.sides[side].turn == Turn::AllPieces);
+            if all_at_once && (drop.is_some() || promote_forced.is_some()) {
+                return Err(self.err(
+                    span,
+                    format!("{table_name} is dropped or promotes, but its side moves every piece at once: drops and promotions are for sides that move one piece a turn"),
+                ));
+            }
             if trail && drop.is_some() {
                 return Err(self.err(
                     span,
