@@ -664,6 +664,7 @@ where
                 label: piece_move_label(&described),
                 from: described.from,
                 to: described.to,
+                drop: described.drop,
                 position: game.format_position(&game.play(position, mv)),
             }
         })
@@ -721,6 +722,7 @@ where
                 label: piece_move_label(&described),
                 from: described.from,
                 to: described.to,
+                drop: described.drop,
                 value: m.value,
                 delta: None,
                 position: game.format_position(&m.child),

@@ -173,6 +173,9 @@ pub struct MoveInfo {
     pub from: Coord,
     /// Where it goes (the same cell for a Queen's Case move that stays).
     pub to: Coord,
+    /// The letter of the piece a drop puts on `to` (`from` is `to`), if the move
+    /// is a drop.
+    pub drop: Option<char>,
     /// The move's value for the side making it (the value the position has if it
     /// is played).
     pub value: Value,
@@ -193,6 +196,8 @@ pub struct LegalMove {
     pub from: Coord,
     /// Where it goes.
     pub to: Coord,
+    /// The letter of the piece a drop puts on `to`, if the move is a drop.
+    pub drop: Option<char>,
     /// The position after the move, in plain notation.
     pub position: String,
 }
@@ -252,7 +257,7 @@ impl Analysis {
             .iter()
             .map(|m| {
                 let (value, remoteness) = value_json(m.value);
-                json!({
+                let mut out = json!({
                     "move": m.label,
                     "from": [m.from.row, m.from.col],
                     "to": [m.to.row, m.to.col],
@@ -260,7 +265,11 @@ impl Analysis {
                     "remoteness": remoteness,
                     "delta": m.delta,
                     "position": m.position,
-                })
+                });
+                if let Some(letter) = m.drop {
+                    out["drop"] = json!(letter.to_string());
+                }
+                out
             })
             .collect();
         json!({

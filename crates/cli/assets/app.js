@@ -438,6 +438,7 @@ function render() {
   renderStatus(analysis);
   renderControls();
   renderBoard();
+  renderHands();
   renderMoves(analysis);
   renderChart();
   renderHistory();
@@ -591,6 +592,25 @@ function renderBoard() {
     const badge = drawBadge(badges, m, corners[i], showValues);
     if (!(m.from[0] === m.to[0] && m.from[1] === m.to[1])) drawArrow(arrows, m, badge.anchor, showValues);
   });
+}
+
+// The pieces in hand, in games with hands (a rules position's third part: each
+// letter one piece; "-" for none), by side. A drop is played from the move list or
+// its badge on the target cell (labelled `C*(r,c)`).
+function renderHands() {
+  const hands = $("hands");
+  const parts = state.editing ? [] : current().position.split(" ");
+  if (parts.length < 3) {
+    hands.hidden = true;
+    return;
+  }
+  const bySide = sideNames().map(() => []);
+  for (const ch of parts[2] === "-" ? "" : parts[2]) {
+    const side = (state.info.pieces || {})[ch];
+    if (side !== undefined) bySide[side].push(ch);
+  }
+  hands.hidden = false;
+  hands.textContent = "In hand: " + sideNames().map((name, i) => `${name} ${bySide[i].join(" ") || "none"}`).join(" \u00b7 ");
 }
 
 const cellCentre = (r, c) => ({ x: (c - 0.5) * CELL, y: (r - 0.5) * CELL });

@@ -436,6 +436,17 @@ fn serve_offers_a_rules_game() {
     assert_eq!(rules_game["cells"]["E"], "exit (a zone)");
     assert_eq!(rules_game["cells"]["Q"], "queen");
     let _ = process.0.kill();
+
+    // Hands: the position carries them, and a drop names its piece.
+    let dobutsu = rules("dobutsu");
+    let (mut process, url) = common::serve(&["--rules", &dobutsu, "--start", "l../.c./.C./..L s -"]);
+    let response = common::http::get(&format!("{url}api/analyze?game=rules&position=l../.../.../..L%20s%20Cc"));
+    assert_eq!(response.status, 200, "{}", response.body);
+    let analysis: serde_json::Value = serde_json::from_str(&response.body).unwrap();
+    assert_eq!(analysis["position"], "l../.../.../..L s Cc");
+    let drop = analysis["moves"].as_array().unwrap().iter().find(|m| m["move"] == "C*(4,1)").expect("a drop");
+    assert_eq!((drop["drop"].as_str(), drop["position"].as_str()), (Some("C"), Some("l../.../.../C.L g c")));
+    let _ = process.0.kill();
 }
 
 /// A side that moves every piece shows each piece's step: in the optimal line of
