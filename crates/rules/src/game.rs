@@ -152,6 +152,10 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// The step graph when the game is a trail race (the snakes on a graph), for
     /// the search.
     pub(crate) race: Option<Arc<crate::race::Race>>,
+    /// `mirror[c]`: cell c reflected left to right, when the rules and the board
+    /// look the same in a mirror (every position then has its mirror image's
+    /// value: the search keeps one of the two).
+    pub(crate) mirror: Option<Vec<u32>>,
     /// Drops of each group (`None`: never dropped).
     pub(crate) drops: Vec<Option<DropTargets>>,
     /// `hand_slot[g]`: the hand slot of group g ([`NO_SLOT`]: never in a hand).
@@ -366,9 +370,11 @@ impl RulesGame {
             line_weight,
             grid_bit,
             grid_bits,
+            mirror: None,
             advance: Vec::new(),
         };
         game.advance = game.advances();
+        game.mirror = game.mirror_cells();
         if game.rules.has_trails() {
             game.race = crate::race::Race::of(&game).map(Arc::new);
         }
@@ -425,6 +431,7 @@ impl RulesGame {
             line_weight: self.line_weight.clone(),
             grid_bit: self.grid_bit.clone(),
             grid_bits: self.grid_bits,
+            mirror: self.mirror.clone(),
             advance: self.advance.clone(),
         })
     }
@@ -457,6 +464,51 @@ impl<const N: usize> RulesGame<N> {
             }
         }
         advance
+    }
+
+    /// The left-right reflection of the board's cells, if the game looks the same
+    /// in a mirror: both sides face up or down, every move's steps come in mirror
+    /// pairs, and the board's cells and every zone are symmetric. Games with
+    /// trails are left out (their walls would need reflecting too).
+    fn mirror_cells(&self) -> Option<Vec<u32>> {
+        let rules = &self.rules;
+        let board = &self.board;
+        if rules.has_trails() || rules.sides.iter().any(|s| !matches!(s.forward, Facing::Up | Facing::Down)) {
+            return None;
+        }
+        let symmetric_steps = rules
+            .kinds
+            .iter()
+            .all(|k| k.moves.iter().all(|m| m.vectors.iter().all(|&(f, r)| m.vectors.contains(&(f, -r)))));
+        if !symmetric_steps {
+            return None;
+        }
+        let mirror: Vec<u32> =
+            board.coords.iter().map(|&(r, c)| board.cell(r, board.cols - 1 - c).unwrap_or(NO_CELL)).collect();
+        if mirror.contains(&NO_CELL) {
+            return None; // the playable cells are not symmetric
+        }
+        for z in 0..rules.zones.len() {
+            for side in 0..2 {
+                if (0..board.cells() as u32)
+                    .any(|c| board.in_zone(z, side, c) != board.in_zone(z, side, mirror[c as usize]))
+                {
+                    return None;
+                }
+            }
+        }
+        Some(mirror)
+    }
+
+    /// The position reflected left to right ([`RulesGame::mirror_cells`]).
+    pub(crate) fn mirrored(&self, p: &RulesPosition<N>, mirror: &[u32]) -> RulesPosition<N> {
+        let mut m = *p;
+        let len = p.len as usize;
+        for q in &mut m.pieces[..len] {
+            *q = pack(group_of(*q), mirror[cell_of(*q) as usize]);
+        }
+        m.pieces[..len].sort_unstable();
+        m
     }
 
     /// The sum of the pieces' advances, when the game has a progress measure: every
@@ -960,6 +1012,9 @@ impl<const N: usize> RulesGame<N> {
 
     /// How many lines of the line endings pass through the cell a drop took:
     /// central cells first, which is how people play tic-tac-toe and Connect 4.
+    /// (Weighing each line by the mover's pieces in it, threats and blocks first,
+    /// searched no fewer positions on the Connect 4 boards of the tests and cost
+    /// time: measured, and left out.)
     pub(crate) fn drop_weight(&self, parent: &RulesPosition<N>, child: &RulesPosition<N>) -> i32 {
         let (a, b) = (parent.packed(), child.packed());
         let added = b.iter().zip(a.iter().chain(std::iter::once(&u32::MAX))).find(|(x, y)| x != y).map(|(x, _)| *x);
