@@ -28,12 +28,14 @@ struct KInARow {
     to_move: usize,
     /// The notation's letters: empty, the two sides' pieces, the two sides to move.
     letters: [char; 5],
+    /// A line loses instead of winning.
+    misere: bool,
 }
 
 impl KInARow {
     fn empty(rows: usize, cols: usize, k: usize, gravity: bool) -> Self {
         let letters = if gravity { ['.', 'R', 'Y', 'r', 'y'] } else { ['.', 'X', 'O', 'x', 'o'] };
-        KInARow { rows, cols, k, gravity, cells: vec![0; rows * cols], to_move: 0, letters }
+        KInARow { rows, cols, k, gravity, cells: vec![0; rows * cols], to_move: 0, letters, misere: false }
     }
 
     /// Does `side` have k in a row, along a row, a column or a diagonal?
@@ -61,11 +63,12 @@ impl KInARow {
     /// The value of a finished position for the side to move: the side that just
     /// moved first (a line wins), then the side to move, then a full board ties.
     fn over(&self) -> Option<Value> {
+        let (lost, won) = if self.misere { (Value::Win(0), Value::Loss(0)) } else { (Value::Loss(0), Value::Win(0)) };
         if self.line(1 - self.to_move) {
-            return Some(Value::Loss(0));
+            return Some(lost);
         }
         if self.line(self.to_move) {
-            return Some(Value::Win(0));
+            return Some(won);
         }
         if self.cells.iter().all(|&c| c != 0) {
             return Some(Value::Tie(0));
@@ -132,14 +135,16 @@ fn with_length(rules: &Rules, k: usize) -> Arc<Rules> {
     Arc::new(Rules::parse(&text).unwrap())
 }
 
-/// The rules `file` (tic-tac-toe or connect-4) with lines of `k` on a rows × cols
-/// board: every position the brute force reaches from the empty board, valued by
-/// whole-game retrograde, by tiers and by alpha-beta search (one searcher, so
-/// what earlier searches stored must never mislead later ones); returns how many.
+/// The rules `file` (tic-tac-toe, misère tic-tac-toe or connect-4) with lines of
+/// `k` on a rows × cols board: every position the brute force reaches from the
+/// empty board, valued by whole-game retrograde, by tiers and by alpha-beta search
+/// (one searcher, so what earlier searches stored must never mislead later ones);
+/// returns how many.
 fn compare(file: &str, rows: usize, cols: usize, k: usize) -> usize {
     let rules = with_length(&load(file), k);
     let gravity = file == "connect-4";
-    let start = KInARow::empty(rows, cols, k, gravity);
+    let mut start = KInARow::empty(rows, cols, k, gravity);
+    start.misere = file.starts_with("misere");
     let s = setup(rules, None, None, Some(&start.text())).unwrap();
     let game = &s.game;
     let solution = retrograde::solve(game);
@@ -212,6 +217,16 @@ fn three_in_a_row_on_bigger_boards_equals_a_brute_force_and_is_a_first_player_wi
         let value = gsolve_engine::search::solve(&s.game, &s.position).unwrap().0;
         assert_eq!(matches!(value, Value::Win(_)), want, "{rows}×{cols}: {value}");
     }
+}
+
+/// Misère tic-tac-toe (three in a row loses): a tie, as published; every position
+/// agrees with the brute force, on 3×3 and on boards of 3 × 4 and 4 × 3.
+#[test]
+fn misere_tic_tac_toe_ties_and_equals_a_brute_force() {
+    assert_eq!(compare("misere-tic-tac-toe", 3, 3, 3), 5478);
+    assert!(compare("misere-tic-tac-toe", 3, 4, 3) > 10_000);
+    let s = setup(load("misere-tic-tac-toe"), None, None, None).unwrap();
+    assert_eq!(gsolve_engine::search::solve(&s.game, &s.position).unwrap().0, Value::Tie(9));
 }
 
 // --- Connect 4 ------------------------------------------------------------------------
