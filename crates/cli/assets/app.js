@@ -19,6 +19,7 @@ const state = {
   busy: false,
   timer: null, // the computer's pending move
   error: null, // the message shown: {message, kind}
+  dropping: null, // the letter of the hand piece chosen to drop, or null
 };
 
 const $ = (id) => document.getElementById(id);
@@ -576,6 +577,8 @@ function renderBoard() {
         g.addEventListener("click", () => {
           if (cycleCell(r, c)) editChanged();
         });
+      } else if (!state.editing && analysis.moves.some((m) => m.drop)) {
+        g.addEventListener("click", () => dropAt(r + 1, c + 1));
       }
       layer.append(g);
     }
@@ -595,22 +598,57 @@ function renderBoard() {
 }
 
 // The pieces in hand, in games with hands (a rules position's third part: each
-// letter one piece; "-" for none), by side. A drop is played from the move list or
-// its badge on the target cell (labelled `C*(r,c)`).
+// letter one piece; "-" for none), by side. A piece the side to move can drop is a
+// button: chosen, a click on a cell drops it there (its badge there, labelled
+// `C*(r,c)`, and the move list play it too).
 function renderHands() {
   const hands = $("hands");
   const parts = state.editing ? [] : current().position.split(" ");
   if (parts.length < 3) {
     hands.hidden = true;
+    state.dropping = null;
     return;
   }
+  const droppable = new Set(current().moves.filter((m) => m.drop).map((m) => m.drop));
+  if (!droppable.has(state.dropping)) state.dropping = null;
   const bySide = sideNames().map(() => []);
   for (const ch of parts[2] === "-" ? "" : parts[2]) {
     const side = (state.info.pieces || {})[ch];
     if (side !== undefined) bySide[side].push(ch);
   }
   hands.hidden = false;
-  hands.textContent = "In hand: " + sideNames().map((name, i) => `${name} ${bySide[i].join(" ") || "none"}`).join(" \u00b7 ");
+  hands.replaceChildren("In hand:");
+  sideNames().forEach((name, i) => {
+    hands.append(` ${i ? "\u00b7 " : ""}${name} `);
+    if (bySide[i].length === 0) hands.append("none");
+    for (const ch of bySide[i]) {
+      if (!droppable.has(ch)) {
+        hands.append(el("span", { class: "hand-piece" }, ch));
+        continue;
+      }
+      const chosen = state.dropping === ch;
+      const button = el("button", { type: "button", class: `hand-piece${chosen ? " chosen" : ""}`, "data-drop": ch }, ch);
+      button.title = chosen ? "click a cell to drop it there" : `drop ${ch}: then click a cell`;
+      button.addEventListener("click", () => {
+        state.dropping = chosen ? null : ch;
+        renderHands();
+      });
+      hands.append(button);
+    }
+  });
+}
+
+// A click on a cell in a game with drops: the drop onto that cell (of the hand
+// piece chosen, if any); in gravity games, where none lands there, the one into
+// that cell's column (a click anywhere in a column drops into it). Played when
+// exactly one drop fits.
+function dropAt(row, col) {
+  const drops = current().moves.filter((m) => m.drop && (!state.dropping || m.drop === state.dropping));
+  let fits = drops.filter((m) => m.to[0] === row && m.to[1] === col);
+  if (fits.length === 0 && state.info.gravity) fits = drops.filter((m) => m.to[1] === col);
+  if (fits.length !== 1) return;
+  state.dropping = null;
+  play(fits[0]);
 }
 
 const cellCentre = (r, c) => ({ x: (c - 0.5) * CELL, y: (r - 0.5) * CELL });

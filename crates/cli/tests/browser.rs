@@ -413,6 +413,35 @@ fn check_rules_game(browser: &Browser, url: &str) {
     assert_eq!(browser.body_data("position"), "BBB/.W./WWW w");
 }
 
+/// Drops on the page: Dobutsu's hand pieces as buttons (one chosen, then a click on
+/// a cell drops it there), and Connect 4's columns (a click anywhere in a column
+/// drops into it). Each game from a server of its own.
+fn check_drops(browser: &Browser) {
+    let dobutsu = common::example("rules/dobutsu.toml");
+    let position = "l../.../.../..L s Cc";
+    let (_server, url) = common::serve(&["--rules", dobutsu.to_str().unwrap(), "--start", position]);
+    browser.open(&url);
+    browser.wait_ready(0);
+    browser.load(&json!({"game": "rules", "position": position}), position);
+    let hands = browser.text("#hands");
+    assert!(hands.contains("In hand:") && hands.contains("sente C") && hands.contains("gote c"), "{hands}");
+    browser.click("#hands button[data-drop=\"C\"]");
+    assert_eq!(browser.script("return document.querySelectorAll('#hands button.chosen').length;"), json!(1));
+    browser.click("#board .cell[data-row=\"4\"][data-col=\"1\"] rect");
+    browser.wait_ready(1);
+    assert_eq!(browser.body_data("position"), "l../.../.../C.L g c");
+
+    let connect = common::example("rules/connect-4.toml");
+    let start = "..../..../..../.... r";
+    let (_server, url) = common::serve(&["--rules", connect.to_str().unwrap(), "--start", start]);
+    browser.open(&url);
+    browser.wait_ready(0);
+    browser.load(&json!({"game": "rules", "position": start}), start);
+    browser.click("#board .cell[data-row=\"1\"][data-col=\"2\"] rect"); // the top of column 2
+    browser.wait_ready(1);
+    assert_eq!(browser.body_data("position"), "..../..../..../.R.. y");
+}
+
 // Ignored by `cargo test`, which then says so, because it needs Debian's chromium and
 // chromedriver; `.ci/run` installs both and runs it with `--ignored`.
 #[test]
@@ -478,6 +507,7 @@ fn play_a_move_in_headless_chromium() {
     check_too_large(&browser, &url);
     check_snake_bodies(&browser);
     check_rules_game(&browser, &url);
+    check_drops(&browser);
 
     if let Some(path) = std::env::var_os("GSOLVE_SCREENSHOT") {
         screenshot(&browser, &url, Path::new(&path));

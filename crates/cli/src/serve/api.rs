@@ -176,6 +176,10 @@ fn describe(analyzer: &Analyzer, game: GameKind) -> Value {
         let pieces: Map<String, Value> =
             analyzer.rules_pieces().into_iter().map(|(letter, side, _)| (letter.to_string(), json!(side))).collect();
         described["pieces"] = Value::Object(pieces);
+        // Pieces dropped into columns: a click anywhere in a column drops there.
+        let gravity =
+            analyzer.rules().is_some_and(|r| r.kinds.iter().any(|k| k.drop.as_ref().is_some_and(|d| d.gravity)));
+        described["gravity"] = json!(gravity);
     }
     described
 }
