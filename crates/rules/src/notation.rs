@@ -236,7 +236,7 @@ pub fn parse_position(game: &RulesGame, text: &str) -> Result<RulesPosition, For
 }
 
 /// Reads the hand token into `p`: each letter one piece in its side's hand.
-fn read_hand(game: &RulesGame, p: &mut RulesPosition, hand: &str, column: usize) -> Result<(), FormatError> {
+pub(crate) fn read_hand(game: &RulesGame, p: &mut RulesPosition, hand: &str, column: usize) -> Result<(), FormatError> {
     if hand == "-" {
         return Ok(());
     }

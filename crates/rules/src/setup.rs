@@ -82,7 +82,7 @@ pub fn setup(
 
 /// The start made of cell sets (`[start.place]`).
 fn place_start(game: &RulesGame) -> Result<RulesPosition, RulesError> {
-    let Some(Start::Place { to_move, pieces }) = &game.rules.start else {
+    let Some(Start::Place { to_move, pieces, hand }) = &game.rules.start else {
         return Err(RulesError::Board("no start position".into()));
     };
     let mut p = RulesPosition::empty(*to_move);
@@ -101,6 +101,11 @@ fn place_start(game: &RulesGame) -> Result<RulesPosition, RulesError> {
             }
             p.insert(pack(g, cell));
         }
+    }
+    if !hand.is_empty() {
+        crate::notation::read_hand(game, &mut p, hand, 1).map_err(|e| {
+            RulesError::Board(format!("the start's hand {}: {}", gsolve_games::text::excerpt(hand), e.message))
+        })?;
     }
     Ok(p)
 }

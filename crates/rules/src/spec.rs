@@ -309,6 +309,8 @@ pub enum Start {
         to_move: usize,
         /// (side, kind, cells) to fill.
         pieces: Vec<(usize, usize, CellSet)>,
+        /// The pieces in hand, as a position writes them (`CCc`; empty for none).
+        hand: String,
     },
 }
 
@@ -1262,8 +1264,17 @@ impl<'s, 'a> Reader<'s, 'a> {
             }
             place.finish()?;
         }
+        let hand = match f.string("hand")? {
+            Some((hand, span)) => {
+                if !rules.has_hands() {
+                    return Err(self.err(span, "a hand in [start], but no piece is dropped from a hand"));
+                }
+                hand.to_string()
+            }
+            None => String::new(),
+        };
         f.finish()?;
-        Ok(Start::Place { to_move, pieces })
+        Ok(Start::Place { to_move, pieces, hand })
     }
 }
 

@@ -320,3 +320,66 @@ fn a_position_with_pieces_has_the_index_of_what_follows() {
     assert_eq!(rules_value(&s.game, &solution, &s.position), want);
     assert_eq!(want, Value::Loss(4), "o blocks, x forks, o blocks one line, x wins");
 }
+
+// --- a counted supply ---------------------------------------------------------------
+
+/// Three men's morris as a counted supply: each side starts with three pieces in
+/// hand (`[start] hand`), drops them, then moves them; three in a row wins. The
+/// hands count down, drops stop when they are empty, and parents (drops back into
+/// the hand, steps back) match the moves over the whole index.
+#[test]
+fn a_counted_supply_is_a_hand_that_starts_full() {
+    let text = r#"
+[game]
+name = "three-mens-morris"
+sides = ["x", "o"]
+[board]
+rows = 3
+cols = 3
+[piece.man]
+letter = { x = "X", o = "O" }
+moves = [{ steps = "orthogonal", onto = "empty" }]
+drop = { supply = "hand" }
+[[end]]
+when = "line"
+length = 3
+directions = "orthogonal"
+[start]
+to-move = "x"
+hand = "XXXOOO"
+"#;
+    let rules = Arc::new(Rules::parse(text).unwrap());
+    let s = setup(rules.clone(), None, None, None).unwrap();
+    let game = &s.game;
+    assert_eq!(game.format_position(&s.position), ".../.../... x XXXOOO");
+    let mut moves = Vec::new();
+    game.moves(&s.position, &mut moves);
+    assert_eq!(moves.len(), 9, "nine drops, no piece on the board to move");
+    let after = game.play(&s.position, &moves[0]);
+    assert_eq!(game.format_position(&after), "X../.../... o XXOOO");
+    // With every piece placed, only steps: no drop from an empty hand.
+    let placed = setup(rules.clone(), None, None, Some("XOX/O.O/X.. x -")).unwrap();
+    let mut moves = Vec::new();
+    placed.game.moves(&placed.position, &mut moves);
+    assert!(moves.iter().all(|m| m.dropped().is_none()) && !moves.is_empty());
+    check::unmoves_match_moves(game).unwrap();
+    // Two solvers agree on every position: whole-game retrograde, and tiers (drops
+    // lead to tiers with a piece more on the board and one fewer in hand).
+    let solution = retrograde::solve(game);
+    let tiers = tiered::solve_all(game);
+    let mut compared = 0;
+    for index in 0..gsolve_engine::Indexed::index_size(game) {
+        let Some(p) = gsolve_engine::Indexed::position(game, index) else { continue };
+        if game.terminal(&p).is_some() {
+            continue;
+        }
+        let (tier, i) = Tiered::locate(game, &p).unwrap();
+        assert_eq!(tiers.get(tier).unwrap().value(i), solution.value(index), "{}", game.format_position(&p));
+        compared += 1;
+    }
+    assert!(compared > 10_000, "{compared}");
+    // A hand in [start] where nothing is dropped from a hand is refused.
+    let bad = text.replace("drop = { supply = \"hand\" }", "drop = true");
+    let e = Rules::parse(&bad).unwrap_err().to_string();
+    assert!(e.contains("a hand in [start]"), "{e}");
+}
