@@ -516,3 +516,21 @@ fn snakes_bodies_are_drawn_apart_from_walls() {
     play.apply(Action::Glyphs);
     assert!(render(&play).contains(" a "));
 }
+
+/// Dobutsu shogi from a rules file: the pieces in hand under the board, and a drop
+/// played from the move list (`C*(4,1)`) takes the piece from the hand.
+#[test]
+fn hands_show_under_the_board_and_drops_are_played() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rules/dobutsu.toml");
+    let rules = gsolve_rules::Rules::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let analyzer = Analyzer::with_rules(Limits::default(), std::sync::Arc::new(rules));
+    let start = analyzer.analyze(&Setup::new(GameKind::Rules, "l../.../.../..L s Cc")).unwrap();
+    let mut play = Play::new(std::sync::Arc::new(analyzer), start, false);
+    play.settle().unwrap();
+    let screen = render(&play);
+    assert!(screen.contains("hand: sente C gote c"), "{screen}");
+    play_move(&mut play, "C*(4,1)");
+    let screen = render(&play);
+    // The computer has answered: sente's hand is empty now, gote's still holds c.
+    assert!(screen.contains("sente (you) C*(4,1)") && screen.contains("hand: sente - gote c"), "{screen}");
+}

@@ -322,6 +322,22 @@ fn draw_board(frame: &mut Frame, play: &Play, area: Rect, cell: u16) {
         }
         lines.push(Line::from(spans));
     }
+    // A rules game with hands: the pieces in hand under the board, where a line is
+    // left (the heading shows them too, in the position).
+    if let Some(hand) = now.setup.position.split_whitespace().nth(2) {
+        if (lines.len() as u16) < inner_height {
+            let mut spans = vec![Span::raw("hand:").dim()];
+            for side in 0..2 {
+                let name = play.analyzer().rules().map_or("", |r| r.sides[side].name.as_str()).to_string();
+                let held: String =
+                    hand.chars().filter(|&c| play.analyzer().piece_side(game, c) == Some(side)).collect();
+                let (_, style) = glyph(game, held.chars().next().unwrap_or('.'), Some(side), play.ascii());
+                spans.push(Span::raw(format!(" {name} ")).dim());
+                spans.push(if held.is_empty() { Span::raw("-").dim() } else { Span::styled(held, style) });
+            }
+            lines.push(Line::from(spans));
+        }
+    }
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
