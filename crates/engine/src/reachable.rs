@@ -3,20 +3,27 @@
 use crate::game::Indexed;
 
 /// Marks every position reachable from `start` (start included), by index.
-/// Memory: one byte per index. The game must index its terminal positions too.
+/// Memory: one byte per index, and eight per position waiting to be expanded: the
+/// stack holds indices, not positions (a big game's positions would not fit: a
+/// rules position is up to 224 bytes, and Dobutsu shogi's stack reached tens of
+/// millions). The game must index its terminal positions too.
 pub fn reachable<G: Indexed>(game: &G, start: &G::Position) -> Vec<bool> {
     let mut seen = vec![false; game.index_size() as usize];
-    let mut stack = vec![start.clone()];
-    seen[game.index(start) as usize] = true;
-    while let Some(p) = stack.pop() {
-        if game.terminal(&p).is_some() {
-            continue;
-        }
+    let mut stack = Vec::new();
+    let first = game.index(start);
+    seen[first as usize] = true;
+    if game.terminal(start).is_none() {
+        stack.push(first);
+    }
+    while let Some(index) = stack.pop() {
+        let Some(p) = game.position(index) else { continue };
         game.for_each_child(&p, |c| {
-            let i = game.index(&c) as usize;
-            if !seen[i] {
-                seen[i] = true;
-                stack.push(c);
+            let i = game.index(&c);
+            if !seen[i as usize] {
+                seen[i as usize] = true;
+                if game.terminal(&c).is_none() {
+                    stack.push(i);
+                }
             }
         });
     }

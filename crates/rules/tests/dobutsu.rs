@@ -221,3 +221,28 @@ fn captures_fill_hands_chicks_promote_and_hands_drop() {
     assert_eq!(s.game.format_position(&s.position), "gle/.c./.C./ELG s -");
     assert_eq!(children("gle/.c./.C./ELG s -").len(), 4, "chick takes chick, lion two ways, giraffe up");
 }
+
+/// The positions reachable from the start (published: 246,803,167), counted over
+/// the whole index: a day's work for a test, so ignored; run with
+/// `cargo test --release -p gsolve-rules --test dobutsu -- --ignored --nocapture`
+/// (about 5 GB: one byte an index entry).
+#[test]
+#[ignore = "counts the positions reachable from the start over a 4.3-billion-entry index"]
+fn positions_reachable_from_the_start() {
+    let s = setup(load("dobutsu"), None, None, None).unwrap();
+    let game = &s.game;
+    let started = std::time::Instant::now();
+    let seen = gsolve_engine::reachable::reachable(game, &s.position);
+    let (mut total, mut over) = (0u64, 0u64);
+    for (index, _) in seen.iter().enumerate().filter(|(_, &b)| b) {
+        total += 1;
+        let p = gsolve_engine::Indexed::position(game, index as u64).unwrap();
+        if game.terminal(&p).is_some() {
+            over += 1;
+        }
+    }
+    println!(
+        "reachable from the start: {total} positions, of which {over} are over (a lion taken, or a lion that survived on the far row); {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+}
