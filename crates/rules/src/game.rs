@@ -845,7 +845,8 @@ impl<const N: usize> RulesGame<N> {
         if from >= DROP {
             debug_assert!((c.len as usize) < N);
             let g = (from - DROP) as usize;
-            if self.hand_slot[g] != NO_SLOT && self.drops[g].as_ref().is_some_and(|d| d.from_hand) {
+            // Only groups dropped from a hand have a slot.
+            if self.hand_slot[g] != NO_SLOT {
                 c.take_from_hand(self.hand_slot[g] as usize);
             }
             c.insert(pack(g, to as u32));
