@@ -35,7 +35,13 @@
 //!
 //! # Memory
 //! 3 bytes per index: a 1-byte counter and a 2-byte value, plus the current and next
-//! levels' frontier lists. The rule that picks the widths ([`solve_with`]): a game
+//! levels' frontier lists, each at most [`Options::frontier_limit`] entries (by
+//! default half a byte per index). A level with more decided positions is not
+//! listed: it is every position whose value is a win or a loss at that level's
+//! remoteness (no other level writes those), found by scanning the values, plus
+//! its ties, which stay listed (a tie decided late can have a smaller
+//! remoteness). In Dobutsu shogi a third of the positions win at once by taking
+//! the lion: listed, that level alone would take 8 bytes a position. The rule that picks the widths ([`solve_with`]): a game
 //! with a position of more than 127 moves gets 4-byte counters, one with a
 //! remoteness past 16,383 plies 4-byte values, each found during the solve, which
 //! then starts over. The [`Solution`] keeps the values' width.
@@ -64,11 +70,16 @@ pub struct Options<'a> {
     /// 0.22 s sorted). Default 2²⁴ positions: 48 MiB of counters and values,
     /// about the last-level cache of this project's machine.
     pub sort_from: usize,
+    /// The most entries a level's frontier list may hold (8 bytes each); a level
+    /// with more is not listed but found by scanning the values for its
+    /// remoteness (see "Memory" in the module docs). `None`: one entry per 16
+    /// positions, at least 2²⁰.
+    pub frontier_limit: Option<usize>,
 }
 
 impl Default for Options<'_> {
     fn default() -> Self {
-        Options { progress: None, parallel_from: 1 << 17, sort_from: 1 << 24 }
+        Options { progress: None, parallel_from: 1 << 17, sort_from: 1 << 24, frontier_limit: None }
     }
 }
 
@@ -283,7 +294,92 @@ struct Solver<'g, 'o, G, C, V> {
     progress: Option<Observer<'o>>,
     parallel_from: usize,
     sort_from: usize,
+    /// The most entries a frontier list holds ([`Options::frontier_limit`]).
+    frontier_limit: usize,
 }
+
+/// A level's positions to propagate from.
+enum Frontier {
+    /// Entries `index << 2 | tag`.
+    Listed(Vec<u64>),
+    /// Too many to list: every position whose value is a win or a loss at the
+    /// level's remoteness, and these tie entries; `count` positions in all.
+    Scanned { ties: Vec<u64>, count: u64 },
+}
+
+impl Frontier {
+    fn is_empty(&self) -> bool {
+        // A scanned level has more positions than the limit, so at least one.
+        matches!(self, Frontier::Listed(list) if list.is_empty())
+    }
+}
+
+/// The next level's frontier as it is found: listed until it passes the limit,
+/// then only its ties are kept (see [`Frontier::Scanned`]).
+struct NextLevel {
+    listed: Vec<u64>,
+    ties: Vec<u64>,
+    scanned: bool,
+    limit: usize,
+    /// Entries pushed, listed or not.
+    count: u64,
+}
+
+impl NextLevel {
+    fn new(limit: usize) -> Self {
+        NextLevel { listed: Vec::new(), ties: Vec::new(), scanned: false, limit, count: 0 }
+    }
+
+    fn push(&mut self, entry: u64) {
+        self.count += 1;
+        if self.scanned {
+            if entry & 3 == TAG_TIE {
+                self.ties.push(entry);
+            }
+            return;
+        }
+        self.listed.push(entry);
+        if self.listed.len() > self.limit {
+            self.stop_listing();
+        }
+    }
+
+    fn extend(&mut self, entries: impl IntoIterator<Item = u64>) {
+        entries.into_iter().for_each(|e| self.push(e));
+    }
+
+    fn stop_listing(&mut self) {
+        let listed = std::mem::take(&mut self.listed);
+        self.ties.extend(listed.into_iter().filter(|e| e & 3 == TAG_TIE));
+        self.scanned = true;
+    }
+
+    /// Adds a frontier of the same level (positions decided at remoteness 1 by
+    /// the first step join those of level 0's propagation).
+    fn join(&mut self, other: Frontier) {
+        match other {
+            Frontier::Listed(list) => self.extend(list),
+            Frontier::Scanned { ties, count } => {
+                if !self.scanned {
+                    self.stop_listing();
+                }
+                self.count += count;
+                self.ties.extend(ties);
+            }
+        }
+    }
+
+    fn finish(self) -> Frontier {
+        if self.scanned {
+            Frontier::Scanned { ties: self.ties, count: self.count }
+        } else {
+            Frontier::Listed(self.listed)
+        }
+    }
+}
+
+/// Indices scanned at a time for a level that is not listed.
+const SCAN_PIECE: usize = 1 << 22;
 
 impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
     fn run(game: &'g G, options: &Options<'o>) -> Result<Solution, Restart> {
@@ -295,6 +391,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
             progress: options.progress,
             parallel_from: options.parallel_from,
             sort_from: options.sort_from,
+            frontier_limit: options.frontier_limit.unwrap_or((size / 16).max(1 << 20)),
         };
         let (level0, level1, tie_candidates) = solver.initialize()?;
         let mut ties = solver.propagate(level0, level1)?;
@@ -317,12 +414,18 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
     /// the counter holds the other children, with the tie flag set if a terminal
     /// child tied. Indexed terminal positions are then valued but never propagated
     /// from, so that no child is counted twice.
-    #[allow(clippy::type_complexity)]
-    fn initialize(&mut self) -> Result<(Vec<u64>, Vec<u64>, Vec<u64>), Restart> {
+    ///
+    /// Positions decided at remoteness 1 are listed until they pass the frontier
+    /// limit, then only their ties (the others are found by a scan).
+    fn initialize(&mut self) -> Result<(Vec<u64>, Frontier, Vec<u64>), Restart> {
         let game = self.game;
         let progress = self.progress;
         let total = self.counters.len() as u64;
         let done = AtomicU64::new(0);
+        let limit = self.frontier_limit as u64;
+        let level1_found = AtomicU64::new(0);
+        let level1_scanned = std::sync::atomic::AtomicBool::new(false);
+        let keep_ties = |level1: &mut Vec<u64>| level1.retain(|e| e & 3 == TAG_TIE);
         let max_count = C::TIED - 1;
         let seeds_are_terminal = game.terminals_indexed();
         let chunks = self.counters.par_chunks_mut(CHUNK).zip(self.values.par_chunks_mut(CHUNK)).enumerate();
@@ -385,6 +488,13 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
                 if too_many_moves {
                     return Err(Restart::TooManyMoves);
                 }
+                let found = level1_found.fetch_add(level1.len() as u64, Relaxed) + level1.len() as u64;
+                if found > limit {
+                    level1_scanned.store(true, Relaxed);
+                }
+                if level1_scanned.load(Relaxed) {
+                    keep_ties(&mut level1);
+                }
                 let d = done.fetch_add(counters.len() as u64, Relaxed) + counters.len() as u64;
                 report(progress, "initialize", d, total);
                 Ok((level0, level1, tie_candidates))
@@ -395,9 +505,21 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
                     a.0.append(&mut b.0);
                     a.1.append(&mut b.1);
                     a.2.append(&mut b.2);
+                    if level1_scanned.load(Relaxed) {
+                        keep_ties(&mut a.1);
+                    }
                     Ok(a)
                 },
             )
+            .map(|(level0, mut level1, tie_candidates)| {
+                let level1 = if level1_scanned.load(Relaxed) {
+                    keep_ties(&mut level1);
+                    Frontier::Scanned { ties: level1, count: level1_found.load(Relaxed) }
+                } else {
+                    Frontier::Listed(level1)
+                };
+                (level0, level1, tie_candidates)
+            })
     }
 
     /// After propagation: a position with a tied terminal child that is still
@@ -419,45 +541,99 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
     /// Step 2. Returns every position decided as a tie (for step 3). `level1` holds
     /// positions decided at remoteness 1 before any propagation; they join the
     /// frontier after level 0.
-    fn propagate(&mut self, mut frontier: Vec<u64>, mut level1: Vec<u64>) -> Result<Vec<u64>, Restart> {
+    fn propagate(&mut self, level0: Vec<u64>, level1: Frontier) -> Result<Vec<u64>, Restart> {
         let total = self.counters.len() as u64;
-        let mut decided = (frontier.len() + level1.len()) as u64;
         let mut ties = Vec::new();
         let mut level = 0u32;
-        if frontier.is_empty() && !level1.is_empty() {
-            frontier = std::mem::take(&mut level1);
+        let mut decided = level0.len() as u64
+            + match &level1 {
+                Frontier::Listed(list) => list.len() as u64,
+                Frontier::Scanned { count, .. } => *count,
+            };
+        let mut frontier = Frontier::Listed(level0);
+        let mut level1 = Some(level1);
+        if frontier.is_empty() {
+            frontier = level1.take().expect("level 1 is still waiting");
             level = 1;
         }
         while !frontier.is_empty() {
-            ties.extend(frontier.iter().filter(|e| *e & 3 == TAG_TIE).map(|e| e >> 2));
-            if frontier.len() >= SORT_FROM && self.counters.len() >= self.sort_from {
-                frontier.par_sort_unstable();
+            let mut next = NextLevel::new(self.frontier_limit);
+            let mut pending = Vec::new();
+            match frontier {
+                Frontier::Listed(mut list) => {
+                    ties.extend(list.iter().filter(|e| *e & 3 == TAG_TIE).map(|e| e >> 2));
+                    if list.len() >= SORT_FROM && self.counters.len() >= self.sort_from {
+                        list.par_sort_unstable();
+                    }
+                    self.level(&list, level, &mut next, &mut pending);
+                }
+                Frontier::Scanned { ties: listed_ties, .. } => {
+                    ties.extend(listed_ties.iter().map(|e| e >> 2));
+                    self.level(&listed_ties, level, &mut next, &mut pending);
+                    for start in (0..self.values.len()).step_by(SCAN_PIECE) {
+                        let piece = self.scan(start, level);
+                        self.level(&piece, level, &mut next, &mut pending);
+                    }
+                }
             }
-            let parallel = frontier.len() >= self.parallel_from && rayon::current_num_threads() > 1;
-            let (mut next, pending) =
-                if parallel { self.level_parallel(&frontier, level) } else { self.level_sequential(&frontier, level) };
             self.resolve_ties(pending, &mut next);
             // This level decided parents at remoteness level + 1: if the values cannot
             // hold it, what they hold now is cut, and the solve starts over wide.
-            if level >= V::MAX_REMOTENESS && !next.is_empty() {
+            if level >= V::MAX_REMOTENESS && next.count > 0 {
                 return Err(Restart::TooLong);
             }
-            decided += next.len() as u64;
+            decided += next.count;
             if level == 0 {
-                next.append(&mut level1);
+                if let Some(level1) = level1.take() {
+                    next.join(level1);
+                }
             }
             report(self.progress, "propagate", decided, total);
-            frontier = next;
+            frontier = next.finish();
             level += 1;
         }
         Ok(ties)
     }
 
-    /// One level on the calling thread. Returns the decided parents and the parents
-    /// pending a tie value.
-    fn level_sequential(&mut self, frontier: &[u64], level: u32) -> (Vec<u64>, Vec<u64>) {
+    /// The entries of a level that is not listed among `SCAN_PIECE` indices from
+    /// `start`: positions won or lost at remoteness `level` (its ties are listed).
+    fn scan(&self, start: usize, level: u32) -> Vec<u64> {
+        let win = PackedValue::pack(Value::Win(level)).0;
+        let loss = PackedValue::pack(Value::Loss(level)).0;
+        let end = (start + SCAN_PIECE).min(self.values.len());
+        let parts: Vec<Vec<u64>> = self.values[start..end]
+            .par_chunks(1 << 16)
+            .enumerate()
+            .map(|(part, values)| {
+                let first = (start + (part << 16)) as u64;
+                let mut out = Vec::new();
+                for (i, v) in values.iter().enumerate() {
+                    let code = v.packed().0;
+                    if code == win || code == loss {
+                        let tag = if code == win { TAG_WIN } else { TAG_LOSS };
+                        out.push((first + i as u64) << 2 | tag);
+                    }
+                }
+                out
+            })
+            .collect();
+        parts.concat()
+    }
+
+    /// Propagates from `frontier` (all or part of a level): decided parents go to
+    /// `next`, parents whose value waits on a tie to `pending`.
+    fn level(&mut self, frontier: &[u64], level: u32, next: &mut NextLevel, pending: &mut Vec<u64>) {
+        let parallel = frontier.len() >= self.parallel_from && rayon::current_num_threads() > 1;
+        if parallel {
+            self.level_parallel(frontier, level, next, pending)
+        } else {
+            self.level_sequential(frontier, level, next, pending)
+        }
+    }
+
+    /// One level on the calling thread.
+    fn level_sequential(&mut self, frontier: &[u64], level: u32, next: &mut NextLevel, pending: &mut Vec<u64>) {
         let (game, counters, values) = (self.game, &mut self.counters, &mut self.values);
-        let (mut next, mut pending) = (Vec::new(), Vec::new());
         for &entry in frontier {
             let tag = entry & 3;
             let position = game.position(entry >> 2).expect("decided positions exist");
@@ -470,7 +646,6 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
                 }
             });
         }
-        (next, pending)
     }
 
     /// One level in parallel, a batch of the frontier at a time, in two phases:
@@ -485,7 +660,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
     /// as this solver once did, measured 2.5 to 3.5 times slower than one thread on
     /// this project's two-vCPU machine (chase n = 100). The lists of a batch stay
     /// a few megabytes.
-    fn level_parallel(&mut self, frontier: &[u64], level: u32) -> (Vec<u64>, Vec<u64>) {
+    fn level_parallel(&mut self, frontier: &[u64], level: u32, next: &mut NextLevel, pending: &mut Vec<u64>) {
         let game = self.game;
         // A power of two, so that the owner of a block is a mask away.
         let owners = 1usize << rayon::current_num_threads().ilog2();
@@ -494,7 +669,6 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
         for (i, block) in blocks.enumerate() {
             owned[i & (owners - 1)].push(block);
         }
-        let (mut next, mut pending) = (Vec::new(), Vec::new());
         for batch in frontier.chunks(PARALLEL_BATCH) {
             // Phase 1: the updates of each part of the batch, by owner.
             let listed: Vec<Vec<Vec<u64>>> = batch
@@ -537,12 +711,11 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: Slot> Solver<'g, 'o, G, C, V> {
                 pending.extend(p);
             }
         }
-        (next, pending)
     }
 
     /// Gives positions whose children are all decided, some tied, their value: the
     /// best of their children's, read after all of this level's updates.
-    fn resolve_ties(&mut self, pending: Vec<u64>, next: &mut Vec<u64>) {
+    fn resolve_ties(&mut self, pending: Vec<u64>, next: &mut NextLevel) {
         let this = &*self;
         let resolved: Vec<(u64, Value)> = pending.into_par_iter().map(|p| (p, this.best_child_value(p))).collect();
         for (p, value) in resolved {

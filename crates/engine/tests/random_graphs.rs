@@ -421,11 +421,17 @@ fn check_solvers(game: &GraphGame) -> Result<Solution, String> {
     let forward_only = retrograde::solve_forward_only(&ForwardOnly(game));
     let hidden = retrograde::solve(&HiddenTerminals(game));
     let hidden_forward = retrograde::solve_forward_only(&HiddenTerminals(game));
+    // Every level past the first found by scanning the values, none listed.
+    let scanned = retrograde::Options { frontier_limit: Some(0), ..Default::default() };
+    let with_unmoves_scanned = retrograde::solve_with(game, &scanned);
+    let hidden_scanned = retrograde::solve_with(&HiddenTerminals(game), &scanned);
     for (name, solution) in [
         ("solve", &with_unmoves),
         ("solve_forward_only", &forward_only),
         ("solve, terminals not indexed", &hidden),
         ("solve_forward_only, terminals not indexed", &hidden_forward),
+        ("solve, levels scanned", &with_unmoves_scanned),
+        ("solve, terminals not indexed, levels scanned", &hidden_scanned),
     ] {
         if solution.len() != game.index_size() {
             return Err(format!("{name}: {} values for {} indices", solution.len(), game.index_size()));
@@ -825,6 +831,16 @@ fn disjoint_union_of_random_graphs_matches_the_naive_solver() {
         runs.push((
             format!("solve_forward_only, {threads} threads"),
             pool.install(|| retrograde::solve_forward_only_with(&ForwardOnly(&game), &all_parallel)),
+        ));
+        // Levels past the first listed up to 1,000 entries, else scanned.
+        let scanned = retrograde::Options { frontier_limit: Some(1000), ..all_parallel };
+        runs.push((
+            format!("solve, levels scanned, {threads} threads"),
+            pool.install(|| retrograde::solve_with(&game, &scanned)),
+        ));
+        runs.push((
+            format!("solve, terminals not indexed, levels scanned, {threads} threads"),
+            pool.install(|| retrograde::solve_with(&HiddenTerminals(&game), &scanned)),
         ));
     }
     for (name, solution) in &runs {

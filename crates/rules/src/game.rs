@@ -938,6 +938,15 @@ impl<const N: usize> RulesGame<N> {
         present
     }
 
+    /// Has a side none of its royal pieces left with these pieces of each group on
+    /// the board (a `captured` ending applies, whatever else)?
+    pub(crate) fn royal_lost(&self, counts: &[u8]) -> bool {
+        self.royal
+            .iter()
+            .flatten()
+            .any(|(mask, _)| mask.iter().zip(counts).all(|(&royal, &count)| !royal || count == 0))
+    }
+
     /// The outcome for `side` of the endings that apply to it at `p`, if any;
     /// `present` as [`RulesGame::sides_present`] gives it.
     #[inline]

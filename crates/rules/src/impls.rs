@@ -51,11 +51,11 @@ impl<const N: usize> RulesGame<N> {
 /// have no index: retrograde values them from the moves.
 impl<const N: usize> Indexed for RulesGame<N> {
     /// Every terminal position is indexed unless pieces can meet (two pieces on one
-    /// cell, which no index holds) or a piece ends the game where it arrives (no
-    /// index holds it there): then retrograde values terminal children from the
-    /// moves.
+    /// cell, which no index holds), a piece ends the game where it arrives (no
+    /// index holds it there) or a side can lose its royal pieces (no tier holds
+    /// it without them): then retrograde values terminal children from the moves.
     fn terminals_indexed(&self) -> bool {
-        !self.has_meetings() && self.index.as_ref().is_some_and(|index| index.places_everywhere())
+        !self.has_meetings() && self.index.as_ref().is_some_and(|index| index.holds_every_ending())
     }
 
     /// 0 for a game without an index (never built from parameters).
