@@ -6,11 +6,24 @@ use crate::game::Indexed;
 /// Memory: one byte per index, and eight per position waiting to be expanded: the
 /// stack holds indices, not positions (a big game's positions would not fit: a
 /// rules position is up to 224 bytes, and Dobutsu shogi's stack reached tens of
-/// millions). The game must index its terminal positions too.
+/// millions). Terminal positions the game does not index
+/// ([`Indexed::terminals_indexed`] false: a pawn on its goal row, Dobutsu without a
+/// lion) are not marked: they have no index.
 pub fn reachable<G: Indexed>(game: &G, start: &G::Position) -> Vec<bool> {
-    let mut seen = vec![false; game.index_size() as usize];
+    reachable_with(game, start, |_| {})
+}
+
+/// [`reachable`], calling `unindexed` on each terminal position without an index
+/// each time a move reaches it (so a counter of them must remove duplicates).
+pub fn reachable_with<G: Indexed>(game: &G, start: &G::Position, mut unindexed: impl FnMut(&G::Position)) -> Vec<bool> {
+    let size = game.index_size();
+    let mut seen = vec![false; size as usize];
     let mut stack = Vec::new();
     let first = game.index(start);
+    if first >= size {
+        unindexed(start);
+        return seen;
+    }
     seen[first as usize] = true;
     if game.terminal(start).is_none() {
         stack.push(first);
@@ -19,7 +32,9 @@ pub fn reachable<G: Indexed>(game: &G, start: &G::Position) -> Vec<bool> {
         let Some(p) = game.position(index) else { continue };
         game.for_each_child(&p, |c| {
             let i = game.index(&c);
-            if !seen[i as usize] {
+            if i >= size {
+                unindexed(&c);
+            } else if !seen[i as usize] {
                 seen[i as usize] = true;
                 if game.terminal(&c).is_none() {
                     stack.push(i);
