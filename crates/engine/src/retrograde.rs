@@ -41,10 +41,11 @@
 //! remoteness (no other level writes those), found by scanning the values, plus
 //! its ties, which stay listed (a tie decided late can have a smaller
 //! remoteness). In Dobutsu shogi every position where the lion can be taken wins
-//! in 1: listed, that level alone would take 8 bytes for each of them. The rule that picks the widths ([`solve_with`]): a game
-//! with a position of more than 127 moves gets 4-byte counters, one with a
-//! remoteness past 16,383 plies 4-byte values, each found during the solve, which
-//! then starts over. The [`Solution`] keeps the values' width.
+//! in 1: listed, that level alone would take 8 bytes for each of them.
+//!
+//! The rule that picks the widths ([`solve_with`]): a game with a position of
+//! more than 127 moves gets 4-byte counters, one with a remoteness past 16,383
+//! plies 4-byte values, each found during the solve, which then starts over. The [`Solution`] keeps the values' width.
 
 use crate::game::{Indexed, Unmoves};
 
