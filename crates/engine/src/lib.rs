@@ -39,7 +39,7 @@
 //! assert_eq!(solution.value(10), Some(Value::Win(7)));
 //! ```
 #![warn(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod check;
 pub mod game;
