@@ -388,6 +388,12 @@ fn sort_by_region(entries: Vec<u64>, size: usize) -> Vec<u64> {
         sorted[*at] = entry;
         *at += 1;
     }
+    // `starts[r]` is now where region r ends.
+    let mut from = 0;
+    for &end in &starts {
+        sorted[from..end].sort_unstable();
+        from = end;
+    }
     sorted
 }
 
