@@ -1017,7 +1017,8 @@ fn duplicate_moves_count_separately() {
 
 #[test]
 fn wide_positions_use_the_wide_counters() {
-    // More moves than a byte counter holds (127): the solver must switch counters.
+    // More moves than a byte counter holds (127: the distributed solver's counters),
+    // then than a 2-byte cell holds (8,190): the solver must widen.
     let mut edges = vec![1u64; 199];
     edges.push(2);
     let nodes = vec![
@@ -1041,6 +1042,25 @@ fn wide_positions_use_the_wide_counters() {
         Value::Win(2),
     ];
     assert_values(nodes, &want);
+    // A 2-byte cell counts up to 8,190 moves: 8,190 and 8,191 on each side of it,
+    // lost, won and drawn.
+    let nodes = vec![
+        term(Outcome::Win),
+        inner(&[0; 8190]), // 1: Loss(1)
+        inner(&[0; 8191]), // 2: Loss(1)
+        inner(&[1; 8191]), // 3: Win(2)
+        inner(&[4; 9000]), // 4: Draw
+        inner(&[2, 4]),    // 5: Win(2)
+    ];
+    let want = [Value::Win(0), Value::Loss(1), Value::Loss(1), Value::Win(2), Value::Draw, Value::Win(2)];
+    assert_values(nodes, &want);
+    // The width follows the rule: narrow up to 8,190 moves, wide past it.
+    for (moves, narrow) in [(8190, true), (8191, false)] {
+        let game = GraphGame::plain(vec![term(Outcome::Win), inner(&vec![0; moves])]);
+        let solution = retrograde::solve(&game);
+        assert_eq!(solution.narrow_codes().is_some(), narrow, "{moves} moves");
+        assert_eq!(solution.value(1), Some(Value::Loss(1)));
+    }
     let game = GraphGame::plain(vec![inner(&[1; 200]), term(Outcome::Win)]);
     let solution = retrograde::solve_forward_only(&ForwardOnly(&game));
     assert_eq!(solution.value(0), Some(Value::Loss(1)));
