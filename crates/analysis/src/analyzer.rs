@@ -23,7 +23,7 @@ mod rules;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// The largest index a whole-game solve may have (chase: 2n⁴; Queen's Case: twice
-    /// the square of the open cells). About 3 bytes a position, 10 to 90 M positions
+    /// the square of the open cells). About 2 bytes a position, 10 to 90 M positions
     /// a second.
     pub max_positions: u64,
     /// The most free cells a snakes board may have (alpha-beta search).

@@ -5,7 +5,7 @@
 //! # The algorithm, in named steps (as in the engine)
 //! 1. **initialize**: each worker values its own indices: holes, terminal
 //!    positions, positions without moves, and counters for the rest. The widths
-//!    (1- or 4-byte counters, 2- or 4-byte values) are chosen as in the engine; a
+//!    (1- or 4-byte counters, 2- or 4-byte values, kept apart: see step 3) are chosen by the moves and remoteness met; a
 //!    worker that finds a position with too many moves says so in the round's
 //!    summary and every worker starts over wider.
 //! 2. **propagate**: one round per level `r`. Each worker lists the parents of its

@@ -30,14 +30,19 @@
 //! each applies the updates listed for its own blocks. No counter is shared
 //! between threads, so no locked instructions are needed (measured: they cost more
 //! than all the rest of a solve), and the result does not depend on scheduling.
-//! Small levels run on the calling thread. Large frontiers are sorted first, for
-//! the memory's sake (`SORT_FROM`).
+//! Small levels run on the calling thread.
+//!
+//! # Memory traffic
+//! In a game larger than the cache ([`Options::sort_from`]) each update is a trip
+//! to memory: large frontiers are sorted by region first (`sort_by_region`), and
+//! a batch's updates are listed, then applied while the cells are fetched ahead
+//! (`PREFETCH_DISTANCE`), so that many trips are under way at once.
 //!
 //! # Memory
 //! 2 bytes per index: one cell holding the counter of an undecided position and
-//! the value of a decided one ([`Cell`]: an update touches one place in memory,
-//! not two), plus the current and next
-//! levels' frontier lists, each at most [`Options::frontier_limit`] entries (by
+//! the value of a decided one (`Cell`: an update touches one place in memory, not
+//! two), plus the current and next levels' frontier lists, each at most
+//! [`Options::frontier_limit`] entries (by
 //! default half a byte per index). A level with more decided positions is not
 //! listed: it is every position whose value is a win or a loss at that level's
 //! remoteness (no other level writes those), found by scanning the values, plus
@@ -98,8 +103,7 @@ pub fn solve<G: Unmoves + Sync>(game: &G) -> Solution {
 ///
 /// # Widths
 /// The solve starts narrow: one 2-byte cell an index, holding the position's
-/// counter of undecided children until it is decided, then its value (see
-/// [`Cell`]). It starts over with 4-byte cells when some position has more than
+/// counter of undecided children until it is decided, then its value. It starts over with 4-byte cells when some position has more than
 /// 8,190 moves (found in the first step) or a remoteness passes
 /// [`Solution::NARROW_MAX_REMOTENESS`] (16,383 plies; found when a level
 /// reaches it). The values are the same either way.
