@@ -103,8 +103,9 @@ pub fn solve<G: Unmoves + Sync>(game: &G) -> Solution {
 ///
 /// # Widths
 /// The solve starts narrow: one 2-byte cell an index, holding the position's
-/// counter of undecided children until it is decided, then its value. It starts over with 4-byte cells when some position has more than
-/// 8,190 moves (found in the first step) or a remoteness passes
+/// counter of undecided children until it is decided, then its value. It starts
+/// over with 4-byte cells when some position has more than 8,190 moves (found in
+/// the first step) or a remoteness passes
 /// [`Solution::NARROW_MAX_REMOTENESS`] (16,383 plies; found when a level
 /// reaches it). The values are the same either way.
 pub fn solve_with<G: Unmoves + Sync>(game: &G, options: &Options<'_>) -> Solution {
@@ -157,26 +158,28 @@ enum Restart {
 /// |---|---|---|---|
 /// | `u16` | 1 << 13 | 8,190 | 16,383 ([`Solution::NARROW_MAX_REMOTENESS`]) |
 /// | `u32` | 1 << 29 | 536,870,910 | [`PackedValue::MAX_REMOTENESS`] |
-trait Cell: Copy + Send + Sync {
+trait Cell: Slot {
     /// The "some child tied" bit of an undecided cell's payload (`code >> 2`).
     const TIED: u32;
     /// The most children an undecided cell counts: `count + 1` stays below `TIED`.
     const MAX_COUNT: u32 = Self::TIED - 2;
-    /// The largest remoteness it holds.
-    const MAX_REMOTENESS: u32;
-    /// The cell of a code (cut to its width: a remoteness past
-    /// [`Self::MAX_REMOTENESS`] is caught by the solver after the level that wrote
-    /// it, and the solve starts over wide).
-    fn of_code(code: u32) -> Self;
+
+    /// The cell of a code (cut to its width, as [`Slot::of`]).
+    #[inline]
+    fn of_code(code: u32) -> Self {
+        Self::of(PackedValue(code))
+    }
+
     /// Its code.
-    fn code(self) -> u32;
-    /// The solution of these cells (none undecided).
-    fn solution(cells: Vec<Self>) -> Solution;
+    #[inline]
+    fn code(self) -> u32 {
+        self.packed().0
+    }
 
     /// The cell of a value.
     #[inline]
     fn of_value(value: Value) -> Self {
-        Self::of_code(PackedValue::pack(value).0)
+        Self::of(PackedValue::pack(value))
     }
 
     /// An undecided position with `count` (1 to [`Self::MAX_COUNT`]) children to
@@ -197,35 +200,10 @@ trait Cell: Copy + Send + Sync {
 
 impl Cell for u16 {
     const TIED: u32 = 1 << 13;
-    const MAX_REMOTENESS: u32 = Solution::NARROW_MAX_REMOTENESS;
-    #[inline]
-    fn of_code(code: u32) -> Self {
-        code as u16
-    }
-    #[inline]
-    fn code(self) -> u32 {
-        self as u32
-    }
-    fn solution(cells: Vec<Self>) -> Solution {
-        Solution::from_narrow(cells)
-    }
 }
 
 impl Cell for u32 {
     const TIED: u32 = 1 << 29;
-    const MAX_REMOTENESS: u32 = PackedValue::MAX_REMOTENESS;
-    #[inline]
-    fn of_code(code: u32) -> Self {
-        code
-    }
-    #[inline]
-    fn code(self) -> u32 {
-        self
-    }
-    fn solution(cells: Vec<Self>) -> Solution {
-        // In-place collect: reuses the cells' allocation.
-        Solution::from_packed(cells.into_iter().map(PackedValue).collect())
-    }
 }
 
 /// Applies "a child with `tag` was decided at `level`" to a parent's cell: the
@@ -252,7 +230,7 @@ fn step<K: Cell>(cell: &mut K, tag: u64, level: u32) -> Update {
         return Update::None;
     }
     if tied != 0 {
-        *cell = K::of_code(PackedValue::DRAW.0);
+        *cell = K::of(PackedValue::DRAW);
         return Update::TiePending;
     }
     // Every child won, this one last: the slowest.
@@ -262,6 +240,7 @@ fn step<K: Cell>(cell: &mut K, tag: u64, level: u32) -> Update {
 
 /// A value cell: a [`PackedValue`] code in 16 or 32 bits.
 ///
+/// This solver's cells are slots that also hold a counter while undecided.
 /// Public, with [`Counter`] and [`apply`], for solvers that keep a position's
 /// counter and value apart (the distributed crate keeps the fastest tied child in
 /// the value of an undecided position): the same step as this solver's, the same
@@ -564,7 +543,7 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
         let size = usize::try_from(game.index_size()).expect("index fits in memory");
         let mut solver = Solver {
             game,
-            cells: vec![K::of_code(PackedValue::DRAW.0); size],
+            cells: vec![K::of(PackedValue::DRAW); size],
             progress: options.progress,
             parallel_from: options.parallel_from,
             sort_from: options.sort_from,
@@ -576,7 +555,12 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
         if !ties.is_empty() {
             solver.spread_ties(ties)?;
         }
-        solver.cells.par_iter_mut().filter(|cell| cell.is_undecided()).for_each(|cell| *cell = K::of_code(0));
+        // Step 4.
+        solver
+            .cells
+            .par_iter_mut()
+            .filter(|cell| cell.is_undecided())
+            .for_each(|cell| *cell = K::of(PackedValue::DRAW));
         Ok(K::solution(solver.cells))
     }
 
@@ -613,7 +597,7 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
                 let (mut level0, mut level1, mut tie_candidates) = (Vec::new(), Vec::new(), Vec::new());
                 // Holes stay "no position"; the game steps through the chunk
                 // (`for_each_position_in`, cheaper than decoding each index).
-                cells.iter_mut().for_each(|cell| *cell = K::of_code(PackedValue::NONE.0));
+                cells.iter_mut().for_each(|cell| *cell = K::of(PackedValue::NONE));
                 let mut too_many_moves = false;
                 let chunk = first..first + cells.len() as u64;
                 game.for_each_position_in(chunk, |index, position| {
@@ -809,19 +793,17 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
     /// parents listed, then updated, each cell fetched ahead of its update.
     fn level_sequential(&mut self, frontier: &[u64], level: u32, next: &mut NextLevel, pending: &mut Vec<u64>) {
         let (game, cells) = (self.game, &mut self.cells);
-        if cells.len() < self.sort_from {
+        let fetch_ahead = cells.len() >= self.sort_from;
+        let mut update = |cells: &mut [K], p: u64, tag: u64| match step(&mut cells[p as usize], tag, level) {
+            Update::None => {}
+            Update::Decided(t) => next.push(p << 2 | t),
+            Update::TiePending => pending.push(p),
+        };
+        if !fetch_ahead {
             // The cells stay in the cache: nothing to fetch ahead.
             for &entry in frontier {
-                let tag = entry & 3;
                 let position = game.position(entry >> 2).expect("decided positions exist");
-                game.for_each_parent(&position, |parent| {
-                    let p = game.index(&parent) as usize;
-                    match step(&mut cells[p], tag, level) {
-                        Update::None => {}
-                        Update::Decided(t) => next.push((p as u64) << 2 | t),
-                        Update::TiePending => pending.push(p as u64),
-                    }
-                });
+                game.for_each_parent(&position, |parent| update(cells, game.index(&parent), entry & 3));
             }
             return;
         }
@@ -829,20 +811,14 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
         for batch in frontier.chunks(SEQUENTIAL_BATCH) {
             updates.clear();
             for &entry in batch {
-                let tag = entry & 3;
                 let position = game.position(entry >> 2).expect("decided positions exist");
-                game.for_each_parent(&position, |parent| updates.push(game.index(&parent) << 2 | tag));
+                game.for_each_parent(&position, |parent| updates.push(game.index(&parent) << 2 | entry & 3));
             }
-            for (i, &update) in updates.iter().enumerate() {
+            for (i, &listed) in updates.iter().enumerate() {
                 if let Some(&ahead) = updates.get(i + PREFETCH_DISTANCE) {
                     prefetch(&cells[(ahead >> 2) as usize]);
                 }
-                let p = (update >> 2) as usize;
-                match step(&mut cells[p], update & 3, level) {
-                    Update::None => {}
-                    Update::Decided(t) => next.push((p as u64) << 2 | t),
-                    Update::TiePending => pending.push(p as u64),
-                }
+                update(cells, listed >> 2, listed & 3);
             }
         }
     }
@@ -935,9 +911,7 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
         self.game.for_each_child(&position, |child| {
             let value = match self.game.terminal(&child) {
                 Some(outcome) => outcome.value(),
-                None => {
-                    PackedValue(self.cells[self.game.index(&child) as usize].code()).unpack().expect("children exist")
-                }
+                None => self.cells[self.game.index(&child) as usize].packed().unpack().expect("children exist"),
             };
             best = best.max(Some(value.parent_view()));
         });
@@ -947,7 +921,7 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
     /// Step 3: breadth-first from tied positions, fastest first.
     fn spread_ties(&mut self, mut seeds: Vec<u64>) -> Result<(), Restart> {
         let remoteness = |cells: &[K], i: u64| {
-            PackedValue(cells[i as usize].code()).unpack().and_then(Value::remoteness).expect("ties have a remoteness")
+            cells[i as usize].packed().unpack().and_then(Value::remoteness).expect("ties have a remoteness")
         };
         seeds.sort_by_key(|&i| remoteness(&self.cells, i));
         let mut seeds = seeds.into_iter().peekable();
