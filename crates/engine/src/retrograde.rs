@@ -35,8 +35,10 @@
 //! # Memory traffic
 //! In a game larger than the cache ([`Options::sort_from`]) each update is a trip
 //! to memory: large frontiers are sorted by region first (`sort_by_region`), and
-//! a batch's updates are listed, then applied while the cells are fetched ahead
-//! (`PREFETCH_DISTANCE`), so that many trips are under way at once.
+//! a batch's updates can be listed, then applied while the cells are fetched
+//! ahead (`PREFETCH_DISTANCE`), so that many trips are under way at once. That
+//! pays in some games and costs in others, as threads do on some machines: each
+//! large level runs the way that measured fastest so far (`PathChoice`).
 //!
 //! # Memory
 //! 2 bytes per index: one cell holding the counter of an undecided position and
@@ -70,7 +72,9 @@ pub struct Options<'a> {
     /// Receives progress reports (steps `"reverse graph"`, `"initialize"`, `"propagate"`).
     pub progress: Option<Observer<'a>>,
     /// Levels with fewer positions than this run on the calling thread, larger ones
-    /// on rayon's pool (when it has more than one thread). Below about 10⁵ the
+    /// on rayon's pool (when it has more than one thread), or, in a game of at
+    /// least [`Self::sort_from`] positions, on whichever way of running a level
+    /// measured fastest so far (the values are the same). Below about 10⁵ the
     /// threads' handshake costs more than it saves.
     pub parallel_from: usize,
     /// Games with at least this many positions sort each large frontier before
@@ -453,6 +457,81 @@ struct Solver<'g, 'o, G, K> {
     sort_from: usize,
     /// The most entries a frontier list holds ([`Options::frontier_limit`]).
     frontier_limit: usize,
+    /// How large sequential levels run, from their measured times.
+    paths: PathChoice,
+}
+
+/// The ways a level of a large game can run. All make the same updates (so the
+/// same values; the threads' order of the next frontier may differ, as always
+/// with threads); only the time differs, and which is fastest depends on the
+/// game and the machine. On this project's two vCPUs, one thread: chase n = 100
+/// took 11.4 s `Direct` and 8.3 s `FetchAhead`, the 100×100 Queen's Case map
+/// 5.65 s and 6.6 s (most of its updates find their cell in the cache already,
+/// so listing them first only costs); `Parallel` on both vCPUs was slower than
+/// either for both games.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Path {
+    /// On the calling thread, each parent updated as it is generated.
+    Direct = 0,
+    /// On the calling thread, a batch's parents listed, then updated, their
+    /// cells fetched ahead.
+    FetchAhead = 1,
+    /// On rayon's pool (`level_parallel`).
+    Parallel = 2,
+}
+
+/// Picks the fastest [`Path`] level by level: each is timed on large levels, its
+/// cost a frontier entry kept as a running mean over its latest run of levels;
+/// the cheapest runs, and every
+/// `RECHECK`th timed level the one measured longest ago runs again, as the
+/// game's levels change.
+#[derive(Default)]
+struct PathChoice {
+    /// Nanoseconds a frontier entry, by path; `None` until timed.
+    cost: [Option<f64>; 3],
+    /// Timed levels so far.
+    timed: u32,
+    /// The value of `timed` when each path was last timed.
+    last_timed: [u32; 3],
+}
+
+impl PathChoice {
+    /// Levels with fewer entries are not timed (too short to measure well).
+    const TIMED_FROM: usize = 1 << 12;
+    const RECHECK: u32 = 16;
+
+    /// The path for a timed level; `Parallel` only if `parallel` allows it.
+    fn pick(&self, parallel: bool) -> Path {
+        // Untimed paths are tried in this order: threads first where allowed, as
+        // before any measurement (the tests' first large levels run on them).
+        let candidates: &[Path] = if parallel {
+            &[Path::Parallel, Path::FetchAhead, Path::Direct]
+        } else {
+            &[Path::FetchAhead, Path::Direct]
+        };
+        if let Some(&untimed) = candidates.iter().find(|&&path| self.cost[path as usize].is_none()) {
+            return untimed;
+        }
+        if self.timed % Self::RECHECK == Self::RECHECK - 1 {
+            return *candidates.iter().min_by_key(|&&path| self.last_timed[path as usize]).expect("two at least");
+        }
+        let cost = |path: Path| self.cost[path as usize].expect("every candidate timed");
+        *candidates.iter().min_by(|&&a, &&b| cost(a).total_cmp(&cost(b))).expect("two at least")
+    }
+
+    fn record(&mut self, path: Path, entries: usize, elapsed: std::time::Duration) {
+        let per_entry = elapsed.as_nanos() as f64 / entries as f64;
+        // A mean over the path's latest run of levels: a cost measured many levels
+        // ago (the first level's, say, with cold caches) says little of this one.
+        let consecutive = self.last_timed[path as usize] == self.timed;
+        let cost = &mut self.cost[path as usize];
+        *cost = Some(match *cost {
+            Some(old) if consecutive => (old + per_entry) / 2.0,
+            _ => per_entry,
+        });
+        self.timed += 1;
+        self.last_timed[path as usize] = self.timed;
+    }
 }
 
 /// A level's positions to propagate from.
@@ -548,6 +627,7 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
             parallel_from: options.parallel_from,
             sort_from: options.sort_from,
             frontier_limit: options.frontier_limit.unwrap_or((size / 16).max(1 << 20)),
+            paths: PathChoice::default(),
         };
         let (level0, level1, tie_candidates) = solver.initialize()?;
         let mut ties = solver.propagate(level0, level1)?;
@@ -782,25 +862,41 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
     /// `next`, parents whose value waits on a tie to `pending`.
     fn level(&mut self, frontier: &[u64], level: u32, next: &mut NextLevel, pending: &mut Vec<u64>) {
         let parallel = frontier.len() >= self.parallel_from && rayon::current_num_threads() > 1;
-        if parallel {
-            self.level_parallel(frontier, level, next, pending)
-        } else {
-            self.level_sequential(frontier, level, next, pending)
+        if self.cells.len() < self.sort_from || frontier.len() < PathChoice::TIMED_FROM {
+            // The cells stay in the cache, or the level is short: nothing to fetch
+            // ahead or to time.
+            let path = if parallel { Path::Parallel } else { Path::Direct };
+            return self.level_by(path, frontier, level, next, pending);
+        }
+        let path = self.paths.pick(parallel);
+        let started = std::time::Instant::now();
+        self.level_by(path, frontier, level, next, pending);
+        self.paths.record(path, frontier.len(), started.elapsed());
+    }
+
+    fn level_by(&mut self, path: Path, frontier: &[u64], level: u32, next: &mut NextLevel, pending: &mut Vec<u64>) {
+        match path {
+            Path::Parallel => self.level_parallel(frontier, level, next, pending),
+            sequential => self.level_sequential(sequential, frontier, level, next, pending),
         }
     }
 
-    /// One level on the calling thread, a batch of the frontier at a time: its
-    /// parents listed, then updated, each cell fetched ahead of its update.
-    fn level_sequential(&mut self, frontier: &[u64], level: u32, next: &mut NextLevel, pending: &mut Vec<u64>) {
+    /// One level on the calling thread, by [`Path::Direct`] or [`Path::FetchAhead`].
+    fn level_sequential(
+        &mut self,
+        path: Path,
+        frontier: &[u64],
+        level: u32,
+        next: &mut NextLevel,
+        pending: &mut Vec<u64>,
+    ) {
         let (game, cells) = (self.game, &mut self.cells);
-        let fetch_ahead = cells.len() >= self.sort_from;
         let mut update = |cells: &mut [K], p: u64, tag: u64| match step(&mut cells[p as usize], tag, level) {
             Update::None => {}
             Update::Decided(t) => next.push(p << 2 | t),
             Update::TiePending => pending.push(p),
         };
-        if !fetch_ahead {
-            // The cells stay in the cache: nothing to fetch ahead.
+        if path == Path::Direct {
             for &entry in frontier {
                 let position = game.position(entry >> 2).expect("decided positions exist");
                 game.for_each_parent(&position, |parent| update(cells, game.index(&parent), entry & 3));
@@ -953,5 +1049,39 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
                 return Err(Restart::TooLong);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Path, PathChoice};
+    use std::time::Duration;
+
+    #[test]
+    fn the_path_choice_tries_each_then_runs_the_cheapest_and_rechecks_the_stalest() {
+        let mut choice = PathChoice::default();
+        let entries = PathChoice::TIMED_FROM;
+        let nanos = |per_entry: u64| Duration::from_nanos(per_entry * entries as u64);
+        // Untimed paths first, threads first.
+        assert_eq!(choice.pick(true), Path::Parallel);
+        choice.record(Path::Parallel, entries, nanos(30));
+        assert_eq!(choice.pick(true), Path::FetchAhead);
+        choice.record(Path::FetchAhead, entries, nanos(10));
+        assert_eq!(choice.pick(true), Path::Direct);
+        choice.record(Path::Direct, entries, nanos(20));
+        // Then the cheapest allowed.
+        assert_eq!(choice.pick(true), Path::FetchAhead);
+        assert_eq!(choice.pick(false), Path::FetchAhead);
+        for _ in 3..PathChoice::RECHECK - 1 {
+            choice.record(Path::FetchAhead, entries, nanos(10));
+        }
+        // Every RECHECK-th timed level, the path timed longest ago.
+        assert_eq!(choice.pick(true), Path::Parallel);
+        // A new measurement replaces a stale one: Parallel is now the cheapest.
+        choice.record(Path::Parallel, entries, nanos(5));
+        assert_eq!(choice.pick(true), Path::Parallel);
+        // Runs of the same path average.
+        choice.record(Path::Parallel, entries, nanos(25));
+        assert_eq!(choice.pick(true), Path::FetchAhead, "parallel now costs (5 + 25) / 2 = 15");
     }
 }
