@@ -105,7 +105,7 @@ fn side_by_side(c: &mut Criterion) {
     cells[0] = "1";
     cells[48] = "2";
     let snakes_board = parse_boards(&format!("7 7\n{}\n", cells.join(" "))).unwrap().remove(0);
-    let snakes = Snakes::new(&snakes_board);
+    let snakes = Snakes::<u128>::new(&snakes_board);
     let mut grid = vec![vec!['.'; 7]; 7];
     grid[0][0] = '1';
     grid[6][6] = '2';

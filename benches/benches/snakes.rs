@@ -6,7 +6,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use gsolve_engine::search::Searcher;
 use gsolve_games::rng::SplitMix64;
-use gsolve_games::snakes::{parse_boards, Snakes, SnakesBoard};
+use gsolve_games::snakes::{parse_boards, Mask, Mask256, Snakes, SnakesBoard};
 use std::hint::black_box;
 
 /// The empty rows×cols board, snake 1 top-left, snake 2 bottom-right.
@@ -36,10 +36,15 @@ fn random_heads(rows: u32, cols: u32, seed: u64) -> SnakesBoard {
     parse_boards(&format!("{rows} {cols}\n{}\n", text.join(" "))).unwrap().remove(0)
 }
 
-fn solve(board: &SnakesBoard) -> gsolve_engine::Value {
-    let game = Snakes::new(board);
+/// The value of a board's start, searched with masks of type `M`.
+fn solve_in<M: Mask>(board: &SnakesBoard) -> gsolve_engine::Value {
+    let game = Snakes::<M>::new(board);
     let searcher = Searcher::new(&game);
     searcher.value(&game.start()).unwrap()
+}
+
+fn solve(board: &SnakesBoard) -> gsolve_engine::Value {
+    solve_in::<u128>(board)
 }
 
 fn snakes(c: &mut Criterion) {
@@ -56,6 +61,8 @@ fn snakes(c: &mut Criterion) {
     group.bench_function("7x7 corners", |b| b.iter(|| solve(black_box(&b7))));
     let b8 = corners(8, 8);
     group.bench_function("8x8 corners", |b| b.iter(|| solve(black_box(&b8))));
+    // The same board in 256-cell masks: what the wide masks cost.
+    group.bench_function("8x8 corners, 256-cell masks", |b| b.iter(|| solve_in::<Mask256>(black_box(&b8))));
     // The largest square board the 128-cell mask allows (119 empty cells).
     let b11 = corners(11, 11);
     group.bench_function("11x11 corners", |b| b.iter(|| solve(black_box(&b11))));

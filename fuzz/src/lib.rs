@@ -205,11 +205,20 @@ pub fn contest_pawns(data: &[u8]) {
 pub fn contest_snakes(data: &[u8]) {
     let Ok(boards) = snakes::parse_boards(&text(data)) else { return };
     for board in &boards {
-        let game = Snakes::new(board);
+        snakes::with_game(board, FuzzSnakes);
+    }
+}
+
+/// One snakes board of [`contest_snakes`], in whichever mask width it needs.
+struct FuzzSnakes;
+
+impl snakes::SnakesTask for FuzzSnakes {
+    type Output = ();
+    fn run<M: snakes::Mask>(self, game: Snakes<M>) {
         let start = game.start();
         notation_round_trip(&game, &start);
         if game.empty_cells() > MAX_SNAKES_CELLS {
-            continue;
+            return;
         }
         let searcher = Searcher::with_table_entries(&game, TABLE_ENTRIES);
         searcher.set_node_limit(Some(SEARCH_NODES));

@@ -8,7 +8,7 @@ use gsolve_games::chase::Chase;
 use gsolve_games::notation::{Coord, Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
 use gsolve_games::queens_case::QueensCase;
-use gsolve_games::snakes::{self, Snakes, SnakesPosition};
+use gsolve_games::snakes::{self, Mask, Snakes, SnakesPosition};
 use gsolve_rules::RulesGame;
 use gsolve_tablebase::{GameTablebase, Tablebase};
 use std::cell::OnceCell;
@@ -495,14 +495,16 @@ impl Analyzer {
             return Err(self.tablebase_mismatch(setup, &[]));
         }
         let (board, to_move) = snakes::parse_plain(&setup.position).map_err(|e| bad_position(&setup.position, e))?;
-        let game = Snakes::new(&board);
-        if game.empty_cells() > self.limits.max_snake_cells {
+        // Analysis keeps one kind of searcher: boards in 128-cell masks (`gsolve
+        // snakes` solves boards of up to 256 free cells).
+        let most = self.limits.max_snake_cells.min(u128::CELLS as u32);
+        let empty = board.empty_cells() as u32;
+        if empty > most {
             return Err(AnalysisError::TooLarge(format!(
-                "snakes: {} free cells; at most {} are searched here",
-                game.empty_cells(),
-                self.limits.max_snake_cells
+                "snakes: {empty} free cells; at most {most} are searched here"
             )));
         }
+        let game = Snakes::<u128>::new(&board);
         let mut position = game.start();
         position.to_move = to_move;
         if let Mode::List(out) = mode {

@@ -1,7 +1,8 @@
 //! Timing harness for the snakes search (release build:
 //! `cargo build --release -p gsolve-games --example snakes_timing`).
 //!
-//! - `snakes_timing 5 6 7`: the empty n×n boards, snakes in opposite corners;
+//! - `snakes_timing 5 6 7 5x26`: the empty n×n (or R×C) boards, snakes in opposite
+//!   corners;
 //! - `snakes_timing file PATH`: every board of a file in the contest's format;
 //! - `snakes_timing random EMPTY COUNT [ROWS [COLS [SEED]]]`: COUNT random ROWS×COLS
 //!   boards (default 9×9) with obstacles until EMPTY cells are empty and the heads on
@@ -9,12 +10,13 @@
 //!
 //! Each board is solved with a fresh game and table; `REPEAT=n` in the environment
 //! solves it n times and reports the fastest (the machine is noisy), `TABLE=b` gives
-//! the table 2^b entries (default 2^22), `LINE=1` also follows the line of optimal
+//! the table 2^b entries (default 2^22), `WIDE=1` searches in 256-cell masks even
+//! boards that fit in 128, `LINE=1` also follows the line of optimal
 //! play as the command line does (timed too) and counts its extra nodes.
 
 use gsolve_engine::search::Searcher;
 use gsolve_games::rng::SplitMix64;
-use gsolve_games::snakes::{parse_boards, Cell, Snakes, SnakesBoard};
+use gsolve_games::snakes::{parse_boards, Cell, Mask, Mask256, Snakes, SnakesBoard};
 use std::time::{Duration, Instant};
 
 /// A number from the environment, or `default`.
@@ -29,11 +31,21 @@ struct Solved {
     time: Duration,
 }
 
+/// Solves a board in the narrowest masks that hold it, or in 256-cell masks with
+/// `WIDE=1` in the environment.
 fn solve(board: &SnakesBoard) -> Solved {
+    if env("WIDE", 0) == 1 || board.empty_cells() > 128 {
+        solve_in::<Mask256>(board)
+    } else {
+        solve_in::<u128>(board)
+    }
+}
+
+fn solve_in<M: Mask>(board: &SnakesBoard) -> Solved {
     let mut solved = Solved { answer: String::new(), nodes: 0, time: Duration::MAX };
     for _ in 0..env("REPEAT", 1).max(1) {
         let started = Instant::now();
-        let game = Snakes::new(board);
+        let game = Snakes::<M>::new(board);
         let searcher = Searcher::with_table_entries(&game, 1 << env("TABLE", 22));
         let v = searcher.value(&game.start()).expect("the snakes game has no ties");
         if env("LINE", 0) == 1 {
@@ -130,13 +142,17 @@ fn main() {
         }
         _ => {
             for a in &args {
-                let n: usize = a.parse().unwrap();
-                let mut cells = vec!["0"; n * n];
+                // `n` for the n×n board, `RxC` for R rows and C columns.
+                let (rows, cols): (usize, usize) = match a.split_once('x') {
+                    Some((r, c)) => (r.parse().unwrap(), c.parse().unwrap()),
+                    None => (a.parse().unwrap(), a.parse().unwrap()),
+                };
+                let mut cells = vec!["0"; rows * cols];
                 cells[0] = "1";
-                cells[n * n - 1] = "2";
-                let board = parse_boards(&format!("{n} {n}\n{}\n", cells.join(" "))).unwrap().remove(0);
+                cells[rows * cols - 1] = "2";
+                let board = parse_boards(&format!("{rows} {cols}\n{}\n", cells.join(" "))).unwrap().remove(0);
                 let s = solve(&board);
-                println!("{n}x{n}: {}, {} nodes, {:?}", s.answer, s.nodes, s.time);
+                println!("{rows}x{cols}: {}, {} nodes, {:?}", s.answer, s.nodes, s.time);
             }
         }
     }

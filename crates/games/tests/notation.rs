@@ -344,7 +344,7 @@ fn snakes_positions_round_trip() {
         let rows_text: Vec<String> = cells.chunks(cols).map(|r| r.iter().collect()).collect();
         let text = format!("{} {side}", rows_text.join("/"));
         let (board, to_move) = parse_plain(&text).unwrap();
-        let game = Snakes::new(&board);
+        let game = Snakes::<u128>::new(&board);
         let mut position = game.start();
         position.to_move = to_move;
         assert_eq!(game.format_position(&position), text);
@@ -376,7 +376,7 @@ fn bad_snakes_notations_are_errors() {
     assert_error(parse_plain("1.1/..2 1"), 3, "a second head of snake 1");
     assert_error(parse_plain("1../... 1"), 1, "no snake 2");
     let (board, _) = parse_plain("1.#/..2 1").unwrap();
-    let game = Snakes::new(&board);
+    let game = Snakes::<u128>::new(&board);
     assert_error(game.parse_position("1../..2 1"), 3, "cell 1,3 is an obstacle");
     assert_error(game.parse_position(".1#/..2 1"), 1, "start cell");
     assert_error(game.parse_position("1.#/..2/... 1"), 1, "the board is 3x3 but this game is 2x3");

@@ -11,7 +11,7 @@
 use gsolve_engine::search::{self, SearchHooks};
 use gsolve_engine::{memo, Game, Value};
 use gsolve_games::rng::SplitMix64;
-use gsolve_games::snakes::{parse_boards, Cell, Snakes, SnakesPosition};
+use gsolve_games::snakes::{self, parse_boards, Cell, Mask, Mask256, Snakes, SnakesPosition};
 use gsolve_games::FormatError;
 
 // ---------------------------------------------------------------------------------
@@ -264,7 +264,7 @@ fn game(board: &Board) -> Snakes {
     let text = board.text();
     let boards = parse_boards(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
     assert_eq!(boards.len(), 1, "{text}");
-    Snakes::new(&boards[0])
+    Snakes::<u128>::new(&boards[0])
 }
 
 fn search_value(game: &Snakes, position: &SnakesPosition) -> Value {
@@ -275,7 +275,7 @@ fn search_value(game: &Snakes, position: &SnakesPosition) -> Value {
 fn solve_text(text: &str) -> String {
     let boards = parse_boards(text).unwrap_or_else(|e| panic!("{text}: {e}"));
     assert_eq!(boards.len(), 1, "{text}");
-    let game = Snakes::new(&boards[0]);
+    let game = Snakes::<u128>::new(&boards[0]);
     let start = game.start();
     Snakes::verdict(&start, search_value(&game, &start))
 }
@@ -477,7 +477,7 @@ fn longest_path_matches_a_brute_force() {
         let empty = game.empty_cells() as usize;
         // The game's node numbers of the empty cells, checked against the grid.
         let cell_of = |node: usize| {
-            let c = game.coord(node as u8);
+            let c = game.coord(node as u16);
             (c.row as usize - 1) * board.cols + c.col as usize - 1
         };
         for node in 0..empty {
@@ -499,7 +499,7 @@ fn longest_path_matches_a_brute_force() {
                     free[cell_of(i)] = true;
                 }
                 let expected = naive_longest(&board, &mut free, cell_of(node));
-                let got = game.longest_path(node as u8, free_mask);
+                let got = game.longest_path(node as u16, free_mask);
                 assert_eq!(got, expected, "{}free {free_mask:#b}, from node {node}", board.text());
                 *lengths.entry(expected).or_insert(0usize) += 1;
             }
@@ -517,7 +517,7 @@ fn separated_value_counts_plies() {
         for b in 0..10u32 {
             let p = SnakesPosition { free: 0, heads: [0, 1], to_move: 0 };
             let expected = if a > b { format!("1 {}", 2 * b + 2) } else { format!("2 {}", 2 * a + 1) };
-            assert_eq!(Snakes::verdict(&p, Snakes::separated_value(a, b)), expected, "a = {a}, b = {b}");
+            assert_eq!(Snakes::verdict(&p, snakes::separated_value(a, b)), expected, "a = {a}, b = {b}");
         }
     }
 }
@@ -693,10 +693,148 @@ fn sizes_out_of_range() {
 
 #[test]
 fn too_many_empty_cells() {
-    // 12×12 all empty but the two heads: 142 empty cells.
-    check_error(&corners(12, 12), 1, 1, 1, &["142 empty cells", "at most 128"]);
-    check_error(&format!("{GOOD}{}", corners(12, 12)), 2, 3, 1, &["142 empty cells"]);
-    // Exactly 128 is fine: 10×13 with the heads = 128 empty cells.
+    // 17×17 all empty but the two heads: 287 empty cells.
+    check_error(&corners(17, 17), 1, 1, 1, &["287 empty cells", "at most 256"]);
+    check_error(&format!("{GOOD}{}", corners(17, 17)), 2, 3, 1, &["287 empty cells"]);
+    // 5×52 with the heads and two obstacles: 256 empty cells, the most; one more is
+    // too many.
+    let mut values = vec![0i64; 5 * 52];
+    values[0] = 1;
+    values[5 * 52 - 1] = 2;
+    values[1] = 7;
+    values[2] = 7;
+    let boards = parse_boards(&Board { rows: 5, cols: 52, values: values.clone() }.text()).unwrap();
+    assert_eq!(boards[0].empty_cells(), 256);
+    assert_eq!(Snakes::<Mask256>::new(&boards[0]).empty_cells(), 256);
+    values[2] = 0;
+    check_error(&Board { rows: 5, cols: 52, values }.text(), 1, 1, 1, &["257 empty cells", "at most 256"]);
+    // 10×13 with the heads = 128 empty cells: the narrow masks' most.
     let boards = parse_boards(&corners(10, 13)).unwrap();
-    assert_eq!(Snakes::new(&boards[0]).empty_cells(), 128);
+    assert_eq!(Snakes::<u128>::new(&boards[0]).empty_cells(), 128);
+}
+
+// ---------------------------------------------------------------------------------
+// Boards of more than 128 empty cells (256-cell masks).
+// ---------------------------------------------------------------------------------
+
+/// `small` below an open area of `pad` empty cells (20 columns wide, obstacles after
+/// the last), a row of obstacles between: the snakes cannot leave `small`, whose
+/// cells come after the area's in the game's numbering (bits `pad..`).
+fn below_open_area(small: &Board, pad: usize) -> Board {
+    let cols = small.cols.max(20);
+    let pad_rows = pad.div_ceil(cols);
+    let mut values = vec![9i64; (pad_rows + 1 + small.rows) * cols];
+    values[..pad].fill(0);
+    for r in 0..small.rows {
+        for c in 0..small.cols {
+            values[(pad_rows + 1 + r) * cols + c] = small.values[r * small.cols + c];
+        }
+    }
+    Board { rows: pad_rows + 1 + small.rows, cols, values }
+}
+
+/// Every position reachable from the start of `game`: the shortcut agrees with the
+/// plain memo search wherever it applies, and so do the search's value and the
+/// answer `expected` at the start. Returns the positions and where the shortcut
+/// applied.
+fn check_every_position<M: Mask>(game: &Snakes<M>, text: &str, expected: &str) -> (usize, usize) {
+    let start = game.start();
+    let plain = memo::solve(game, &start).expect("acyclic");
+    let value = search::solve(game, &start).expect("no ties").0;
+    assert_eq!(Some(value), plain.value(&start), "{text}");
+    assert_eq!(Snakes::verdict(&start, value), expected, "{text}");
+    let (mut positions, mut applied) = (0, 0);
+    let mut stack = vec![start];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(p) = stack.pop() {
+        if !seen.insert(p) {
+            continue;
+        }
+        positions += 1;
+        if let Some(v) = game.exact_value(&p) {
+            applied += 1;
+            assert_eq!(Some(v), plain.value(&p), "{text}{p:?}");
+        }
+        game.for_each_child(&p, |c| stack.push(c));
+    }
+    (positions, applied)
+}
+
+/// Random small boards below open areas that make them 129 to 254 empty cells, the
+/// small board's cells across the masks' words (the area ends before bit 128, or
+/// past it, or past 192): the wide game's answer is the brute force's on the small
+/// board, the shortcut agrees with the plain memo search on every reachable
+/// position, and the same small board in narrow and wide masks gives the same
+/// moves, values and shortcut values.
+#[test]
+fn wide_boards_match_the_brute_force() {
+    let mut rng = SplitMix64::new(0x256_ce11);
+    let (mut positions, mut applied) = (0, 0);
+    for i in 0..150 {
+        let small = random_board(&mut rng, 12, if i % 4 == 0 { 3 } else { 0 });
+        let (expected, _) = naive_answer(&small);
+        let pad = match i % 3 {
+            // The small board's cells straddle bit 128.
+            0 => 129 - small.empty_cells().min(6),
+            1 => 150 + rng.below(40) as usize,
+            _ => 192 + rng.below(240 - 192 - small.empty_cells() as u64) as usize,
+        };
+        let board = below_open_area(&small, pad);
+        let text = board.text();
+        let parsed = parse_boards(&text).unwrap().remove(0);
+        assert!(parsed.empty_cells() > 128, "{text}");
+        let wide = Snakes::<Mask256>::new(&parsed);
+        let (p, a) = check_every_position(&wide, &text, &expected);
+        positions += p;
+        applied += a;
+        // The small board alone, both widths: the same game position by position.
+        let alone = parse_boards(&small.text()).unwrap().remove(0);
+        let (narrow, wide) = (Snakes::<u128>::new(&alone), Snakes::<Mask256>::new(&alone));
+        let (mut stack, mut moves) = (vec![(narrow.start(), wide.start())], (Vec::new(), Vec::new()));
+        while let Some((n, w)) = stack.pop() {
+            assert_eq!(n.heads, w.heads);
+            assert_eq!(format!("{:?}", narrow.exact_value(&n)), format!("{:?}", wide.exact_value(&w)));
+            moves.0.clear();
+            moves.1.clear();
+            narrow.moves(&n, &mut moves.0);
+            wide.moves(&w, &mut moves.1);
+            assert_eq!(moves.0, moves.1, "{}", small.text());
+            for m in &moves.0 {
+                stack.push((narrow.play(&n, m), wide.play(&w, m)));
+            }
+        }
+    }
+    eprintln!("wide boards: shortcut at {applied} of {positions} positions");
+    assert!(applied > 1000 && applied < positions, "{applied} of {positions}");
+}
+
+/// A symmetric board of 151 empty cells: a 13×13 open board with, at its centre, a
+/// ring of obstacles around a 3×3 room holding the heads at opposite corners. The
+/// board's eight symmetries fold the wide game's table keys (each of them maps the
+/// room onto itself); the answer is the 3×3 corners answer, `1 6`.
+#[test]
+fn a_symmetric_wide_board_folds_its_symmetries() {
+    let n = 13;
+    let mut values = vec![0i64; n * n];
+    for r in 4..=8 {
+        for c in 4..=8 {
+            values[r * n + c] = if (5..=7).contains(&r) && (5..=7).contains(&c) { 0 } else { 9 };
+        }
+    }
+    values[5 * n + 5] = 1;
+    values[7 * n + 7] = 2;
+    let board = Board { rows: n, cols: n, values };
+    let text = board.text();
+    let parsed = parse_boards(&text).unwrap().remove(0);
+    assert_eq!(parsed.empty_cells(), 151);
+    let game = Snakes::<Mask256>::new(&parsed);
+    check_every_position(&game, &text, "1 6");
+    // Positions that are images of each other share a key: snake 1's first moves
+    // right or down (mirror images across the main diagonal) give one key.
+    let start = game.start();
+    let mut children = Vec::new();
+    game.moves(&start, &mut children);
+    assert_eq!(children.len(), 2);
+    let keys: Vec<_> = children.iter().map(|m| game.table_key(&game.play(&start, m)).0).collect();
+    assert_eq!(keys[0], keys[1]);
 }

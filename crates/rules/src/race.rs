@@ -20,7 +20,7 @@ use crate::game::RulesGame;
 use crate::position::{cell_of, group_of, RulesPosition};
 use crate::spec::{Ending, Turn};
 use gsolve_engine::{Outcome, Value};
-use gsolve_games::snakes::{Graph, LongestPaths};
+use gsolve_games::snakes::{Graph, LongestPaths, Node};
 use std::sync::Mutex;
 
 /// The step graph of a race, and the longest paths found in it.
@@ -75,7 +75,7 @@ impl Race {
 
     /// The heads (mover's first) and the free cells, when the position is a race
     /// position: play goes on, one piece a side.
-    fn heads(&self, game: &RulesGame, p: &RulesPosition) -> Option<(u8, u8, u128)> {
+    fn heads(&self, game: &RulesGame, p: &RulesPosition) -> Option<(Node, Node, u128)> {
         let pieces = p.packed();
         if p.ended != 0 || pieces.len() != 2 {
             return None;
@@ -86,7 +86,7 @@ impl Race {
             return None;
         }
         let (mover, other) = if side_a == p.to_move() { (a, b) } else { (b, a) };
-        let (mover, other) = (cell_of(mover) as u8, cell_of(other) as u8);
+        let (mover, other) = (cell_of(mover) as Node, cell_of(other) as Node);
         let free = self.cells & !p.walls & !(1u128 << mover) & !(1u128 << other);
         Some((mover, other, free))
     }

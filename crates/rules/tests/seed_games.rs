@@ -297,7 +297,7 @@ fn random_snakes_text(rng: &mut SplitMix64, rows: usize, cols: usize, wall_pct: 
 
 fn compare_snakes(text: &str) {
     let (board, to_move) = parse_plain(text).unwrap();
-    let built_in = Snakes::new(&board);
+    let built_in = Snakes::<u128>::new(&board);
     let mut start = built_in.start();
     start.to_move = to_move;
     let want = snakes_value(&built_in, &start);

@@ -7,8 +7,9 @@ use crate::text::{excerpt, tokens_with_columns};
 
 /// The largest number of rows or columns.
 pub const MAX_SIDE: u32 = 64;
-/// The largest number of empty cells: the search keeps the free cells in 128 bits.
-pub const MAX_EMPTY: usize = 128;
+/// The largest number of empty cells: the search keeps the free cells in at most
+/// 256 bits ([`super::Mask256`]).
+pub const MAX_EMPTY: usize = 256;
 
 /// What a grid cell holds at the start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +44,11 @@ impl SnakesBoard {
     /// The cell at 0-based (row, col).
     pub fn cell(&self, row: u32, col: u32) -> Cell {
         self.cells[(row * self.cols + col) as usize]
+    }
+
+    /// How many cells are empty at the start.
+    pub fn empty_cells(&self) -> usize {
+        self.cells.iter().filter(|&&c| c == Cell::Empty).count()
     }
 }
 

@@ -5,9 +5,9 @@
 //! cell, and every cell a snake has been on stays blocked. A snake with no empty
 //! neighbour on its turn is stuck and loses. There are no draws.
 //!
-//! As an engine game: the board's empty cells are numbered 0..E (E ≤ 128); a
-//! position is the set of cells still free (a 128-bit mask), both heads and the side
-//! to move. The heads' start cells get the numbers E and E + 1 (never free). A stuck
+//! As an engine game: the board's empty cells are numbered 0..E (E ≤ 256); a
+//! position is the set of cells still free (a bit mask: 128 bits where E ≤ 128, else
+//! 256, module `mask`), both heads and the side to move. The heads' start cells get the numbers E and E + 1 (never free). A stuck
 //! snake has no move: a loss at remoteness 0 (the engine's rule), so the contest's
 //! count, the ply on which the loser is stuck, is remoteness + 1.
 //!
@@ -29,10 +29,12 @@
 
 mod format;
 mod longest_path;
+mod mask;
 mod plain;
 
 pub use format::{parse_boards, Cell, SnakesBoard, MAX_EMPTY, MAX_SIDE};
-pub use longest_path::{Graph, LongestPaths, Voronoi};
+pub use longest_path::{Graph, LongestPaths, Node, Voronoi};
+pub use mask::{Mask, Mask256, Ones128, Ones256};
 pub use plain::parse_plain;
 
 use crate::notation::{Coord, Explain, PieceMove};
@@ -40,17 +42,18 @@ use gsolve_engine::search::SearchHooks;
 use gsolve_engine::{Game, Outcome, Value};
 use std::cell::RefCell;
 
-/// The game on one board.
+/// The game on one board, its free cells kept in masks of type `M` ([`Mask`]: `u128`
+/// for boards of at most 128 empty cells, [`Mask256`] for at most 256).
 #[derive(Debug)]
-pub struct Snakes {
+pub struct Snakes<M: Mask = u128> {
     /// Grid coordinates of each node: empty cells 0..E, then the two start cells.
     coords: Vec<Coord>,
     /// Neighbours and colours of the cells.
-    graph: Graph,
-    start: SnakesPosition,
-    longest: RefCell<LongestPaths>,
+    graph: Graph<M>,
+    start: SnakesPosition<M>,
+    longest: RefCell<LongestPaths<M>>,
     /// The board's symmetries other than the identity.
-    symmetries: Vec<Symmetry>,
+    symmetries: Vec<Symmetry<M>>,
     /// Board size.
     rows: u32,
     cols: u32,
@@ -59,11 +62,11 @@ pub struct Snakes {
     /// The board as given: which blocked cells are obstacles and which bodies.
     board: Vec<Cell>,
     /// How the cells of recently ordered positions split between the heads.
-    splits: RefCell<SplitCache>,
+    splits: RefCell<SplitCache<M>>,
     /// The last position [`SearchHooks::exact_value`] found the snakes together in,
     /// with the free cells either can reach: the search asks for its
     /// [`SearchHooks::table_key`] next.
-    live: std::cell::Cell<(SnakesPosition, u128)>,
+    live: std::cell::Cell<(SnakesPosition<M>, M)>,
 }
 
 /// Slots of the [`SplitCache`] (a power of two).
@@ -75,18 +78,17 @@ const SPLIT_SLOTS: usize = 1 << 10;
 /// [`SearchHooks::exact_value`] needs no flood of its own. A slot taken over by
 /// another position in between only costs that flood.
 #[derive(Debug)]
-struct SplitCache {
-    slots: Vec<Option<(SnakesPosition, Voronoi)>>,
+struct SplitCache<M> {
+    slots: Vec<Option<(SnakesPosition<M>, Voronoi<M>)>>,
 }
 
-impl SplitCache {
+impl<M: Mask> SplitCache<M> {
     fn new() -> Self {
         SplitCache { slots: vec![None; SPLIT_SLOTS] }
     }
 
-    fn slot(p: &SnakesPosition) -> usize {
-        let x = (p.free as u64)
-            ^ ((p.free >> 64) as u64).rotate_left(17)
+    fn slot(p: &SnakesPosition<M>) -> usize {
+        let x = p.free.fold()
             ^ u64::from(p.heads[0]) << 7
             ^ u64::from(p.heads[1]) << 19
             ^ u64::from(p.to_move) << 31;
@@ -94,11 +96,11 @@ impl SplitCache {
         (x.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SPLIT_SLOTS.trailing_zeros())) as usize
     }
 
-    fn insert(&mut self, p: &SnakesPosition, split: Voronoi) {
+    fn insert(&mut self, p: &SnakesPosition<M>, split: Voronoi<M>) {
         self.slots[Self::slot(p)] = Some((*p, split));
     }
 
-    fn get(&self, p: &SnakesPosition) -> Option<Voronoi> {
+    fn get(&self, p: &SnakesPosition<M>) -> Option<Voronoi<M>> {
         match self.slots[Self::slot(p)] {
             Some((q, split)) if q == *p => Some(split),
             _ => None,
@@ -113,18 +115,18 @@ type GridMap = fn(u32, u32, u32, u32) -> (u32, u32);
 /// cells onto themselves, hence the heads' start cells onto themselves), as a
 /// permutation of the nodes.
 #[derive(Debug)]
-struct Symmetry {
+struct Symmetry<M> {
     /// The image of each node.
-    node: Vec<u8>,
+    node: Vec<Node>,
     /// `byte[j][v]`: the image of the mask `v << 8j`, for the bytes that hold empty
     /// cells (free masks map a byte at a time).
-    byte: Vec<[u128; 256]>,
+    byte: Vec<[M; 256]>,
 }
 
-impl Symmetry {
+impl<M: Mask> Symmetry<M> {
     /// The symmetries of a board, but the identity; `node` numbers its cells (row-major,
     /// `u32::MAX` for obstacles), the first `empty` numbers being the empty cells.
-    fn of_board(board: &SnakesBoard, node: &[u32], empty: usize) -> Vec<Symmetry> {
+    fn of_board(board: &SnakesBoard, node: &[u32], empty: usize) -> Vec<Symmetry<M>> {
         let (rows, cols) = (board.rows, board.cols);
         // The seven other maps of the square (r, c) -> (r', c'); those that turn the
         // grid need it square.
@@ -148,7 +150,7 @@ impl Symmetry {
             };
             // Nodes to nodes, empty cells to empty cells (then the start cells, the
             // only other nodes, go to start cells).
-            let mut perm = vec![0u8; empty + 2];
+            let mut perm = vec![0 as Node; empty + 2];
             let mut fits = true;
             for r in 0..rows {
                 for c in 0..cols {
@@ -160,20 +162,20 @@ impl Symmetry {
                     if to == u32::MAX || (from as usize) < empty && (to as usize) >= empty {
                         fits = false;
                     } else {
-                        perm[from as usize] = to as u8;
+                        perm[from as usize] = to as Node;
                     }
                 }
             }
             if !fits {
                 continue;
             }
-            let mut byte = vec![[0u128; 256]; empty.div_ceil(8)];
+            let mut byte = vec![[M::EMPTY; 256]; empty.div_ceil(8)];
             for (j, table) in byte.iter_mut().enumerate() {
                 // Each byte's image: that of the byte without its lowest bit, and the
                 // lowest bit's.
                 for v in 1..256 {
                     let low = 8 * j + (v as u32).trailing_zeros() as usize;
-                    table[v] = table[v & (v - 1)] | if low < empty { 1u128 << perm[low] } else { 0 };
+                    table[v] = table[v & (v - 1)] | if low < empty { M::cell(perm[low] as usize) } else { M::EMPTY };
                 }
             }
             out.push(Symmetry { node: perm, byte });
@@ -182,28 +184,59 @@ impl Symmetry {
     }
 
     /// The image of a position.
-    fn apply(&self, p: &SnakesPosition) -> SnakesPosition {
-        let mut free = 0;
+    fn apply(&self, p: &SnakesPosition<M>) -> SnakesPosition<M> {
+        let mut free = M::EMPTY;
         for (j, table) in self.byte.iter().enumerate() {
-            free |= table[(p.free >> (8 * j)) as usize & 0xff];
+            free |= table[p.free.byte(j) as usize];
         }
         SnakesPosition { free, heads: p.heads.map(|h| self.node[h as usize]), to_move: p.to_move }
     }
 }
 
+/// The value for the side to move when the snakes' regions are apart: each can
+/// only make its longest path. The mover, with `a` moves left against `b`, is
+/// stuck on ply 2a + 1, the other on ply 2b + 2: the mover wins iff a > b.
+pub fn separated_value(a: u32, b: u32) -> Value {
+    if a > b {
+        Value::Win(2 * b + 1)
+    } else {
+        Value::Loss(2 * a)
+    }
+}
+
+/// Something to do with the game of a board, whatever the width of its masks
+/// ([`with_game`]): Rust closures cannot be generic, so the task is a type.
+pub trait SnakesTask {
+    /// What the task returns.
+    type Output;
+    /// Does the task with the game.
+    fn run<M: Mask>(self, game: Snakes<M>) -> Self::Output;
+}
+
+/// Runs `task` on the game of `board` with the narrowest masks that hold its empty
+/// cells: `u128` up to 128 (the faster), [`Mask256`] up to 256.
+pub fn with_game<T: SnakesTask>(board: &SnakesBoard, task: T) -> T::Output {
+    if board.empty_cells() <= u128::CELLS {
+        task.run(Snakes::<u128>::new(board))
+    } else {
+        task.run(Snakes::<Mask256>::new(board))
+    }
+}
+
 /// A position: the free cells, both heads (node numbers) and the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SnakesPosition {
+pub struct SnakesPosition<M = u128> {
     /// Bit i: empty cell i is still free.
-    pub free: u128,
+    pub free: M,
     /// Heads of snake 1 and snake 2.
-    pub heads: [u8; 2],
+    pub heads: [Node; 2],
     /// 0 when snake 1 is to move, 1 for snake 2.
     pub to_move: u8,
 }
 
-impl Snakes {
-    /// The game on a board (checked by [`parse_boards`]: two heads, ≤ 128 empty cells).
+impl<M: Mask> Snakes<M> {
+    /// The game on a board (checked by [`parse_boards`]: two heads) of at most
+    /// `M::CELLS` empty cells; [`AnySnakes::new`] picks the width.
     pub fn new(board: &SnakesBoard) -> Self {
         let (rows, cols) = (board.rows, board.cols);
         let mut node = vec![u32::MAX; (rows * cols) as usize];
@@ -219,8 +252,8 @@ impl Snakes {
             }
         }
         let empty = coords.len() - 2;
-        assert!(empty <= MAX_EMPTY, "at most {MAX_EMPTY} empty cells");
-        let neighbours: Vec<u128> = coords
+        assert!(empty <= M::CELLS, "at most {} empty cells in this mask", M::CELLS);
+        let neighbours: Vec<M> = coords
             .iter()
             .map(|c| {
                 let (r, col) = (c.row - 1, c.col - 1);
@@ -230,12 +263,12 @@ impl Snakes {
                     .filter(|&(r, c)| r < rows && c < cols)
                     .map(|(r, c)| node[(r * cols + c) as usize])
                     .filter(|&n| (n as usize) < empty)
-                    .fold(0u128, |m, n| m | 1 << n)
+                    .fold(M::EMPTY, |m, n| m | M::cell(n as usize))
             })
             .collect();
-        let dark = (0..empty).filter(|&i| (coords[i].row + coords[i].col) % 2 == 0).fold(0u128, |m, i| m | 1 << i);
-        let all = if empty == 128 { u128::MAX } else { (1u128 << empty) - 1 };
-        let start = SnakesPosition { free: all, heads: [empty as u8, empty as u8 + 1], to_move: 0 };
+        let dark =
+            (0..empty).filter(|&i| (coords[i].row + coords[i].col) % 2 == 0).fold(M::EMPTY, |m, i| m | M::cell(i));
+        let start = SnakesPosition { free: M::first(empty), heads: [empty as Node, empty as Node + 1], to_move: 0 };
         let symmetries = Symmetry::of_board(board, &node, empty);
         Snakes {
             coords,
@@ -248,12 +281,12 @@ impl Snakes {
             node_of: node,
             board: board.cells.clone(),
             splits: RefCell::new(SplitCache::new()),
-            live: std::cell::Cell::new((SnakesPosition { free: 0, heads: [0, 0], to_move: 0 }, 0)),
+            live: std::cell::Cell::new((SnakesPosition { free: M::EMPTY, heads: [0, 0], to_move: 0 }, M::EMPTY)),
         }
     }
 
     /// The board's start: snake 1 to move.
-    pub fn start(&self) -> SnakesPosition {
+    pub fn start(&self) -> SnakesPosition<M> {
         self.start
     }
 
@@ -263,13 +296,13 @@ impl Snakes {
     }
 
     /// Where a node is.
-    pub fn coord(&self, node: u8) -> Coord {
+    pub fn coord(&self, node: Node) -> Coord {
         self.coords[node as usize]
     }
 
     /// The contest's answer for a value of a position with `to_move` to move:
     /// `w k`, the winner and the ply on which the loser is stuck.
-    pub fn verdict(position: &SnakesPosition, value: Value) -> String {
+    pub fn verdict(position: &SnakesPosition<M>, value: Value) -> String {
         let mover = position.to_move + 1;
         let other = 3 - mover;
         match value {
@@ -286,10 +319,10 @@ impl Snakes {
     /// (snake 1 first). That is exact one move after the start, which is all the front
     /// ends show from one game (each position they show is a board of its own), and
     /// close enough for longer lines: values never depend on it.
-    pub fn bodies(&self, p: &SnakesPosition) -> Vec<u8> {
+    pub fn bodies(&self, p: &SnakesPosition<M>) -> Vec<u8> {
         let nodes = self.coords.len();
         let empty = self.empty_cells() as usize;
-        let occupied = |n: usize| n >= empty || p.free >> n & 1 == 0;
+        let occupied = |n: usize| n >= empty || !p.free.contains(n);
         let mut owner = vec![u8::MAX; nodes];
         let mut frontier: Vec<(usize, u8)> = vec![(empty, 0), (empty + 1, 1)];
         owner[empty] = 0;
@@ -316,80 +349,64 @@ impl Snakes {
     }
 
     /// Free cells reachable from `node` through free cells (not counting `node`).
-    pub fn region(&self, node: u8, free: u128) -> u128 {
+    pub fn region(&self, node: Node, free: M) -> M {
         self.graph.region(node, free)
     }
 
-    /// The value for the side to move when the snakes' regions are apart: each can
-    /// only make its longest path. The mover, with `a` moves left against `b`, is
-    /// stuck on ply 2a + 1, the other on ply 2b + 2: the mover wins iff a > b.
-    pub fn separated_value(a: u32, b: u32) -> Value {
-        if a > b {
-            Value::Win(2 * b + 1)
-        } else {
-            Value::Loss(2 * a)
-        }
-    }
-
-    fn voronoi(&self, a: u8, b: u8, free: u128) -> Voronoi {
+    fn voronoi(&self, a: Node, b: Node, free: M) -> Voronoi<M> {
         self.graph.voronoi(a, b, free)
     }
 
     /// The longest path from `node` through the free cells of its region.
-    pub fn longest_path(&self, node: u8, free: u128) -> u32 {
+    pub fn longest_path(&self, node: Node, free: M) -> u32 {
         let region = self.region(node, free);
         self.longest.borrow_mut().longest(&self.graph, node, region)
     }
 
     /// The value for the side to move at `mover` against `other` when their regions
-    /// `mine` and `theirs` are apart ([`Self::separated_value`]).
-    fn separated(&self, mover: u8, other: u8, mine: u128, theirs: u128) -> Value {
+    /// `mine` and `theirs` are apart ([`separated_value`]).
+    fn separated(&self, mover: Node, other: Node, mine: M, theirs: M) -> Value {
         self.longest.borrow_mut().apart(&self.graph, mover, other, mine, theirs)
     }
 }
 
-impl Game for Snakes {
-    type Position = SnakesPosition;
+impl<M: Mask> Game for Snakes<M> {
+    type Position = SnakesPosition<M>;
     /// The empty cell the mover's head goes to.
-    type Move = u8;
+    type Move = Node;
 
-    fn terminal(&self, _: &SnakesPosition) -> Option<Outcome> {
+    fn terminal(&self, _: &SnakesPosition<M>) -> Option<Outcome> {
         None
     }
 
-    fn moves(&self, p: &SnakesPosition, moves: &mut Vec<u8>) {
-        let mut options = self.graph.neighbours[p.heads[p.to_move as usize] as usize] & p.free;
-        while options != 0 {
-            moves.push(options.trailing_zeros() as u8);
-            options &= options - 1;
-        }
+    fn moves(&self, p: &SnakesPosition<M>, moves: &mut Vec<Node>) {
+        let options = self.graph.neighbours[p.heads[p.to_move as usize] as usize] & p.free;
+        moves.extend(options.ones().map(|to| to as Node));
     }
 
     #[inline]
-    fn play(&self, p: &SnakesPosition, &to: &u8) -> SnakesPosition {
+    fn play(&self, p: &SnakesPosition<M>, &to: &Node) -> SnakesPosition<M> {
         let mut heads = p.heads;
         heads[p.to_move as usize] = to;
-        SnakesPosition { free: p.free & !(1u128 << to), heads, to_move: 1 - p.to_move }
+        SnakesPosition { free: p.free.without(to as usize), heads, to_move: 1 - p.to_move }
     }
 
     #[inline]
-    fn for_each_child(&self, p: &SnakesPosition, mut f: impl FnMut(SnakesPosition)) {
-        let mut options = self.graph.neighbours[p.heads[p.to_move as usize] as usize] & p.free;
-        while options != 0 {
-            let to = options.trailing_zeros() as u8;
-            options &= options - 1;
-            f(self.play(p, &to));
+    fn for_each_child(&self, p: &SnakesPosition<M>, mut f: impl FnMut(SnakesPosition<M>)) {
+        let options = self.graph.neighbours[p.heads[p.to_move as usize] as usize] & p.free;
+        for to in options.ones() {
+            f(self.play(p, &(to as Node)));
         }
     }
 
-    fn move_count(&self, p: &SnakesPosition) -> usize {
-        (self.graph.neighbours[p.heads[p.to_move as usize] as usize] & p.free).count_ones() as usize
+    fn move_count(&self, p: &SnakesPosition<M>) -> usize {
+        (self.graph.neighbours[p.heads[p.to_move as usize] as usize] & p.free).len() as usize
     }
 }
 
-impl SearchHooks for Snakes {
+impl<M: Mask> SearchHooks for Snakes<M> {
     /// Apart, the snakes play two solitaires: the value follows from their longest paths.
-    fn exact_value(&self, p: &SnakesPosition) -> Option<Value> {
+    fn exact_value(&self, p: &SnakesPosition<M>) -> Option<Value> {
         let mover = p.heads[p.to_move as usize];
         let other = p.heads[1 - p.to_move as usize];
         // The split made when the parent ordered its moves tells all, if still known
@@ -408,7 +425,7 @@ impl SearchHooks for Snakes {
         let g = &self.graph;
         let mine = g.region(mover, p.free);
         let theirs = g.neighbours[other as usize] & p.free;
-        if mine & theirs == 0 {
+        if (mine & theirs).is_empty() {
             return Some(self.separated(mover, other, mine, g.region(other, p.free)));
         }
         // Together: what either can still reach, for the table key that comes next.
@@ -420,7 +437,7 @@ impl SearchHooks for Snakes {
     /// Free cells neither snake can reach play no part: the key keeps only the others
     /// (the moves, onto reachable cells, keep their order); and of a position's
     /// images under the board's symmetries, the key is the smallest.
-    fn table_key(&self, p: &SnakesPosition) -> (SnakesPosition, bool) {
+    fn table_key(&self, p: &SnakesPosition<M>) -> (SnakesPosition<M>, bool) {
         let live = match self.live.get() {
             (q, live) if q == *p => live,
             _ => {
@@ -444,16 +461,16 @@ impl SearchHooks for Snakes {
     /// other snake (to move next), minus the other's. The split also tells whether the
     /// snakes are together and what each can reach: kept for
     /// [`SearchHooks::exact_value`] when the search gets to the child.
-    fn order_key(&self, _parent: &SnakesPosition, child: &SnakesPosition) -> i32 {
+    fn order_key(&self, _parent: &SnakesPosition<M>, child: &SnakesPosition<M>) -> i32 {
         let split =
             self.voronoi(child.heads[1 - child.to_move as usize], child.heads[child.to_move as usize], child.free);
         self.splits.borrow_mut().insert(child, split);
-        split.a.count_ones() as i32 - split.b.count_ones() as i32
+        split.a.len() as i32 - split.b.len() as i32
     }
 }
 
-impl Explain for Snakes {
-    fn side_to_move(&self, p: &SnakesPosition) -> &'static str {
+impl<M: Mask> Explain for Snakes<M> {
+    fn side_to_move(&self, p: &SnakesPosition<M>) -> &'static str {
         if p.to_move == 0 {
             "snake 1"
         } else {
@@ -461,11 +478,11 @@ impl Explain for Snakes {
         }
     }
 
-    fn describe_move(&self, p: &SnakesPosition, &to: &u8) -> PieceMove {
+    fn describe_move(&self, p: &SnakesPosition<M>, &to: &Node) -> PieceMove {
         PieceMove::new(self.side_to_move(p), self.coord(p.heads[p.to_move as usize]), self.coord(to))
     }
 
-    fn describe_end(&self, p: &SnakesPosition) -> Option<String> {
+    fn describe_end(&self, p: &SnakesPosition<M>) -> Option<String> {
         Some(format!("{} is stuck at {}", self.side_to_move(p), self.coord(p.heads[p.to_move as usize])))
     }
 }

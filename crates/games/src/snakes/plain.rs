@@ -13,7 +13,7 @@
 //! ([`PlainNotation`]) it is a position: the free cells, the heads and the side to
 //! move.
 
-use super::{Cell, Snakes, SnakesBoard, SnakesPosition, MAX_EMPTY, MAX_SIDE};
+use super::{Cell, Mask, Node, Snakes, SnakesBoard, SnakesPosition, MAX_EMPTY, MAX_SIDE};
 use crate::error::FormatError;
 use crate::notation::PlainNotation;
 use crate::plain::{exact_tokens, notation_error};
@@ -115,10 +115,10 @@ pub fn parse_plain(text: &str) -> Result<(SnakesBoard, u8), FormatError> {
     Ok((SnakesBoard { rows, cols, cells }, to_move))
 }
 
-impl PlainNotation for Snakes {
+impl<M: Mask> PlainNotation for Snakes<M> {
     /// A position of this board: the same size, free cells only where the board
     /// had empty cells, heads on any cell but an obstacle.
-    fn parse_position(&self, text: &str) -> Result<SnakesPosition, FormatError> {
+    fn parse_position(&self, text: &str) -> Result<SnakesPosition<M>, FormatError> {
         let tokens = exact_tokens(text, &["the board", "the snake to move"], EXAMPLE)?;
         let (rows, cols, squares) = squares(tokens[0])?;
         if (rows, cols) != (self.rows, self.cols) {
@@ -129,14 +129,14 @@ impl PlainNotation for Snakes {
         }
         let to_move = side(tokens[1])?;
         let empty = self.empty_cells();
-        let mut free = 0u128;
-        let mut heads: [Option<u8>; 2] = [None, None];
+        let mut free = M::EMPTY;
+        let mut heads: [Option<Node>; 2] = [None, None];
         for square in &squares {
             let node = self.node_of[(square.row * self.cols + square.col) as usize];
             let at = |what: &str| format!("cell {},{} {what}", square.row + 1, square.col + 1);
             match square.ch {
                 '#' | 'a' | 'b' => {}
-                '.' if node < empty => free |= 1 << node,
+                '.' if node < empty => free |= M::cell(node as usize),
                 '.' if node == u32::MAX => {
                     return Err(notation_error(square.column, at("is an obstacle on this board")))
                 }
@@ -149,7 +149,7 @@ impl PlainNotation for Snakes {
                     if heads[snake].is_some() {
                         return Err(notation_error(square.column, format!("a second head of snake {}", snake + 1)));
                     }
-                    heads[snake] = Some(node as u8);
+                    heads[snake] = Some(node as Node);
                 }
                 other => {
                     return Err(notation_error(
@@ -168,7 +168,7 @@ impl PlainNotation for Snakes {
 
     /// Bodies as `a` and `b`: those the board was read with, and the cells visited
     /// since (see [`Snakes::bodies`]).
-    fn format_position(&self, p: &SnakesPosition) -> String {
+    fn format_position(&self, p: &SnakesPosition<M>) -> String {
         let owners = self.bodies(p);
         let rows: Vec<String> = (0..self.rows)
             .map(|r| {
@@ -181,7 +181,7 @@ impl PlainNotation for Snakes {
                             (u32::MAX, _) => '#',
                             (node, _) if node == p.heads[0] as u32 => '1',
                             (node, _) if node == p.heads[1] as u32 => '2',
-                            (node, _) if node < self.empty_cells() && p.free >> node & 1 == 1 => '.',
+                            (node, _) if node < self.empty_cells() && p.free.contains(node as usize) => '.',
                             (node, _) => ['a', 'b'][owners[node as usize] as usize],
                         }
                     })
