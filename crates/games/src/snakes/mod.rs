@@ -353,6 +353,18 @@ impl<M: Mask> Snakes<M> {
         self.graph.region(node, free)
     }
 
+    /// The free cells either snake can reach: kept by [`SearchHooks::exact_value`]
+    /// for the position it last found the snakes together in, else flooded.
+    fn live_cells(&self, p: &SnakesPosition<M>) -> M {
+        match self.live.get() {
+            (q, live) if q == *p => live,
+            _ => {
+                let g = &self.graph;
+                g.flood((g.neighbours[p.heads[0] as usize] | g.neighbours[p.heads[1] as usize]) & p.free, p.free)
+            }
+        }
+    }
+
     fn voronoi(&self, a: Node, b: Node, free: M) -> Voronoi<M> {
         self.graph.voronoi(a, b, free)
     }
@@ -438,13 +450,7 @@ impl<M: Mask> SearchHooks for Snakes<M> {
     /// (the moves, onto reachable cells, keep their order); and of a position's
     /// images under the board's symmetries, the key is the smallest.
     fn table_key(&self, p: &SnakesPosition<M>) -> (SnakesPosition<M>, bool) {
-        let live = match self.live.get() {
-            (q, live) if q == *p => live,
-            _ => {
-                let g = &self.graph;
-                g.flood((g.neighbours[p.heads[0] as usize] | g.neighbours[p.heads[1] as usize]) & p.free, p.free)
-            }
-        };
+        let live = self.live_cells(p);
         let mut key = SnakesPosition { free: live, ..*p };
         let mut same_order = true;
         for symmetry in &self.symmetries {
