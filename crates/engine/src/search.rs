@@ -99,6 +99,36 @@ pub trait SearchHooks: Game {
     fn tie_remoteness(&self, _position: &Self::Position) -> Option<u32> {
         None
     }
+
+    /// What the game knows of a non-terminal position's value without searching, as
+    /// far as the search's question "is the value at least `threshold`?" needs: the
+    /// exact value, or a bound on one side of the threshold ([`ValueBound`]), whose
+    /// remoteness, like a value's, is below `MATE / 2`. "At least a tie, of any
+    /// length" is asked as `Tie(u32::MAX)`, the worst tie. For
+    /// games with values known without searching but costly, whose cheap bounds
+    /// often answer (the snakes apart: bounds on each one's longest path). Asked in
+    /// null windows only, where [`Self::exact_value`] would be asked. Default:
+    /// [`Self::exact_value`].
+    fn value_bound(&self, position: &Self::Position, _threshold: Value) -> Option<ValueBound> {
+        self.exact_value(position).map(ValueBound::Exact)
+    }
+}
+
+/// The answer of [`SearchHooks::value_bound`] to "is the value at least a threshold?".
+///
+/// | answer        | means                          | must hold         |
+/// |---------------|--------------------------------|-------------------|
+/// | `Exact(v)`    | the value is `v`               |                   |
+/// | `AtLeast(v)`  | the value is `v` or better     | `v ≥ threshold`   |
+/// | `AtMost(v)`   | the value is `v` or worse      | `v < threshold`   |
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueBound {
+    /// The value.
+    Exact(Value),
+    /// A lower bound on the value, at least the threshold.
+    AtLeast(Value),
+    /// An upper bound on the value, below the threshold.
+    AtMost(Value),
 }
 
 /// Why a search could not give an exact answer.
@@ -155,6 +185,16 @@ pub fn value_of_score(score: i32) -> Value {
 
 /// A child's score seen from the parent: one ply further, other side.
 #[inline]
+/// The worst value whose score is at least `score` (|score| < MATE): "score ≥ 0"
+/// is "at least a tie", of any length.
+fn threshold_of(score: i32) -> Value {
+    match score.signum() {
+        1 => Value::Win((MATE - score) as u32),
+        0 => Value::Tie(u32::MAX),
+        _ => Value::Loss((MATE + score) as u32),
+    }
+}
+
 fn parent_score(child: i32) -> i32 {
     -child + child.signum()
 }
@@ -498,6 +538,22 @@ impl<G: SearchHooks> Inner<'_, G> {
         }
         let known = match self.game.terminal(position) {
             Some(outcome) => Some(outcome.value()),
+            // A null window asks "is the score at least beta?": a bound that answers
+            // it is as good as the value (fail-soft, it is returned as is).
+            None if beta == alpha + 1 && beta.abs() < MATE => {
+                let threshold = threshold_of(beta);
+                self.game.value_bound(position, threshold).map(|bound| match bound {
+                    ValueBound::Exact(v) => v,
+                    ValueBound::AtLeast(v) => {
+                        debug_assert!(v >= threshold, "a lower bound {v:?} below the threshold {threshold:?}");
+                        v
+                    }
+                    ValueBound::AtMost(v) => {
+                        debug_assert!(v < threshold, "an upper bound {v:?} not below the threshold {threshold:?}");
+                        v
+                    }
+                })
+            }
             None => self.game.exact_value(position),
         };
         if let Some(v) = known {

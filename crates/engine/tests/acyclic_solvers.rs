@@ -27,7 +27,7 @@
 
 use gsolve_engine::line::{self, LineEnd};
 use gsolve_engine::memo::{self, MemoSolution};
-use gsolve_engine::search::{self, SearchError, SearchHooks, Searcher, MATE};
+use gsolve_engine::search::{self, SearchError, SearchHooks, Searcher, ValueBound, MATE};
 use gsolve_engine::{layered, Game, Indexed, Layered, Outcome, Solution, Value, ValueLookup};
 use proptest::prelude::*;
 use std::cell::Cell;
@@ -982,6 +982,105 @@ fn search_takes_the_fastest_tie_and_prefers_a_win() {
 fn search_may_prune_a_reachable_tie() {
     let dag = Dag::new(vec![Node::Terminal(Outcome::Loss), Node::Terminal(Outcome::Tie), Node::Inner(vec![0, 1])]);
     assert_eq!(search::solve(&dag, &2).map(|(v, _)| v), Ok(Value::Win(1)));
+}
+
+/// The DAG game with hooks that know the value of some non-terminal positions
+/// and, asked "is it at least t?", answer with a bound on the right side of t as
+/// often as with the value: every kind of [`ValueBound`], bounds loose and tight.
+struct Bounder<'a> {
+    dag: &'a Dag,
+    /// The true values of the positions the hooks know.
+    known: Vec<Option<Value>>,
+    /// Answers given: exact, at least, at most.
+    answers: Cell<[u64; 3]>,
+}
+
+impl Game for Bounder<'_> {
+    type Position = u64;
+    type Move = usize;
+
+    fn terminal(&self, p: &u64) -> Option<Outcome> {
+        self.dag.terminal(p)
+    }
+
+    fn moves(&self, p: &u64, moves: &mut Vec<usize>) {
+        self.dag.moves(p, moves)
+    }
+
+    fn play(&self, p: &u64, mv: &usize) -> u64 {
+        self.dag.play(p, mv)
+    }
+}
+
+impl SearchHooks for Bounder<'_> {
+    fn exact_value(&self, p: &u64) -> Option<Value> {
+        self.known[*p as usize]
+    }
+
+    fn value_bound(&self, p: &u64, threshold: Value) -> Option<ValueBound> {
+        let v = self.known[*p as usize]?;
+        // A choice that depends on the question, the same each time it is asked.
+        let mut rng = Rng(*p ^ format!("{threshold:?}").len() as u64 ^ threshold.remoteness().unwrap_or(0) as u64);
+        let mut answers = self.answers.get();
+        let answer = if rng.percent(30) {
+            answers[0] += 1;
+            ValueBound::Exact(v)
+        } else if v >= threshold {
+            answers[1] += 1;
+            // The value itself, or the threshold (the loosest lower bound) where its
+            // remoteness is one a value can have (the score range's).
+            let loose = threshold.remoteness().is_some_and(|r| r < 1000);
+            ValueBound::AtLeast(if loose && rng.percent(50) { threshold } else { v })
+        } else {
+            answers[2] += 1;
+            // The value itself, or the best value below the threshold if it is one.
+            let below = match threshold {
+                Value::Win(r) => Value::Win(r + 1),
+                Value::Loss(r) if r > 0 => Value::Loss(r - 1),
+                _ => v,
+            };
+            let loose = below >= v && below.remoteness().is_some_and(|r| r < 1000);
+            ValueBound::AtMost(if loose && rng.percent(50) { below } else { v })
+        };
+        self.answers.set(answers);
+        Some(answer)
+    }
+}
+
+/// Hooks that answer "is the value at least t?" with bounds (`value_bound`) leave
+/// every value exact, remoteness included, on random DAGs with and without ties,
+/// with a fresh searcher per start and with one shared by all starts.
+#[test]
+fn search_with_bounds_from_the_game_matches_the_naive_solver() {
+    let mut totals = [0u64; 3];
+    for seed in 0..600 {
+        let dag = random_dag(seed, seed % 3 == 2);
+        let naive = naive_values(&dag.nodes);
+        let mut rng = Rng(seed ^ 0xB0_0D);
+        let known: Vec<Option<Value>> = (0..dag.nodes.len())
+            .map(|p| {
+                let inner = matches!(dag.nodes[p], Node::Inner(_));
+                if inner && rng.percent(40) {
+                    naive[p]
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let bounder = Bounder { dag: &dag, known, answers: Cell::new([0; 3]) };
+        let shared = Searcher::new(&bounder);
+        for p in dag.positions() {
+            let expected = naive[p as usize].unwrap();
+            let fresh = search::solve(&bounder, &p).map(|(v, _)| v);
+            assert_eq!(fresh, Ok(expected), "seed {seed}, position {p}\n{}", dag.describe());
+            assert_eq!(shared.value(&p), Ok(expected), "seed {seed}, shared, position {p}\n{}", dag.describe());
+        }
+        for (total, n) in totals.iter_mut().zip(bounder.answers.get()) {
+            *total += n;
+        }
+    }
+    println!("answers (exact, at least, at most): {totals:?}");
+    assert!(totals.iter().all(|&n| n > 1000), "every kind of answer often: {totals:?}");
 }
 
 #[test]

@@ -14,6 +14,7 @@
 
 use super::mask::Mask;
 use gsolve_engine::memo::FxHasher;
+use gsolve_engine::search::ValueBound;
 use gsolve_engine::Value;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -447,6 +448,47 @@ impl<M: Mask> LongestPaths<M> {
                 Value::Loss(2 * self.longest(graph, mover, mine))
             }
         }
+    }
+
+    /// [`Self::apart`] as far as "is the value at least `threshold`?" needs
+    /// ([`ValueBound`]): from the bounds on both longest paths known without a
+    /// search (the memo's or the colours', and a greedy walk) if they answer, else
+    /// the value. The value, `Win(2b + 1)` if a > b else `Loss(2a)` (`a`, `b` the
+    /// mover's and the other's longest paths), rises with `a` and falls with `b`:
+    /// over the bounds it is least at (a_lo, b_hi) and greatest at (a_hi, b_lo).
+    pub fn apart_against(
+        &mut self,
+        graph: &Graph<M>,
+        mover: Node,
+        other: Node,
+        mine: M,
+        theirs: M,
+        threshold: Value,
+    ) -> ValueBound {
+        let value = |a: u32, b: u32| if a > b { Value::Win(2 * b + 1) } else { Value::Loss(2 * a) };
+        let (a, b) = (self.bounds(graph, mover, mine), self.bounds(graph, other, theirs));
+        let least = value(a.lo as u32, b.hi as u32);
+        if least >= threshold {
+            return if a.lo == a.hi && b.lo == b.hi { ValueBound::Exact(least) } else { ValueBound::AtLeast(least) };
+        }
+        let most = value(a.hi as u32, b.lo as u32);
+        if most < threshold {
+            return ValueBound::AtMost(most);
+        }
+        ValueBound::Exact(self.apart(graph, mover, other, mine, theirs))
+    }
+
+    /// The bounds on the longest path from `node` into `region` known without a
+    /// search: the memo's or the colours', the lower one raised by a greedy walk.
+    fn bounds(&mut self, graph: &Graph<M>, node: Node, region: M) -> Known {
+        if (graph.neighbours[node as usize] & region).is_empty() {
+            return Known { lo: 0, hi: 0 };
+        }
+        let mut known = self.known(graph, node, region);
+        if known.lo < known.hi {
+            known.lo = known.lo.max(greedy(graph, node, region, known.hi));
+        }
+        known
     }
 
     /// Whether a path of at least `k` moves leads from `node` into `region` (cells

@@ -38,7 +38,7 @@ pub use mask::{Mask, Mask256, Ones128, Ones256};
 pub use plain::parse_plain;
 
 use crate::notation::{Coord, Explain, PieceMove};
-use gsolve_engine::search::SearchHooks;
+use gsolve_engine::search::{SearchHooks, ValueBound};
 use gsolve_engine::{Game, Outcome, Value};
 use std::cell::RefCell;
 
@@ -353,6 +353,36 @@ impl<M: Mask> Snakes<M> {
         self.graph.region(node, free)
     }
 
+    /// The heads (mover's first) and their regions if the snakes can no longer meet;
+    /// `None` if they can (then the cells either can reach are kept for the table
+    /// key that comes next).
+    fn apart(&self, p: &SnakesPosition<M>) -> Option<(Node, Node, M, M)> {
+        let mover = p.heads[p.to_move as usize];
+        let other = p.heads[1 - p.to_move as usize];
+        // The split made when the parent ordered its moves tells all, if still known
+        // (its `b` is the head to move).
+        let known = self.splits.borrow().get(p);
+        if let Some(split) = known {
+            if split.together {
+                self.live.set((*p, split.a | split.b));
+                return None;
+            }
+            // Apart, each head's cells are its region.
+            return Some((mover, other, split.b, split.a));
+        }
+        // A region is closed under free neighbours: the snakes are apart exactly when
+        // none of the other head's free neighbours is in the mover's region.
+        let g = &self.graph;
+        let mine = g.region(mover, p.free);
+        let theirs = g.neighbours[other as usize] & p.free;
+        if (mine & theirs).is_empty() {
+            return Some((mover, other, mine, g.region(other, p.free)));
+        }
+        let live = mine | g.flood(theirs & !mine, p.free);
+        self.live.set((*p, live));
+        None
+    }
+
     /// The free cells either snake can reach: kept by [`SearchHooks::exact_value`]
     /// for the position it last found the snakes together in, else flooded.
     fn live_cells(&self, p: &SnakesPosition<M>) -> M {
@@ -373,12 +403,6 @@ impl<M: Mask> Snakes<M> {
     pub fn longest_path(&self, node: Node, free: M) -> u32 {
         let region = self.region(node, free);
         self.longest.borrow_mut().longest(&self.graph, node, region)
-    }
-
-    /// The value for the side to move at `mover` against `other` when their regions
-    /// `mine` and `theirs` are apart ([`separated_value`]).
-    fn separated(&self, mover: Node, other: Node, mine: M, theirs: M) -> Value {
-        self.longest.borrow_mut().apart(&self.graph, mover, other, mine, theirs)
     }
 }
 
@@ -419,31 +443,15 @@ impl<M: Mask> Game for Snakes<M> {
 impl<M: Mask> SearchHooks for Snakes<M> {
     /// Apart, the snakes play two solitaires: the value follows from their longest paths.
     fn exact_value(&self, p: &SnakesPosition<M>) -> Option<Value> {
-        let mover = p.heads[p.to_move as usize];
-        let other = p.heads[1 - p.to_move as usize];
-        // The split made when the parent ordered its moves tells all, if still known
-        // (its `b` is the head to move).
-        let known = self.splits.borrow().get(p);
-        if let Some(split) = known {
-            if split.together {
-                self.live.set((*p, split.a | split.b));
-                return None;
-            }
-            // Apart, each head's cells are its region.
-            return Some(self.separated(mover, other, split.b, split.a));
-        }
-        // A region is closed under free neighbours: the snakes are apart exactly when
-        // none of the other head's free neighbours is in the mover's region.
-        let g = &self.graph;
-        let mine = g.region(mover, p.free);
-        let theirs = g.neighbours[other as usize] & p.free;
-        if (mine & theirs).is_empty() {
-            return Some(self.separated(mover, other, mine, g.region(other, p.free)));
-        }
-        // Together: what either can still reach, for the table key that comes next.
-        let live = mine | g.flood(theirs & !mine, p.free);
-        self.live.set((*p, live));
-        None
+        let (mover, other, mine, theirs) = self.apart(p)?;
+        Some(self.longest.borrow_mut().apart(&self.graph, mover, other, mine, theirs))
+    }
+
+    /// Apart, the bounds on both longest paths known without a search may answer;
+    /// else the value.
+    fn value_bound(&self, p: &SnakesPosition<M>, threshold: Value) -> Option<ValueBound> {
+        let (mover, other, mine, theirs) = self.apart(p)?;
+        Some(self.longest.borrow_mut().apart_against(&self.graph, mover, other, mine, theirs, threshold))
     }
 
     /// Free cells neither snake can reach play no part: the key keeps only the others
