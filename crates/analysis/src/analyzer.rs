@@ -8,7 +8,7 @@ use gsolve_games::chase::Chase;
 use gsolve_games::notation::{Coord, Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
 use gsolve_games::queens_case::QueensCase;
-use gsolve_games::snakes::{self, Mask, Snakes, SnakesPosition};
+use gsolve_games::snakes::{self, Mask, Mask256, Snakes, SnakesBoard, SnakesPosition};
 use gsolve_rules::RulesGame;
 use gsolve_tablebase::{GameTablebase, Tablebase};
 use std::cell::OnceCell;
@@ -42,11 +42,12 @@ pub struct Limits {
 
 impl Default for Limits {
     /// For the command line, where the user waits: chase up to n = 100 (19 s), any
-    /// snakes board gsolve reads, pawns up to 6×6 (the start takes about 30 s).
+    /// snakes board gsolve reads (256 free cells), pawns up to 6×6 (the start takes
+    /// about 30 s).
     fn default() -> Self {
         Limits {
             max_positions: 200_000_000,
-            max_snake_cells: 128,
+            max_snake_cells: snakes::MAX_EMPTY as u32,
             max_pawn_cells: 36,
             search_table_entries: gsolve_engine::search::DEFAULT_TABLE_ENTRIES,
             max_search_nodes: None,
@@ -93,8 +94,10 @@ pub struct Analyzer {
     /// The last alpha-beta searcher of pawns boards over 16 cells, with its table:
     /// playing on through a game asks about positions it has mostly seen.
     pawns_search: Mutex<Option<(PawnsBoard, Shared<Pawns>)>>,
-    /// The same for snakes: positions that are boards of the kept game reuse it.
+    /// The same for snakes: positions that are boards of the kept game reuse it
+    /// (one for boards in 128-cell masks, one for 256).
     snakes_search: Mutex<Option<Shared<Snakes>>>,
+    snakes_wide_search: Mutex<Option<Shared<Snakes<Mask256>>>>,
     /// The rules of [`GameKind::Rules`] setups, and their solves.
     rules: rules::RulesState,
 }
@@ -107,6 +110,23 @@ type PawnsBoard = (u32, u32);
 
 /// A kept searcher, shared by the threads that analyse (one at a time).
 type Shared<G> = Arc<Mutex<Kept<G>>>;
+
+/// A mask width for snakes boards, with the analyzer's place for its kept searcher.
+trait KeptSnakes: Mask {
+    fn kept(analyzer: &Analyzer) -> &Mutex<Option<Shared<Snakes<Self>>>>;
+}
+
+impl KeptSnakes for u128 {
+    fn kept(analyzer: &Analyzer) -> &Mutex<Option<Shared<Snakes<Self>>>> {
+        &analyzer.snakes_search
+    }
+}
+
+impl KeptSnakes for Mask256 {
+    fn kept(analyzer: &Analyzer) -> &Mutex<Option<Shared<Snakes<Self>>>> {
+        &analyzer.snakes_wide_search
+    }
+}
 
 /// Solved games by variant.
 type Cache<K, G> = Mutex<HashMap<K, Arc<(G, Solution)>>>;
@@ -181,6 +201,7 @@ impl Analyzer {
             pawns: Mutex::default(),
             pawns_search: Mutex::default(),
             snakes_search: Mutex::default(),
+            snakes_wide_search: Mutex::default(),
             rules: rules::RulesState::default(),
         }
     }
@@ -495,16 +516,29 @@ impl Analyzer {
             return Err(self.tablebase_mismatch(setup, &[]));
         }
         let (board, to_move) = snakes::parse_plain(&setup.position).map_err(|e| bad_position(&setup.position, e))?;
-        // Analysis keeps one kind of searcher: boards in 128-cell masks (`gsolve
-        // snakes` solves boards of up to 256 free cells).
-        let most = self.limits.max_snake_cells.min(u128::CELLS as u32);
         let empty = board.empty_cells() as u32;
-        if empty > most {
+        if empty > self.limits.max_snake_cells {
             return Err(AnalysisError::TooLarge(format!(
-                "snakes: {empty} free cells; at most {most} are searched here"
+                "snakes: {empty} free cells; at most {} are searched here",
+                self.limits.max_snake_cells
             )));
         }
-        let game = Snakes::<u128>::new(&board);
+        if empty as usize <= u128::CELLS {
+            self.snakes_in::<u128>(setup, mode, &board, to_move)
+        } else {
+            self.snakes_in::<Mask256>(setup, mode, &board, to_move)
+        }
+    }
+
+    /// [`Self::snakes`] with the board's game in masks of type `M`.
+    fn snakes_in<M: KeptSnakes>(
+        &self,
+        setup: &Setup,
+        mode: Mode<'_>,
+        board: &SnakesBoard,
+        to_move: u8,
+    ) -> Result<Option<Analysis>, AnalysisError> {
+        let game = Snakes::<M>::new(board);
         let mut position = game.start();
         position.to_move = to_move;
         if let Mode::List(out) = mode {
@@ -517,7 +551,7 @@ impl Analyzer {
             // A board that is a position of the kept game is searched there, with
             // what its table knows; any other board becomes the kept game.
             let searcher = {
-                let mut kept = self.snakes_search.lock().unwrap_or_else(|e| e.into_inner());
+                let mut kept = M::kept(self).lock().unwrap_or_else(|e| e.into_inner());
                 let reuse = kept.as_ref().and_then(|searcher| {
                     let searcher_guard = searcher.lock().unwrap_or_else(|e| e.into_inner());
                     let found = searcher_guard.game().parse_position(&setup.position).ok();
@@ -532,7 +566,7 @@ impl Analyzer {
                     }
                 }
             };
-            let (searcher, position): (Shared<Snakes>, SnakesPosition) = searcher;
+            let (searcher, position): (Shared<Snakes<M>>, SnakesPosition<M>) = searcher;
             let searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
             searcher.set_node_limit(self.limits.max_search_nodes);
             let game = searcher.game();

@@ -5,7 +5,7 @@ use gsolve_games::chase::{Chase, ChasePosition};
 use gsolve_games::notation::PlainNotation;
 use gsolve_games::pawns::{Pawns, PawnsPosition};
 use gsolve_games::queens_case::{Cell, QueensCase, QueensPosition};
-use gsolve_games::snakes::{Snakes, SnakesPosition};
+use gsolve_games::snakes::{Mask, Snakes, SnakesPosition};
 use gsolve_rules::{RulesGame, RulesPosition};
 use serde_json::json;
 
@@ -60,8 +60,8 @@ impl Draw for Pawns {
     }
 }
 
-impl Draw for Snakes {
-    fn board(&self, position: &SnakesPosition) -> Board {
+impl<M: Mask> Draw for Snakes<M> {
+    fn board(&self, position: &SnakesPosition<M>) -> Board {
         Board::from_notation(&self.format_position(position))
     }
 }

@@ -94,6 +94,22 @@ fn known_values() {
     // on ply 6), so snake 1 wins in 5 plies.
     let snakes = value(Setup::new(GameKind::Snakes, "1../.../..2 1"));
     assert_eq!((snakes.value, snakes.solver, snakes.to_move), (Value::Win(5), "alpha-beta", "snake 1"));
+    // The same 3×3 room walled in at the centre of a 13×13 open board: 151 free
+    // cells (256-cell masks), the same value; each of snake 1's two moves wins.
+    let mut rows = vec![vec!['.'; 13]; 13];
+    for (r, row) in rows.iter_mut().enumerate().take(9).skip(4) {
+        for (c, cell) in row.iter_mut().enumerate().take(9).skip(4) {
+            if !((5..=7).contains(&r) && (5..=7).contains(&c)) {
+                *cell = '#';
+            }
+        }
+    }
+    rows[5][5] = '1';
+    rows[7][7] = '2';
+    let text: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+    let room = value(Setup::new(GameKind::Snakes, format!("{} 1", text.join("/"))));
+    assert_eq!((room.value, room.solver), (Value::Win(5), "alpha-beta"));
+    assert_eq!(room.moves.iter().map(|m| m.value).collect::<Vec<_>>(), [Value::Win(5), Value::Win(5)]);
 }
 
 #[test]

@@ -1,12 +1,20 @@
 //! `gsolve snakes`: each board by alpha-beta search, cut short where the snakes part.
+//!
+//! A file of several boards is solved a board per thread (each board its own game
+//! and table: nothing is shared, so the answers are those of one thread), and the
+//! answers are printed in the file's order.
 
 use crate::progress::Bar;
 use crate::report::{write_error, CaseReport, Style};
 use crate::{input, CaseArgs, Failure};
 use gsolve_engine::search::Searcher;
+use gsolve_engine::Observer;
+use gsolve_engine::Progress;
 use gsolve_games::notation::PlainNotation;
-use gsolve_games::snakes::{self, Mask, Snakes, SnakesTask};
+use gsolve_games::snakes::{self, Mask, Snakes, SnakesBoard, SnakesTask};
+use rayon::prelude::*;
 use std::io::{BufWriter, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 pub fn run(args: &CaseArgs) -> Result<(), Failure> {
     let (text, name) = input::read(args.file.as_ref())?;
@@ -19,8 +27,32 @@ pub fn run(args: &CaseArgs) -> Result<(), Failure> {
     }
     let style = Style::new(args.explain, args.json);
     let mut out = BufWriter::new(std::io::stdout().lock());
-    for (i, board) in boards.iter().enumerate() {
-        snakes::with_game(board, Solve { case: i + 1, style, out: &mut out })?;
+    if boards.len() == 1 || rayon::current_num_threads() == 1 {
+        // One board at a time, a bar following each search.
+        for (i, board) in boards.iter().enumerate() {
+            let bar = Bar::new();
+            let text = snakes::with_game(board, Solve { case: i + 1, style, observer: Some(&|p| bar.observe(p)) })?;
+            drop(bar);
+            out.write_all(&text).map_err(write_error)?;
+        }
+    } else {
+        // The bar counts boards solved.
+        let bar = Bar::new();
+        let done = AtomicU64::new(0);
+        let total = boards.len() as u64;
+        let solved: Vec<Result<Vec<u8>, Failure>> = boards
+            .par_iter()
+            .enumerate()
+            .map(|(i, board): (usize, &SnakesBoard)| {
+                let text = snakes::with_game(board, Solve { case: i + 1, style, observer: None });
+                bar.observe(Progress::new("boards searched", done.fetch_add(1, Ordering::Relaxed) + 1, total));
+                text
+            })
+            .collect();
+        drop(bar);
+        for text in solved {
+            out.write_all(&text?).map_err(write_error)?;
+        }
     }
     out.flush().map_err(write_error)
 }
@@ -35,24 +67,22 @@ impl SnakesTask for StartText {
     }
 }
 
-/// Solves a board and prints its case.
-struct Solve<'a, W> {
+/// Solves a board; its case's text as printed.
+struct Solve<'o> {
     case: usize,
     style: Style,
-    out: &'a mut W,
+    observer: Option<Observer<'o>>,
 }
 
-impl<W: Write> SnakesTask for Solve<'_, W> {
-    type Output = Result<(), Failure>;
-    fn run<M: Mask>(self, game: Snakes<M>) -> Result<(), Failure> {
+impl SnakesTask for Solve<'_> {
+    type Output = Result<Vec<u8>, Failure>;
+    fn run<M: Mask>(self, game: Snakes<M>) -> Result<Vec<u8>, Failure> {
         let searcher = Searcher::new(&game);
         let start = game.start();
-        let bar = Bar::new();
-        searcher
-            .value_with_progress(&start, Some(&|p| bar.observe(p)))
-            .map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
-        drop(bar);
+        searcher.value_with_progress(&start, self.observer).map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
         let report = CaseReport::new(self.case, |v| Snakes::verdict(&start, v), &game, &searcher, &start, self.style);
-        report.print(self.style, self.out).map_err(write_error)
+        let mut text = Vec::new();
+        report.print(self.style, &mut text).map_err(write_error)?;
+        Ok(text)
     }
 }

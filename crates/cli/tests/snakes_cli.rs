@@ -301,21 +301,63 @@ fn sizes_out_of_range() {
     bad_case("3 65\n", 1, 3, &["m (columns) = 65", "out of range"]);
 }
 
-#[test]
-fn too_many_empty_cells() {
-    let mut board = String::from("12 12\n");
-    for r in 0..12 {
-        let row: Vec<&str> = (0..12)
+/// The empty n×n board with the heads in opposite corners, in the contest format.
+fn open_corners(n: usize) -> String {
+    let mut board = format!("{n} {n}\n");
+    for r in 0..n {
+        let row: Vec<&str> = (0..n)
             .map(|c| match (r, c) {
                 (0, 0) => "1",
-                (11, 11) => "2",
+                (r, c) if r == n - 1 && c == n - 1 => "2",
                 _ => "0",
             })
             .collect();
         board.push_str(&row.join(" "));
         board.push('\n');
     }
-    bad_case(&board, 1, 1, &["142 empty cells", "at most 128"]);
+    board
+}
+
+#[test]
+fn too_many_empty_cells() {
+    // 17×17: 287 empty cells; 256 is the most.
+    bad_case(&open_corners(17), 1, 1, &["287 empty cells", "at most 256"]);
+}
+
+/// Boards of more than 128 empty cells are solved (256-cell masks): a 13×13 open
+/// board around a walled 3×3 room with the heads in its corners (151 empty cells,
+/// the 3×3 corners answer `1 6`), and the same room with snake 2 outside it, in the
+/// open part (apart at once: snake 1 has 7 moves in the room, snake 2 far more).
+#[test]
+fn boards_past_128_empty_cells_are_solved() {
+    let room = |outside: bool| {
+        let n = 13;
+        let mut values = vec!["0"; n * n];
+        for r in 4..=8 {
+            for c in 4..=8 {
+                if !((5..=7).contains(&r) && (5..=7).contains(&c)) {
+                    values[r * n + c] = "9";
+                }
+            }
+        }
+        values[5 * n + 5] = "1";
+        values[if outside { 0 } else { 7 * n + 7 }] = "2";
+        let rows: Vec<String> = values.chunks(n).map(|row| row.join(" ")).collect();
+        format!("{n} {n}\n{}\n", rows.join("\n"))
+    };
+    // Snake 1 makes its 8 moves, through all 8 free cells of the room, and is
+    // stuck on ply 17; snake 2 outlasts it.
+    assert_eq!(ok(&["snakes"], format!("{}{}", room(false), room(true))), "1 6\n2 17\n");
+}
+
+/// Several boards are solved a board per thread; the answers come in the file's
+/// order, the same on one thread and on two.
+#[test]
+fn several_boards_on_one_or_two_threads_answer_in_order() {
+    let path = data("snakes-sizes.txt");
+    for threads in ["1", "2"] {
+        assert_eq!(ok(&["--threads", threads, "snakes", path.to_str().unwrap()], ""), sizes_output(), "{threads}");
+    }
 }
 
 #[test]

@@ -571,8 +571,9 @@ mod tests {
             }
             m
         }));
-        let dark =
-            (0..rows * cols).filter(|i| (offset + i / cols + i % cols).is_multiple_of(2)).fold(M::EMPTY, |m, i| m | bit(i));
+        let dark = (0..rows * cols)
+            .filter(|i| (offset + i / cols + i % cols).is_multiple_of(2))
+            .fold(M::EMPTY, |m, i| m | bit(i));
         Graph::new(neighbours, dark)
     }
 

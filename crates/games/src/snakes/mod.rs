@@ -88,10 +88,7 @@ impl<M: Mask> SplitCache<M> {
     }
 
     fn slot(p: &SnakesPosition<M>) -> usize {
-        let x = p.free.fold()
-            ^ u64::from(p.heads[0]) << 7
-            ^ u64::from(p.heads[1]) << 19
-            ^ u64::from(p.to_move) << 31;
+        let x = p.free.fold() ^ u64::from(p.heads[0]) << 7 ^ u64::from(p.heads[1]) << 19 ^ u64::from(p.to_move) << 31;
         // Fibonacci hashing: the top bits of the product.
         (x.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SPLIT_SLOTS.trailing_zeros())) as usize
     }
