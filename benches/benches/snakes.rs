@@ -36,6 +36,25 @@ fn random_heads(rows: u32, cols: u32, seed: u64) -> SnakesBoard {
     parse_boards(&format!("{rows} {cols}\n{}\n", text.join(" "))).unwrap().remove(0)
 }
 
+/// An open n×n board with, at its centre, a ring of obstacles around a k×k room
+/// holding the heads in opposite corners.
+fn room_board(n: usize, k: usize) -> SnakesBoard {
+    let first = (n - k) / 2;
+    let inside = |i: usize| (first..first + k).contains(&i);
+    let ring = |i: usize| (first - 1..=first + k).contains(&i);
+    let mut cells = vec!["0"; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            if ring(r) && ring(c) && !(inside(r) && inside(c)) {
+                cells[r * n + c] = "9";
+            }
+        }
+    }
+    cells[first * n + first] = "1";
+    cells[(first + k - 1) * n + first + k - 1] = "2";
+    parse_boards(&format!("{n} {n}\n{}\n", cells.join(" "))).unwrap().remove(0)
+}
+
 /// The value of a board's start, searched with masks of type `M`.
 fn solve_in<M: Mask>(board: &SnakesBoard) -> gsolve_engine::Value {
     let game = Snakes::<M>::new(board);
@@ -63,6 +82,13 @@ fn snakes(c: &mut Criterion) {
     group.bench_function("8x8 corners", |b| b.iter(|| solve(black_box(&b8))));
     // The same board in 256-cell masks: what the wide masks cost.
     group.bench_function("8x8 corners, 256-cell masks", |b| b.iter(|| solve_in::<Mask256>(black_box(&b8))));
+    // A board past 128 empty cells: a 14×14 open board around a walled 6×6 room
+    // holding the heads in its corners (166 empty cells, 256-cell masks).
+    let room = room_board(14, 6);
+    assert_eq!(room.empty_cells(), 166);
+    group.bench_function("14x14, heads in a walled 6x6 room (166 empty cells)", |b| {
+        b.iter(|| solve_in::<Mask256>(black_box(&room)))
+    });
     // The largest square board the 128-cell mask allows (119 empty cells).
     let b11 = corners(11, 11);
     group.bench_function("11x11 corners", |b| b.iter(|| solve(black_box(&b11))));
