@@ -25,7 +25,9 @@
 //! Masks are walked cell by cell through a table of neighbour masks, whatever the
 //! board's shape (shifts of a 128-bit mask, tried too, were slower: the node numbers
 //! of vertical neighbours differ by as many amounts as rows have obstacles, and the
-//! sets spread in a search are small).
+//! sets spread in a search are small; measured again with one shift a direction
+//! where the rows hold the same number of empty cells, as on an open board: no
+//! faster on the 11×11 board).
 
 mod format;
 mod longest_path;
