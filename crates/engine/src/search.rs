@@ -41,9 +41,10 @@
 //! costs time, never exactness.
 //!
 //! # Hooks
-//! A game may end the search early at a position ([`SearchHooks::exact_value`]) and
-//! fold positions of the same value together ([`SearchHooks::canonical`],
-//! [`SearchHooks::table_key`]).
+//! A game may end the search early at a position ([`SearchHooks::exact_value`], or
+//! in a null window with a bound that answers its question,
+//! [`SearchHooks::value_bound`]) and fold positions of the same value together
+//! ([`SearchHooks::canonical`], [`SearchHooks::table_key`]).
 
 use crate::game::{Game, ValueLookup};
 use crate::memo::FxHasher;
@@ -183,8 +184,6 @@ pub fn value_of_score(score: i32) -> Value {
     }
 }
 
-/// A child's score seen from the parent: one ply further, other side.
-#[inline]
 /// The worst value whose score is at least `score` (|score| < MATE): "score ≥ 0"
 /// is "at least a tie", of any length.
 fn threshold_of(score: i32) -> Value {
@@ -195,6 +194,8 @@ fn threshold_of(score: i32) -> Value {
     }
 }
 
+/// A child's score seen from the parent: one ply further, other side.
+#[inline]
 fn parent_score(child: i32) -> i32 {
     -child + child.signum()
 }
