@@ -412,21 +412,10 @@ fn the_shortcut_matches_the_memo_search_on_every_reachable_position() {
     for i in 0..200 {
         let board = random_board(&mut rng, 14, if i % 3 == 0 { 3 } else { 0 });
         let game = game(&board);
-        let start = game.start();
-        let plain = memo::solve(&game, &start).expect("acyclic");
-        let mut stack = vec![start];
-        let mut seen = std::collections::HashSet::new();
-        while let Some(p) = stack.pop() {
-            if !seen.insert(p) {
-                continue;
-            }
-            positions += 1;
-            if let Some(v) = game.exact_value(&p) {
-                applied += 1;
-                assert_eq!(Some(v), plain.value(&p), "{}{p:?}", board.text());
-            }
-            game.for_each_child(&p, |c| stack.push(c));
-        }
+        let plain = memo::solve(&game, &game.start()).expect("acyclic");
+        let (p, a) = shortcut_agrees_everywhere(&game, &plain, &board.text());
+        positions += p;
+        applied += a;
     }
     eprintln!("shortcut applied at {applied} of {positions} positions");
     assert!(applied > 10_000 && applied < positions, "{applied} of {positions}");
@@ -743,8 +732,19 @@ fn check_every_position<M: Mask>(game: &Snakes<M>, text: &str, expected: &str) -
     let value = search::solve(game, &start).expect("no ties").0;
     assert_eq!(Some(value), plain.value(&start), "{text}");
     assert_eq!(Snakes::verdict(&start, value), expected, "{text}");
+    shortcut_agrees_everywhere(game, &plain, text)
+}
+
+/// Every position reachable from the start of `game`: the shortcut agrees with the
+/// plain memo search `plain` wherever it applies. Returns the positions and where
+/// the shortcut applied.
+fn shortcut_agrees_everywhere<M: Mask>(
+    game: &Snakes<M>,
+    plain: &memo::MemoSolution<Snakes<M>>,
+    text: &str,
+) -> (usize, usize) {
     let (mut positions, mut applied) = (0, 0);
-    let mut stack = vec![start];
+    let mut stack = vec![game.start()];
     let mut seen = std::collections::HashSet::new();
     while let Some(p) = stack.pop() {
         if !seen.insert(p) {
