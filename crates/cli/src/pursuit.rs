@@ -29,6 +29,12 @@ pub fn queens_case(args: &CaseArgs) -> Result<(), Failure> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     for (i, map) in maps.iter().enumerate() {
         let game = QueensCase::new(map);
+        // The contest line needs only who wins: an escape that walking distances
+        // prove needs no solve (the other styles print the line of play, which does).
+        if style == Style::Contest && game.escape_by_distance(&game.start()).is_some() {
+            writeln!(out, "{}", queens_case::QUEEN_ESCAPES).map_err(write_error)?;
+            continue;
+        }
         let solution = solve(&game);
         let verdict = |value| QueensCase::verdict(value).to_string();
         let report = CaseReport::new(i + 1, verdict, &game, &solution, &game.start(), style);

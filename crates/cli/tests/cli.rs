@@ -100,6 +100,25 @@ fn queens_sample_file_prints_the_expected_answers() {
     assert_eq!(ok(&["queens-case", path.to_str().unwrap()], ""), queens_sample_output());
 }
 
+/// The contest line answers an escape that walking distances prove without solving
+/// (`QueensCase::escape_by_distance`); `--explain` always solves. Both must agree.
+#[test]
+fn queens_answers_without_a_solve_agree_with_the_solve() {
+    let bench_maps = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../benches/data/queens-case-30x30-five-maps-2-exits.txt");
+    for path in [example("queens-case.txt"), bench_maps] {
+        let path = path.to_str().unwrap();
+        let contest = ok(&["queens-case", path], "");
+        let explained = ok(&["queens-case", "--explain", path], "");
+        let answers: Vec<String> = explained
+            .lines()
+            .filter_map(|l| l.strip_prefix("case ").and_then(|l| l.split_once(": ")).map(|(_, a)| a.to_string()))
+            .collect();
+        assert_eq!(lines(&contest), answers, "{path}");
+        assert!(answers.len() >= 5, "{path}: {answers:?}");
+    }
+}
+
 #[test]
 fn queens_reads_standard_input_without_a_file_and_with_dash() {
     assert_eq!(ok(&["queens-case"], queens_sample()), queens_sample_output());

@@ -654,3 +654,42 @@ fn a_closer_exit_lets_the_queen_escape_but_not_conversely() {
     assert_eq!(QueensCase::verdict(solved.start()), QUEEN_ESCAPES);
     assert!(matches!(solved.start(), Value::Win(_)), "{:?}", solved.start());
 }
+
+/// `QueensCase::escape_by_distance` proves an escape exactly where the test's own
+/// distances find an exit closer to the queen (by two steps with the army to move),
+/// and its bounds hold the solved remoteness on every such state; where they meet,
+/// they are the value.
+#[test]
+fn distance_bounds_hold_the_solved_value_on_every_state() {
+    let cases = random_maps(400, 3);
+    let (mut bounded, mut exact, mut loose) = (0, 0, 0);
+    for case in &cases {
+        let solved = Solved::new(case);
+        let grid = &solved.grid;
+        let cells = grid.open_cells();
+        for (q, a, side, value) in solved.all_states() {
+            let p = QueensPosition { queen: solved.engine_id[q], army: solved.engine_id[a], queen_to_move: side };
+            let bound = solved.game.escape_by_distance(&p);
+            let state = || format!("{}, {value:?}, {bound:?}, on\n{}", describe_state(&cells, q, a, side), case.text);
+            let closer = q != a && exit_closer_to_queen(grid, cells[q], cells[a], if side { 0 } else { 1 });
+            assert_eq!(bound.is_some(), closer, "{}", state());
+            let Some(bound) = bound else { continue };
+            bounded += 1;
+            let plies = match value {
+                Value::Win(r) if side => r,
+                Value::Loss(r) if !side => r,
+                _ => panic!("a proved escape is not the queen's win: {}", state()),
+            };
+            assert!((bound.at_least..=bound.at_most).contains(&plies), "{}", state());
+            match bound.value(side) {
+                Some(v) => {
+                    assert_eq!(v, value, "{}", state());
+                    exact += 1;
+                }
+                None => loose += 1,
+            }
+        }
+    }
+    eprintln!("{} maps: {bounded} states with a proved escape, {exact} of them exact", cases.len());
+    assert!(bounded > 20_000 && exact > 10_000 && loose > 100, "{bounded} proved, {exact} exact, {loose} loose");
+}

@@ -14,9 +14,11 @@
 //! | same cell, army to move (she walked in) | `Win` (army)                 |
 //! | queen on an exit, alone, queen to move | `Win` (escaped)              |
 
+mod distance;
 mod format;
 pub mod generate;
 
+pub use distance::EscapeBound;
 pub use format::{parse_maps, Cell, Map, MAX_OPEN_CELLS, MAX_SIDE};
 
 use crate::error::FormatError;
