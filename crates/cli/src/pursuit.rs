@@ -29,10 +29,20 @@ pub fn queens_case(args: &CaseArgs) -> Result<(), Failure> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     for (i, map) in maps.iter().enumerate() {
         let game = QueensCase::new(map);
-        // The contest line needs only who wins: an escape that walking distances
-        // prove needs no solve (the other styles print the line of play, which does).
-        if style == Style::Contest && game.escape_by_distance(&game.start()).is_some() {
-            writeln!(out, "{}", queens_case::QUEEN_ESCAPES).map_err(write_error)?;
+        // The contest line needs only the start's value, not the line of play the
+        // other styles print: an escape that walking distances prove needs no solve,
+        // and the bit-parallel solve stops once the start is decided.
+        if style == Style::Contest {
+            let start = game.start();
+            let value = match game.escape_by_distance(&start) {
+                Some(_) => None,
+                None => Some(
+                    game.value_bitwise(&start, game.bitwise_budget())
+                        .unwrap_or_else(|| solve(&game).value_of(&game, &start).expect("every position is solved")),
+                ),
+            };
+            let answer = value.map_or(queens_case::QUEEN_ESCAPES, QueensCase::verdict);
+            writeln!(out, "{answer}").map_err(write_error)?;
             continue;
         }
         let solution = solve(&game);

@@ -693,3 +693,95 @@ fn distance_bounds_hold_the_solved_value_on_every_state() {
     eprintln!("{} maps: {bounded} states with a proved escape, {exact} of them exact", cases.len());
     assert!(bounded > 20_000 && exact > 10_000 && loose > 100, "{bounded} proved, {exact} exact, {loose} loose");
 }
+
+/// The bit-parallel solve (`QueensCase::value_bitwise`) gives the engine's value,
+/// remoteness included, for every state of random maps, and the sample's answers.
+#[test]
+fn the_bitwise_solve_gives_every_state_its_value() {
+    let cases = random_maps(300, 4);
+    let (mut states, mut draws) = (0, 0);
+    for case in &cases {
+        let solved = Solved::new(case);
+        for (q, a, side, value) in solved.all_states() {
+            let p = QueensPosition { queen: solved.engine_id[q], army: solved.engine_id[a], queen_to_move: side };
+            let bitwise = solved.game.value_bitwise(&p, u64::MAX).expect("no budget, a dense map");
+            assert_eq!(bitwise, value, "{} on\n{}", describe_state(&solved.grid.open_cells(), q, a, side), case.text);
+            states += 1;
+            draws += usize::from(value == Value::Draw);
+        }
+    }
+    assert!(states > 80_000 && draws > 10_000, "{states} states, {draws} draws");
+    let maps = parse_maps(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/queens-case.txt")).unwrap(),
+    )
+    .unwrap();
+    let answers: Vec<&str> = maps
+        .iter()
+        .map(|m| {
+            let g = QueensCase::new(m);
+            QueensCase::verdict(g.value_bitwise(&g.start(), u64::MAX).unwrap())
+        })
+        .collect();
+    assert_eq!(answers, [NEITHER, ARMY_CATCHES, QUEEN_ESCAPES, NEITHER, ARMY_CATCHES, ARMY_CATCHES]);
+}
+
+/// The bit-parallel solve on maps of several words a row (up to 16×16 cells, rows
+/// not a multiple of 64 bits), on random states, against the engine's solve.
+#[test]
+fn the_bitwise_solve_matches_the_engine_across_words() {
+    let mut rng = SplitMix64::new(0xb17_5e7);
+    let (mut checked, mut kinds) = (0, [0usize; 3]);
+    for _ in 0..40 {
+        let (w, h) = (8 + rng.below(9) as u32, 8 + rng.below(9) as u32);
+        let map = generate::random_map(w, h, rng.below(35), 1 + rng.below(3) as u32, rng.next_u64());
+        let game = QueensCase::new(&map);
+        let solution = retrograde::solve(&game);
+        let cells = game.open_cells() as u64;
+        for _ in 0..60 {
+            let p = QueensPosition {
+                queen: rng.below(cells) as u32,
+                army: rng.below(cells) as u32,
+                queen_to_move: rng.below(2) == 0,
+            };
+            let value = solution.value_of(&game, &p).unwrap();
+            assert_eq!(game.value_bitwise(&p, u64::MAX), Some(value), "{p:?} on\n{map}");
+            checked += 1;
+            kinds[match value {
+                Value::Win(_) => 0,
+                Value::Loss(_) => 1,
+                _ => 2,
+            }] += 1;
+        }
+    }
+    assert!(checked == 2_400 && kinds.iter().all(|&k| k > 100), "{checked} states: {kinds:?}");
+}
+
+/// With the default budget the bit-parallel solve gives the engine's value or
+/// gives up (`None`, long chases in mazes), never another value; a sparse grid is
+/// refused at once.
+#[test]
+fn the_bitwise_solve_within_its_budget_is_exact_or_gives_up() {
+    let (mut answered, mut gave_up) = (0, 0);
+    for seed in 0..30 {
+        let map =
+            if seed % 2 == 0 { generate::maze(21, 21, 1, seed) } else { generate::random_map(20, 20, 20, 1, seed) };
+        let game = QueensCase::new(&map);
+        let solution = retrograde::solve(&game);
+        let start = game.start();
+        match game.value_bitwise(&start, game.bitwise_budget()) {
+            Some(value) => {
+                assert_eq!(Some(value), solution.value_of(&game, &start), "\n{map}");
+                answered += 1;
+            }
+            None => gave_up += 1,
+        }
+        assert_eq!(game.value_bitwise(&start, u64::MAX), solution.value_of(&game, &start), "\n{map}");
+    }
+    eprintln!("{answered} answered, {gave_up} gave up");
+    assert!(answered >= 10 && gave_up >= 5, "{answered} answered, {gave_up} gave up");
+    // Ten open cells in a grid of 81: too sparse, refused.
+    let text =
+        "9 9\nQ.......E\n#########\n#########\n#########\n#########\n#########\n#########\n#########\n########A\n";
+    let sparse = QueensCase::new(&Map::parse(text).unwrap());
+    assert_eq!(sparse.value_bitwise(&sparse.start(), u64::MAX), None);
+}

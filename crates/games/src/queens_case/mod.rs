@@ -14,6 +14,7 @@
 //! | same cell, army to move (she walked in) | `Win` (army)                 |
 //! | queen on an exit, alone, queen to move | `Win` (escaped)              |
 
+mod bitwise;
 mod distance;
 mod format;
 pub mod generate;
