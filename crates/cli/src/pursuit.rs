@@ -30,18 +30,19 @@ pub fn queens_case(args: &CaseArgs) -> Result<(), Failure> {
     for (i, map) in maps.iter().enumerate() {
         let game = QueensCase::new(map);
         // The contest line needs only the start's value, not the line of play the
-        // other styles print: an escape that walking distances prove needs no solve,
-        // and the bit-parallel solve stops once the start is decided.
+        // other styles print: an escape that walking distances prove needs no
+        // solve, and the bit-parallel solve stops once the start is decided (on
+        // open maps, within its budget; else the whole map is solved).
         if style == Style::Contest {
             let start = game.start();
-            let value = match game.escape_by_distance(&start) {
-                Some(_) => None,
-                None => Some(
-                    game.value_bitwise(&start, game.bitwise_budget())
-                        .unwrap_or_else(|| solve(&game).value_of(&game, &start).expect("every position is solved")),
-                ),
+            let answer = if game.escape_by_distance(&start).is_some() {
+                queens_case::QUEEN_ESCAPES
+            } else {
+                let bitwise = game.bitwise_budget().and_then(|budget| game.value_bitwise(&start, budget));
+                QueensCase::verdict(
+                    bitwise.unwrap_or_else(|| solve(&game).value_of(&game, &start).expect("every position is solved")),
+                )
             };
-            let answer = value.map_or(queens_case::QUEEN_ESCAPES, QueensCase::verdict);
             writeln!(out, "{answer}").map_err(write_error)?;
             continue;
         }
@@ -52,6 +53,10 @@ pub fn queens_case(args: &CaseArgs) -> Result<(), Failure> {
     }
     out.flush().map_err(write_error)
 }
+
+/// Cases of one chase board size that are each solved alone (the bit-parallel solve
+/// of a start costs about a quarter of the whole board's solve at n = 100).
+const FEW_CASES: usize = 4;
 
 pub fn chase(args: &CaseArgs) -> Result<(), Failure> {
     let (text, name) = input::read(args.file.as_ref())?;
@@ -64,7 +69,23 @@ pub fn chase(args: &CaseArgs) -> Result<(), Failure> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     // One solve per board size answers every case of that size.
     let mut solved: HashMap<u32, (Chase, Solution)> = HashMap::new();
+    // Cases a board size: a few are answered one by one, many by one solve.
+    let mut per_size: HashMap<u32, usize> = HashMap::new();
+    for case in &cases {
+        *per_size.entry(case.size).or_default() += 1;
+    }
     for (i, case) in cases.iter().enumerate() {
+        // The contest line needs only the start's value: the bit-parallel solve
+        // stops once the start is decided; past its budget, for the other styles
+        // (they print the line of play), or for a size with more than
+        // `FEW_CASES` cases, the whole board is solved.
+        if style == Style::Contest && per_size[&case.size] <= FEW_CASES && !solved.contains_key(&case.size) {
+            let game = Chase::new(case.size);
+            if let Some(value) = game.value_bitwise(&game.start(case), game.bitwise_budget()) {
+                writeln!(out, "{}", Chase::verdict(value)).map_err(write_error)?;
+                continue;
+            }
+        }
         let (game, solution) = solved.entry(case.size).or_insert_with(|| {
             let game = Chase::new(case.size);
             let solution = solve(&game);

@@ -119,6 +119,22 @@ fn queens_answers_without_a_solve_agree_with_the_solve() {
     }
 }
 
+/// Chase's contest line comes from the bit-parallel solve of the start, `--explain`
+/// from the whole board's solve: both must agree.
+#[test]
+fn chase_answers_of_the_bitwise_solve_agree_with_the_whole_solve() {
+    let path = data("chase-sizes.txt");
+    let path = path.to_str().unwrap();
+    let contest = ok(&["chase", path], "");
+    let explained = ok(&["chase", "--explain", path], "");
+    let answers: Vec<&str> = explained
+        .lines()
+        .filter_map(|l| l.strip_prefix("case ").and_then(|l| l.split_once(": ")).map(|(_, a)| a))
+        .collect();
+    assert_eq!(lines(&contest), answers);
+    assert_eq!(answers, CHASE_SIZES.map(|(_, answer)| answer));
+}
+
 #[test]
 fn queens_reads_standard_input_without_a_file_and_with_dash() {
     assert_eq!(ok(&["queens-case"], queens_sample()), queens_sample_output());

@@ -349,3 +349,41 @@ fn the_tier_solver_equals_the_whole_game_retrograde() {
         assert!(game.terminal(&game.position(0).unwrap()).is_some() || n > 0);
     }
 }
+
+/// The bit-parallel solve (`Chase::value_bitwise`) gives the engine's value,
+/// remoteness included, on every position of boards 2 to 7, and on random
+/// positions of boards up to 20 (rows of several words, shifts across them).
+#[test]
+fn the_bitwise_solve_gives_the_engines_values() {
+    let mut checked = 0;
+    for n in 2..=7u32 {
+        let game = Chase::new(n);
+        let solution = retrograde::solve(&game);
+        for index in 0..game.index_size() {
+            let p = game.position(index).unwrap();
+            assert_eq!(game.value_bitwise(&p, u64::MAX), solution.value_of(&game, &p), "n = {n}, {p:?}");
+            checked += 1;
+        }
+    }
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |below: u32| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % below as u64) as u32
+    };
+    for n in [8, 11, 13, 16, 20] {
+        let game = Chase::new(n);
+        let solution = retrograde::solve(&game);
+        for _ in 0..40 {
+            let p = ChasePosition { white: next(n * n), black: next(n * n), white_to_move: next(2) == 0 };
+            assert_eq!(game.value_bitwise(&p, u64::MAX), solution.value_of(&game, &p), "n = {n}, {p:?}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, (2..=7u64).map(|n| 2 * n.pow(4)).sum::<u64>() + 200);
+    // Within the contest's budget every start up to n = 20 is answered.
+    let game = Chase::new(20);
+    let start = position(&game, (0, 1), (0, 19), true);
+    assert_eq!(game.value_bitwise(&start, game.bitwise_budget()), Some(Value::Loss(58)));
+}

@@ -768,7 +768,7 @@ fn the_bitwise_solve_within_its_budget_is_exact_or_gives_up() {
         let game = QueensCase::new(&map);
         let solution = retrograde::solve(&game);
         let start = game.start();
-        match game.value_bitwise(&start, game.bitwise_budget()) {
+        match game.value_bitwise(&start, game.bitwise_budget().unwrap_or(0)) {
             Some(value) => {
                 assert_eq!(Some(value), solution.value_of(&game, &start), "\n{map}");
                 answered += 1;

@@ -11,6 +11,7 @@
 //! terminal positions are those with both pieces on one cell: the side to move has
 //! just been captured (`Loss`). Remoteness is the contest's count of plies.
 
+mod bitwise;
 mod format;
 
 pub use format::{parse_cases, ChaseCase, MAX_SIZE, MIN_SIZE};

@@ -1,6 +1,8 @@
 //! What the two pursuit games (Queen's Case, chase) share: two tokens on the cells
 //! of a graph, and a dense index of (first token, second token, side to move).
 
+pub(crate) mod bit_rows;
+
 /// Index of a pursuit position over `cells` cells:
 ///
 /// ```text
