@@ -46,7 +46,8 @@ pub fn queens_case(args: &CaseArgs) -> Result<(), Failure> {
             writeln!(out, "{answer}").map_err(write_error)?;
             continue;
         }
-        let solution = solve(&game);
+        let solution =
+            game.bitwise_budget().and_then(|budget| game.solve_bitwise(budget)).unwrap_or_else(|| solve(&game));
         let verdict = |value| QueensCase::verdict(value).to_string();
         let report = CaseReport::new(i + 1, verdict, &game, &solution, &game.start(), style);
         report.print(style, &mut out).map_err(write_error)?;
@@ -88,7 +89,7 @@ pub fn chase(args: &CaseArgs) -> Result<(), Failure> {
         }
         let (game, solution) = solved.entry(case.size).or_insert_with(|| {
             let game = Chase::new(case.size);
-            let solution = solve(&game);
+            let solution = game.solve_bitwise(game.bitwise_budget()).unwrap_or_else(|| solve(&game));
             (game, solution)
         });
         let report = CaseReport::new(i + 1, Chase::verdict, &*game, &*solution, &game.start(case), style);

@@ -387,3 +387,17 @@ fn the_bitwise_solve_gives_the_engines_values() {
     let start = position(&game, (0, 1), (0, 19), true);
     assert_eq!(game.value_bitwise(&start, game.bitwise_budget()), Some(Value::Loss(58)));
 }
+
+/// The bit-parallel solve of every position equals the engine's solution, index
+/// for index, on boards 2 to 20.
+#[test]
+fn the_bitwise_solve_of_every_position_equals_the_engines() {
+    for n in 2..=20u32 {
+        let game = Chase::new(n);
+        let bitwise = game.solve_bitwise(u64::MAX).expect("no budget");
+        assert!(bitwise == retrograde::solve(&game), "n = {n}");
+    }
+    // Over budget: no solution.
+    let game = Chase::new(12);
+    assert!(game.solve_bitwise(1_000).is_none());
+}

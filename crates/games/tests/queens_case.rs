@@ -785,3 +785,33 @@ fn the_bitwise_solve_within_its_budget_is_exact_or_gives_up() {
     let sparse = QueensCase::new(&Map::parse(text).unwrap());
     assert_eq!(sparse.value_bitwise(&sparse.start(), u64::MAX), None);
 }
+
+/// The bit-parallel solve of every position equals the engine's solution, index
+/// for index, on random maps (several words a row among them) and mazes; a map
+/// too sparse, or a budget too small, gives none.
+#[test]
+fn the_bitwise_solve_of_every_position_equals_the_engines() {
+    let mut maps: Vec<Map> = random_maps(300, 5).into_iter().map(|case| case.map).collect();
+    let mut rng = SplitMix64::new(0x0050_11ed);
+    for seed in 0..30 {
+        let (w, h) = (8 + rng.below(13) as u32, 8 + rng.below(13) as u32);
+        maps.push(generate::random_map(w, h, rng.below(30), 1 + rng.below(4) as u32, seed));
+        maps.push(generate::maze(w | 1, h | 1, 1 + rng.below(3) as u32, seed));
+    }
+    let (mut solved, mut draws) = (0, 0);
+    for map in &maps {
+        let game = QueensCase::new(map);
+        let engine = retrograde::solve(&game);
+        match game.solve_bitwise(u64::MAX) {
+            Some(bitwise) => {
+                assert!(bitwise == engine, "\n{map}");
+                solved += 1;
+                draws += engine.counts().draws;
+            }
+            None => assert!(map.width() * map.height() > 4 * game.open_cells(), "refused\n{map}"),
+        }
+    }
+    assert!(solved > 300 && draws > 10_000, "{solved} maps solved, {draws} drawn positions");
+    let open = QueensCase::new(&generate::random_map(20, 20, 0, 1, 3));
+    assert!(open.solve_bitwise(10).is_none());
+}

@@ -8,7 +8,7 @@
 
 use super::{Chase, ChasePosition};
 use crate::pursuit::bit_rows::{set_bit, BitRows, Terminals, ToMove};
-use gsolve_engine::{Indexed, Value};
+use gsolve_engine::{Indexed, PackedValue, Solution, Value};
 
 impl Chase {
     /// The budget the contest command gives [`Self::value_bitwise`] before it
@@ -24,19 +24,43 @@ impl Chase {
     /// solve, which stops as soon as the position is decided; `None` when that
     /// needs more than `budget` row words of work.
     pub fn value_bitwise(&self, position: &ChasePosition, budget: u64) -> Option<Value> {
+        let to_move = if position.white_to_move { ToMove::First } else { ToMove::Second };
+        let asked = (position.white as usize, position.black as usize, to_move);
+        let cells = (self.size * self.size) as usize;
+        self.bit_rows().value_of(&self.white_steps, cells, terminals, asked, budget)
+    }
+
+    /// Solves every position by the bit-parallel solve, to the engine's solution
+    /// (the same values, index for index); `None` when that needs more than
+    /// `budget` row words of work. Memory: that of the solve, and the solution's
+    /// 2 bytes a position.
+    pub fn solve_bitwise(&self, budget: u64) -> Option<Solution> {
+        let mut codes = vec![PackedValue::DRAW.0 as u16; self.index_size() as usize];
+        let record = |white: usize, to_move: ToMove, black: usize, value: Value| {
+            let position =
+                ChasePosition { white: white as u32, black: black as u32, white_to_move: to_move == ToMove::First };
+            codes[self.index(&position) as usize] = PackedValue::pack(value).0 as u16;
+        };
+        let cells = (self.size * self.size) as usize;
+        let solved = self.bit_rows().solve_all(&self.white_steps, cells, terminals, budget, record);
+        solved.then(|| Solution::from_narrow(codes))
+    }
+
+    /// The grid of the bit-parallel solve (cells are `row * n + col`, the grid's
+    /// bits too) with black's moves.
+    fn bit_rows(&self) -> BitRows {
         let n = self.size as usize;
         let vectors = [(0, 1), (0, 2), (0, -1), (0, -2), (1, 0), (2, 0), (-1, 0), (-2, 0)];
         let legal = |r: usize, c: usize, (dr, dc): (isize, isize)| {
             r.checked_add_signed(dr).is_some_and(|r| r < n) && c.checked_add_signed(dc).is_some_and(|c| c < n)
         };
-        let grid = BitRows::new(n, n, |_, _| true, &vectors, legal);
-        // Cells are `row * n + col`, the grid's bits too.
-        let terminals = |white: usize, rows: Terminals<'_>| {
-            set_bit(rows.first_loses, white);
-            set_bit(rows.second_loses, white);
-        };
-        let to_move = if position.white_to_move { ToMove::First } else { ToMove::Second };
-        let asked = (position.white as usize, position.black as usize, to_move);
-        grid.solve(&self.white_steps, n * n, terminals, asked, budget)
+        BitRows::new(n, n, |_, _| true, &vectors, legal)
     }
+}
+
+/// Writes a row's terminal positions: both pieces on white's cell, lost for the
+/// side to move.
+fn terminals(white: usize, rows: Terminals<'_>) {
+    set_bit(rows.first_loses, white);
+    set_bit(rows.second_loses, white);
 }

@@ -38,8 +38,9 @@
 //!
 //! A first-side row is recomputed only when one of its targets' second-side rows
 //! changed in the last level, a second-side row only when its first-side row did.
-//! The solve stops when the position asked about is decided, or when a level
-//! decides nothing (what is left is drawn), or when its work passes the budget.
+//! A solve of one position stops when it is decided; a solve of all when a level
+//! decides nothing (what is left is drawn); either when its work passes the
+//! budget.
 //!
 //! # Row layout
 //! ```text
@@ -138,18 +139,50 @@ impl BitRows {
 
     /// The value of the position (first token on `first`, second on the cell of
     /// bit `second`, `to_move`) for its side to move, remoteness included; `None`
-    /// when deciding it computes more than `budget` row words.
+    /// when deciding it computes more than `budget` row words, or passes a
+    /// remoteness of [`MAX_LEVEL`].
     ///
     /// `steps` lists the first token's targets from each of its cells (its rows,
     /// `0..rows`); `terminals` writes each row's terminal positions.
-    pub fn solve(
+    pub fn value_of(
+        &self,
+        steps: &Adjacency,
+        rows: usize,
+        terminals: impl FnMut(usize, Terminals<'_>),
+        asked: (usize, usize, ToMove),
+        budget: u64,
+    ) -> Option<Value> {
+        match self.run(steps, rows, terminals, Some(asked), budget, None::<fn(usize, ToMove, usize, Value)>) {
+            Ended::Decided(value) => Some(value),
+            Ended::Fixpoint => Some(Value::Draw),
+            Ended::OverBudget => None,
+        }
+    }
+
+    /// Solves every position, calling `record(row, side to move, bit, value)` once
+    /// for each position that is not drawn (the others are); false (and some
+    /// positions recorded) when that computes more than `budget` row words, or
+    /// passes a remoteness of [`MAX_LEVEL`].
+    pub fn solve_all(
+        &self,
+        steps: &Adjacency,
+        rows: usize,
+        terminals: impl FnMut(usize, Terminals<'_>),
+        budget: u64,
+        record: impl FnMut(usize, ToMove, usize, Value),
+    ) -> bool {
+        matches!(self.run(steps, rows, terminals, None, budget, Some(record)), Ended::Fixpoint)
+    }
+
+    fn run(
         &self,
         steps: &Adjacency,
         rows: usize,
         mut terminals: impl FnMut(usize, Terminals<'_>),
-        (first, second, to_move): (usize, usize, ToMove),
+        asked: Option<(usize, usize, ToMove)>,
         budget: u64,
-    ) -> Option<Value> {
+        mut record: Option<impl FnMut(usize, ToMove, usize, Value)>,
+    ) -> Ended {
         let (words, pad) = (self.words, self.pad);
         let stride = words + 2 * pad;
         let middle = |f: usize| f * stride + pad..f * stride + pad + words;
@@ -167,7 +200,19 @@ impl BitRows {
                     second_loses: &mut second_loses[middle(f)],
                 },
             );
+            if let Some(record) = record.as_mut() {
+                let sets = [
+                    (&first_wins, ToMove::First, Value::Win(0)),
+                    (&first_loses, ToMove::First, Value::Loss(0)),
+                    (&second_wins, ToMove::Second, Value::Win(0)),
+                    (&second_loses, ToMove::Second, Value::Loss(0)),
+                ];
+                for (set, side, value) in sets {
+                    each_bit(&set[middle(f)], |bit| record(f, side, bit, value));
+                }
+            }
         }
+        let (first, second, to_move) = asked.unwrap_or((0, 0, ToMove::First));
         let at = first * stride + pad + second / 64;
         let decided = |wins: &[u64], loses: &[u64], level: u32| {
             let has = |set: &[u64]| set[at] >> (second % 64) & 1 == 1;
@@ -179,12 +224,13 @@ impl BitRows {
                 None
             }
         };
-        let asked = |fw: &[u64], fl: &[u64], sw: &[u64], sl: &[u64], level: u32| match to_move {
-            ToMove::First => decided(fw, fl, level),
-            ToMove::Second => decided(sw, sl, level),
+        let settled = |fw: &[u64], fl: &[u64], sw: &[u64], sl: &[u64], level: u32| match (asked, to_move) {
+            (None, _) => None,
+            (Some(_), ToMove::First) => decided(fw, fl, level),
+            (Some(_), ToMove::Second) => decided(sw, sl, level),
         };
-        if let Some(value) = asked(&first_wins, &first_loses, &second_wins, &second_loses, 0) {
-            return Some(value);
+        if let Some(value) = settled(&first_wins, &first_loses, &second_wins, &second_loses, 0) {
+            return Ended::Decided(value);
         }
         // Rows changed at the last level: every row at level 0.
         let mut first_changed = vec![true; rows];
@@ -252,6 +298,10 @@ impl BitRows {
                     done_w[i] |= w;
                     done_l[i] |= l;
                     changed |= w | l;
+                    if let Some(record) = record.as_mut() {
+                        each_bit(&[w], |bit| record(f, ToMove::Second, i * 64 + bit, Value::Win(level)));
+                        each_bit(&[l], |bit| record(f, ToMove::Second, i * 64 + bit, Value::Loss(level)));
+                    }
                 }
                 next_second_changed[f] = changed != 0;
                 any |= changed != 0;
@@ -263,18 +313,22 @@ impl BitRows {
                     *dw |= w;
                     *dl |= l;
                 }
+                if let Some(record) = record.as_mut() {
+                    each_bit(&w, |bit| record(f, ToMove::First, bit, Value::Win(level)));
+                    each_bit(&l, |bit| record(f, ToMove::First, bit, Value::Loss(level)));
+                }
                 next_first_changed[f] = true;
                 any = true;
                 spare.push((w, l));
             }
-            if let Some(value) = asked(&first_wins, &first_loses, &second_wins, &second_loses, level) {
-                return Some(value);
+            if let Some(value) = settled(&first_wins, &first_loses, &second_wins, &second_loses, level) {
+                return Ended::Decided(value);
             }
             if !any {
-                return Some(Value::Draw);
+                return Ended::Fixpoint;
             }
-            if work > budget {
-                return None;
+            if work > budget || level >= MAX_LEVEL {
+                return Ended::OverBudget;
             }
             std::mem::swap(&mut first_changed, &mut next_first_changed);
             std::mem::swap(&mut second_changed, &mut next_second_changed);
@@ -282,6 +336,30 @@ impl BitRows {
             next_second_changed.fill(false);
         }
         unreachable!("levels run until the position is decided or nothing changes")
+    }
+}
+
+/// How a run ended.
+enum Ended {
+    /// The position asked about has this value.
+    Decided(Value),
+    /// A level decided nothing: every position left is drawn.
+    Fixpoint,
+    /// Over the budget, or past [`MAX_LEVEL`].
+    OverBudget,
+}
+
+/// The largest remoteness a solve goes to (the engine's narrow values hold it).
+pub(crate) const MAX_LEVEL: u32 = gsolve_engine::Solution::NARROW_MAX_REMOTENESS;
+
+/// Calls `f` with the number of each set bit of the words, lowest first.
+fn each_bit(words: &[u64], mut f: impl FnMut(usize)) {
+    for (i, &word) in words.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            f(i * 64 + bits.trailing_zeros() as usize);
+            bits &= bits - 1;
+        }
     }
 }
 

@@ -14,7 +14,7 @@
 
 use super::{QueensCase, QueensPosition};
 use crate::pursuit::bit_rows::{set_bit, BitRows, Terminals, ToMove};
-use gsolve_engine::{Indexed, Value};
+use gsolve_engine::{Indexed, PackedValue, Solution, Value};
 
 impl QueensCase {
     /// The budget the contest command gives [`Self::value_bitwise`] before it
@@ -36,27 +36,53 @@ impl QueensCase {
     /// many levels, each touching many rows: there the engine's solve is faster.
     /// Memory: `open cells × grid cells / 2` bytes (four bits a pair of cells).
     pub fn value_bitwise(&self, position: &QueensPosition, budget: u64) -> Option<Value> {
-        let grid_cells = self.map.width() as u64 * self.map.height() as u64;
-        if grid_cells > 4 * self.open_cells() as u64 {
+        let (grid, bit_of, terminals) = self.bit_rows()?;
+        let to_move = if position.queen_to_move { ToMove::First } else { ToMove::Second };
+        let asked = (position.queen as usize, bit_of[position.army as usize], to_move);
+        grid.value_of(&self.steps, self.open_cells() as usize, terminals, asked, budget)
+    }
+
+    /// Solves every position by the bit-parallel solve, to the engine's solution
+    /// (the same values, index for index); `None` under the same conditions as
+    /// [`Self::value_bitwise`]. Memory: that of the solve, and the solution's 2
+    /// bytes a position.
+    pub fn solve_bitwise(&self, budget: u64) -> Option<Solution> {
+        let (grid, bit_of, terminals) = self.bit_rows()?;
+        let mut cell_of_bit = vec![u32::MAX; (self.map.width() * self.map.height()) as usize];
+        for (cell, &bit) in bit_of.iter().enumerate() {
+            cell_of_bit[bit] = cell as u32;
+        }
+        let mut codes = vec![PackedValue::DRAW.0 as u16; self.index_size() as usize];
+        let record = |queen: usize, to_move: ToMove, bit: usize, value: Value| {
+            let army = cell_of_bit[bit];
+            let position = QueensPosition { queen: queen as u32, army, queen_to_move: to_move == ToMove::First };
+            codes[self.index(&position) as usize] = PackedValue::pack(value).0 as u16;
+        };
+        let solved = grid.solve_all(&self.steps, self.open_cells() as usize, terminals, budget, record);
+        solved.then(|| Solution::from_narrow(codes))
+    }
+
+    /// The grid of the bit-parallel solve, each open cell's bit, and the writer of
+    /// each row's terminal positions (module docs); `None` when the map's grid is
+    /// more than four times its open cells (rows are as long as the grid).
+    #[allow(clippy::type_complexity)]
+    fn bit_rows(&self) -> Option<(BitRows, Vec<usize>, impl Fn(usize, Terminals<'_>) + '_)> {
+        let (width, height) = (self.map.width() as usize, self.map.height() as usize);
+        if width * height > 4 * self.open_cells() as usize {
             return None;
         }
-        let (width, height) = (self.map.width() as usize, self.map.height() as usize);
         let open = |r: usize, c: usize| r < height && c < width && self.id[r * width + c] != u32::MAX;
         let vectors = [(0, 0), (0, 1), (0, -1), (1, 0), (-1, 0)];
         let legal =
             |r: usize, c: usize, (dr, dc): (isize, isize)| open(r.wrapping_add_signed(dr), c.wrapping_add_signed(dc));
         let grid = BitRows::new(width, height, open, &vectors, legal);
-        let bit_of = |cell: u32| {
-            let at = self.coords[cell as usize];
-            grid.bit(at.row as usize - 1, at.col as usize - 1)
-        };
-        let open_row: Vec<u64> = {
-            let mut row = vec![0; (width * height).div_ceil(64)];
-            (0..self.open_cells()).for_each(|cell| set_bit(&mut row, bit_of(cell)));
-            row
-        };
-        let terminals = |queen: usize, rows: Terminals<'_>| {
-            let here = bit_of(queen as u32);
+        let bit_of: Vec<usize> =
+            self.coords.iter().map(|at| grid.bit(at.row as usize - 1, at.col as usize - 1)).collect();
+        let mut open_row = vec![0; (width * height).div_ceil(64)];
+        bit_of.iter().for_each(|&bit| set_bit(&mut open_row, bit));
+        let bits = bit_of.clone();
+        let terminals = move |queen: usize, rows: Terminals<'_>| {
+            let here = bits[queen];
             set_bit(rows.first_loses, here);
             set_bit(rows.second_wins, here);
             if self.exit[queen] {
@@ -64,8 +90,6 @@ impl QueensCase {
                 rows.first_wins[here / 64] &= !(1 << (here % 64));
             }
         };
-        let to_move = if position.queen_to_move { ToMove::First } else { ToMove::Second };
-        let asked = (position.queen as usize, bit_of(position.army), to_move);
-        grid.solve(&self.steps, self.open_cells() as usize, terminals, asked, budget)
+        Some((grid, bit_of, terminals))
     }
 }
