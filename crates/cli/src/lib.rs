@@ -49,12 +49,12 @@ enum Command {
     /// `Queen can not escape and Army can not catch Queen.`
     /// Maps up to 1000x1000 with at most 20,000 open cells.
     #[command(name = "queens-case")]
-    QueensCase(CaseArgs),
+    QueensCase(PursuitArgs),
     /// CQOI 2013 board game: white (1 step) against black (1 or 2 steps).
     ///
     /// Input per case: `n r1 c1 r2 c2`. Output: `WHITE x`, `BLACK x` or `DRAW`,
     /// x = plies including the capture. Boards 2 ≤ n ≤ 100.
-    Chase(CaseArgs),
+    Chase(PursuitArgs),
     /// Pawn chess (UVa 10838) on any R×C board, 2 ≤ R, C ≤ 8.
     ///
     /// Input: the number of cases, then each board as a block of lines after a blank
@@ -67,7 +67,7 @@ enum Command {
     /// Input: `n m`, then n·m integers row by row (0 empty, 1 and 2 the snakes' heads,
     /// anything else an obstacle); several cases may follow one another. Output per
     /// case: `w k`, the winner and the 1-based ply on which the loser is stuck.
-    /// Boards up to 64x64 with at most 128 empty cells.
+    /// Boards up to 64x64 with at most 256 empty cells.
     Snakes(CaseArgs),
     /// Solve every position of a game and write a tablebase file.
     ///
@@ -382,6 +382,18 @@ struct PawnsArgs {
     /// Columns of the board for --summary.
     #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(2..=8))]
     cols: Option<u32>,
+}
+
+/// The arguments of the two pursuit games' commands.
+#[derive(Args)]
+struct PursuitArgs {
+    #[command(flatten)]
+    case: CaseArgs,
+    /// Solve every position with the engine's retrograde analysis (as `build` and
+    /// `analyze` do) instead of the fastest exact way for each case (walking
+    /// distances, or the bit-parallel solve of the grid). The output is the same.
+    #[arg(long)]
+    retrograde: bool,
 }
 
 #[derive(Args)]

@@ -3,7 +3,7 @@
 use crate::progress::Bar;
 use crate::report::{write_error, CaseReport, Style};
 use crate::rules::{self, Contest};
-use crate::{input, CaseArgs, Failure};
+use crate::{input, Failure, PursuitArgs};
 use gsolve_engine::retrograde::{self, Options};
 use gsolve_engine::{Solution, Unmoves};
 use gsolve_games::chase::{self, Chase, ChaseCase};
@@ -18,7 +18,7 @@ fn solve<G: Unmoves + Sync>(game: &G) -> Solution {
     retrograde::solve_with(game, &Options { progress: Some(&observe), ..Options::default() })
 }
 
-pub fn queens_case(args: &CaseArgs) -> Result<(), Failure> {
+pub fn queens_case(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Result<(), Failure> {
     let (text, name) = input::read(args.file.as_ref())?;
     let maps = queens_case::parse_maps(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
     if let Some(file) = &args.rules {
@@ -33,7 +33,7 @@ pub fn queens_case(args: &CaseArgs) -> Result<(), Failure> {
         // other styles print: an escape that walking distances prove needs no
         // solve, and the bit-parallel solve stops once the start is decided (on
         // open maps, within its budget; else the whole map is solved).
-        if style == Style::Contest {
+        if style == Style::Contest && !retrograde {
             let start = game.start();
             let answer = if game.escape_by_distance(&start).is_some() {
                 queens_case::QUEEN_ESCAPES
@@ -59,7 +59,7 @@ pub fn queens_case(args: &CaseArgs) -> Result<(), Failure> {
 /// of a start costs about a quarter of the whole board's solve at n = 100).
 const FEW_CASES: usize = 4;
 
-pub fn chase(args: &CaseArgs) -> Result<(), Failure> {
+pub fn chase(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Result<(), Failure> {
     let (text, name) = input::read(args.file.as_ref())?;
     let cases = chase::parse_cases(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
     if let Some(file) = &args.rules {
@@ -80,7 +80,11 @@ pub fn chase(args: &CaseArgs) -> Result<(), Failure> {
         // stops once the start is decided; past its budget, for the other styles
         // (they print the line of play), or for a size with more than
         // `FEW_CASES` cases, the whole board is solved.
-        if style == Style::Contest && per_size[&case.size] <= FEW_CASES && !solved.contains_key(&case.size) {
+        if style == Style::Contest
+            && !retrograde
+            && per_size[&case.size] <= FEW_CASES
+            && !solved.contains_key(&case.size)
+        {
             let game = Chase::new(case.size);
             if let Some(value) = game.value_bitwise(&game.start(case), game.bitwise_budget()) {
                 writeln!(out, "{}", Chase::verdict(value)).map_err(write_error)?;
@@ -89,7 +93,8 @@ pub fn chase(args: &CaseArgs) -> Result<(), Failure> {
         }
         let (game, solution) = solved.entry(case.size).or_insert_with(|| {
             let game = Chase::new(case.size);
-            let solution = game.solve_bitwise(game.bitwise_budget()).unwrap_or_else(|| solve(&game));
+            let bitwise = if *retrograde { None } else { game.solve_bitwise(game.bitwise_budget()) };
+            let solution = bitwise.unwrap_or_else(|| solve(&game));
             (game, solution)
         });
         let report = CaseReport::new(i + 1, Chase::verdict, &*game, &*solution, &game.start(case), style);

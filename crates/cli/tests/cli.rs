@@ -135,6 +135,29 @@ fn chase_answers_of_the_bitwise_solve_agree_with_the_whole_solve() {
     assert_eq!(answers, CHASE_SIZES.map(|(_, answer)| answer));
 }
 
+/// `--retrograde` (every position by the engine) prints what the default ways
+/// print, in every style, for both pursuit games.
+#[test]
+fn retrograde_solves_print_the_same_as_the_default_ways() {
+    let one_exit = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../benches/data/queens-case-30x30-five-maps-1-exit.txt");
+    let files =
+        [("queens-case", example("queens-case.txt")), ("queens-case", one_exit), ("chase", data("chase-sizes.txt"))];
+    for (game, path) in &files {
+        let path = path.to_str().unwrap();
+        for style in [None, Some("--explain"), Some("--json")] {
+            let args = |retrograde: bool| {
+                let mut args = vec![*game];
+                args.extend(style);
+                args.extend(retrograde.then_some("--retrograde"));
+                args.push(path);
+                args
+            };
+            assert_eq!(ok(&args(false), ""), ok(&args(true), ""), "{game} {style:?} {path}");
+        }
+    }
+}
+
 #[test]
 fn queens_reads_standard_input_without_a_file_and_with_dash() {
     assert_eq!(ok(&["queens-case"], queens_sample()), queens_sample_output());
