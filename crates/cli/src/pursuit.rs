@@ -46,8 +46,8 @@ pub fn queens_case(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Resu
             writeln!(out, "{answer}").map_err(write_error)?;
             continue;
         }
-        let solution =
-            game.bitwise_budget().and_then(|budget| game.solve_bitwise(budget)).unwrap_or_else(|| solve(&game));
+        let bitwise = || game.bitwise_budget().and_then(|budget| game.solve_bitwise(budget));
+        let solution = if *retrograde { solve(&game) } else { bitwise().unwrap_or_else(|| solve(&game)) };
         let verdict = |value| QueensCase::verdict(value).to_string();
         let report = CaseReport::new(i + 1, verdict, &game, &solution, &game.start(), style);
         report.print(style, &mut out).map_err(write_error)?;
