@@ -7,6 +7,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gsolve_engine::{retrograde, Indexed};
 use gsolve_games::chase::{parse_cases, Chase};
+use gsolve_games::pursuit::BitwiseOptions;
 use gsolve_games::queens_case::{generate, parse_maps, QueensCase};
 use std::hint::black_box;
 
@@ -35,14 +36,14 @@ fn one_start(c: &mut Criterion) {
     let draw = QueensCase::new(&maps[1]);
     assert!(draw.escape_by_distance(&draw.start()).is_none());
     group.bench_function("queens-case 30x30 draw, bitwise", |b| {
-        b.iter(|| black_box(&draw).value_bitwise(&draw.start(), u64::MAX))
+        b.iter(|| black_box(&draw).value_bitwise(&draw.start(), &BitwiseOptions::unlimited()))
     });
     group.bench_function("queens-case 30x30 draw, engine", |b| b.iter(|| retrograde::solve(black_box(&draw))));
     for n in [20, 50] {
         let chase = Chase::new(n);
         let start = chase.start(&parse_cases(&format!("{n} 1 1 {n} {n}\n")).unwrap()[0]);
         group.bench_function(format!("chase n={n} corners, bitwise"), |b| {
-            b.iter(|| black_box(&chase).value_bitwise(&start, u64::MAX))
+            b.iter(|| black_box(&chase).value_bitwise(&start, &BitwiseOptions::unlimited()))
         });
         group.bench_function(format!("chase n={n} corners, engine"), |b| {
             b.iter(|| retrograde::solve(black_box(&chase)))

@@ -7,6 +7,7 @@ use crate::{input, Failure, PursuitArgs};
 use gsolve_engine::retrograde::{self, Options};
 use gsolve_engine::{Solution, Unmoves};
 use gsolve_games::chase::{self, Chase, ChaseCase};
+use gsolve_games::pursuit::BitwiseOptions;
 use gsolve_games::queens_case::{self, Cell, Map, QueensCase};
 use std::collections::HashMap;
 use std::io::{BufWriter, Write};
@@ -16,6 +17,13 @@ fn solve<G: Unmoves + Sync>(game: &G) -> Solution {
     let bar = Bar::new();
     let observe = |p| bar.observe(p);
     retrograde::solve_with(game, &Options { progress: Some(&observe), ..Options::default() })
+}
+
+/// Runs a bit-parallel solve within `budget`, with a progress bar on long solves.
+fn bit_parallel<T>(budget: u64, run: impl FnOnce(&BitwiseOptions<'_>) -> Option<T>) -> Option<T> {
+    let bar = Bar::new();
+    let observe = |p| bar.observe(p);
+    run(&BitwiseOptions { budget, progress: Some(&observe) })
 }
 
 pub fn queens_case(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Result<(), Failure> {
@@ -38,7 +46,8 @@ pub fn queens_case(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Resu
             let answer = if game.escape_by_distance(&start).is_some() {
                 queens_case::QUEEN_ESCAPES
             } else {
-                let bitwise = game.bitwise_budget().and_then(|budget| game.value_bitwise(&start, budget));
+                let bitwise =
+                    game.bitwise_budget().and_then(|budget| bit_parallel(budget, |o| game.value_bitwise(&start, o)));
                 QueensCase::verdict(
                     bitwise.unwrap_or_else(|| solve(&game).value_of(&game, &start).expect("every position is solved")),
                 )
@@ -46,7 +55,7 @@ pub fn queens_case(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Resu
             writeln!(out, "{answer}").map_err(write_error)?;
             continue;
         }
-        let bitwise = || game.bitwise_budget().and_then(|budget| game.solve_bitwise(budget));
+        let bitwise = || game.bitwise_budget().and_then(|budget| bit_parallel(budget, |o| game.solve_bitwise(o)));
         let solution = if *retrograde { solve(&game) } else { bitwise().unwrap_or_else(|| solve(&game)) };
         let verdict = |value| QueensCase::verdict(value).to_string();
         let report = CaseReport::new(i + 1, verdict, &game, &solution, &game.start(), style);
@@ -86,14 +95,15 @@ pub fn chase(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Result<(),
             && !solved.contains_key(&case.size)
         {
             let game = Chase::new(case.size);
-            if let Some(value) = game.value_bitwise(&game.start(case), game.bitwise_budget()) {
+            if let Some(value) = bit_parallel(game.bitwise_budget(), |o| game.value_bitwise(&game.start(case), o)) {
                 writeln!(out, "{}", Chase::verdict(value)).map_err(write_error)?;
                 continue;
             }
         }
         let (game, solution) = solved.entry(case.size).or_insert_with(|| {
             let game = Chase::new(case.size);
-            let bitwise = if *retrograde { None } else { game.solve_bitwise(game.bitwise_budget()) };
+            let bitwise =
+                if *retrograde { None } else { bit_parallel(game.bitwise_budget(), |o| game.solve_bitwise(o)) };
             let solution = bitwise.unwrap_or_else(|| solve(&game));
             (game, solution)
         });

@@ -9,6 +9,7 @@
 use gsolve_engine::{check, retrograde, Indexed, Value};
 use gsolve_games::chase::{parse_cases, Chase, ChasePosition};
 use gsolve_games::notation::Coord;
+use gsolve_games::pursuit::BitwiseOptions;
 
 // ---------------------------------------------------------------------------------
 // The naive solver.
@@ -361,7 +362,11 @@ fn the_bitwise_solve_gives_the_engines_values() {
         let solution = retrograde::solve(&game);
         for index in 0..game.index_size() {
             let p = game.position(index).unwrap();
-            assert_eq!(game.value_bitwise(&p, u64::MAX), solution.value_of(&game, &p), "n = {n}, {p:?}");
+            assert_eq!(
+                game.value_bitwise(&p, &BitwiseOptions::unlimited()),
+                solution.value_of(&game, &p),
+                "n = {n}, {p:?}"
+            );
             checked += 1;
         }
     }
@@ -377,7 +382,11 @@ fn the_bitwise_solve_gives_the_engines_values() {
         let solution = retrograde::solve(&game);
         for _ in 0..40 {
             let p = ChasePosition { white: next(n * n), black: next(n * n), white_to_move: next(2) == 0 };
-            assert_eq!(game.value_bitwise(&p, u64::MAX), solution.value_of(&game, &p), "n = {n}, {p:?}");
+            assert_eq!(
+                game.value_bitwise(&p, &BitwiseOptions::unlimited()),
+                solution.value_of(&game, &p),
+                "n = {n}, {p:?}"
+            );
             checked += 1;
         }
     }
@@ -385,7 +394,7 @@ fn the_bitwise_solve_gives_the_engines_values() {
     // Within the contest's budget every start up to n = 20 is answered.
     let game = Chase::new(20);
     let start = position(&game, (0, 1), (0, 19), true);
-    assert_eq!(game.value_bitwise(&start, game.bitwise_budget()), Some(Value::Loss(58)));
+    assert_eq!(game.value_bitwise(&start, &BitwiseOptions::within(game.bitwise_budget())), Some(Value::Loss(58)));
 }
 
 /// The bit-parallel solve of every position equals the engine's solution, index
@@ -394,10 +403,10 @@ fn the_bitwise_solve_gives_the_engines_values() {
 fn the_bitwise_solve_of_every_position_equals_the_engines() {
     for n in 2..=20u32 {
         let game = Chase::new(n);
-        let bitwise = game.solve_bitwise(u64::MAX).expect("no budget");
+        let bitwise = game.solve_bitwise(&BitwiseOptions::unlimited()).expect("no budget");
         assert!(bitwise == retrograde::solve(&game), "n = {n}");
     }
     // Over budget: no solution.
     let game = Chase::new(12);
-    assert!(game.solve_bitwise(1_000).is_none());
+    assert!(game.solve_bitwise(&BitwiseOptions::within(1_000)).is_none());
 }

@@ -7,6 +7,7 @@
 //! remoteness included.
 
 use gsolve_engine::{check, retrograde, Indexed, Value};
+use gsolve_games::pursuit::BitwiseOptions;
 use gsolve_games::queens_case::{
     generate, parse_maps, Map, QueensCase, QueensPosition, ARMY_CATCHES, NEITHER, QUEEN_ESCAPES,
 };
@@ -704,7 +705,7 @@ fn the_bitwise_solve_gives_every_state_its_value() {
         let solved = Solved::new(case);
         for (q, a, side, value) in solved.all_states() {
             let p = QueensPosition { queen: solved.engine_id[q], army: solved.engine_id[a], queen_to_move: side };
-            let bitwise = solved.game.value_bitwise(&p, u64::MAX).expect("no budget, a dense map");
+            let bitwise = solved.game.value_bitwise(&p, &BitwiseOptions::unlimited()).expect("no budget, a dense map");
             assert_eq!(bitwise, value, "{} on\n{}", describe_state(&solved.grid.open_cells(), q, a, side), case.text);
             states += 1;
             draws += usize::from(value == Value::Draw);
@@ -719,7 +720,7 @@ fn the_bitwise_solve_gives_every_state_its_value() {
         .iter()
         .map(|m| {
             let g = QueensCase::new(m);
-            QueensCase::verdict(g.value_bitwise(&g.start(), u64::MAX).unwrap())
+            QueensCase::verdict(g.value_bitwise(&g.start(), &BitwiseOptions::unlimited()).unwrap())
         })
         .collect();
     assert_eq!(answers, [NEITHER, ARMY_CATCHES, QUEEN_ESCAPES, NEITHER, ARMY_CATCHES, ARMY_CATCHES]);
@@ -744,7 +745,7 @@ fn the_bitwise_solve_matches_the_engine_across_words() {
                 queen_to_move: rng.below(2) == 0,
             };
             let value = solution.value_of(&game, &p).unwrap();
-            assert_eq!(game.value_bitwise(&p, u64::MAX), Some(value), "{p:?} on\n{map}");
+            assert_eq!(game.value_bitwise(&p, &BitwiseOptions::unlimited()), Some(value), "{p:?} on\n{map}");
             checked += 1;
             kinds[match value {
                 Value::Win(_) => 0,
@@ -768,14 +769,18 @@ fn the_bitwise_solve_within_its_budget_is_exact_or_gives_up() {
         let game = QueensCase::new(&map);
         let solution = retrograde::solve(&game);
         let start = game.start();
-        match game.value_bitwise(&start, game.bitwise_budget().unwrap_or(0)) {
+        match game.value_bitwise(&start, &BitwiseOptions::within(game.bitwise_budget().unwrap_or(0))) {
             Some(value) => {
                 assert_eq!(Some(value), solution.value_of(&game, &start), "\n{map}");
                 answered += 1;
             }
             None => gave_up += 1,
         }
-        assert_eq!(game.value_bitwise(&start, u64::MAX), solution.value_of(&game, &start), "\n{map}");
+        assert_eq!(
+            game.value_bitwise(&start, &BitwiseOptions::unlimited()),
+            solution.value_of(&game, &start),
+            "\n{map}"
+        );
     }
     eprintln!("{answered} answered, {gave_up} gave up");
     assert!(answered >= 10 && gave_up >= 5, "{answered} answered, {gave_up} gave up");
@@ -783,7 +788,7 @@ fn the_bitwise_solve_within_its_budget_is_exact_or_gives_up() {
     let text =
         "9 9\nQ.......E\n#########\n#########\n#########\n#########\n#########\n#########\n#########\n########A\n";
     let sparse = QueensCase::new(&Map::parse(text).unwrap());
-    assert_eq!(sparse.value_bitwise(&sparse.start(), u64::MAX), None);
+    assert_eq!(sparse.value_bitwise(&sparse.start(), &BitwiseOptions::unlimited()), None);
 }
 
 /// The bit-parallel solve of every position equals the engine's solution, index
@@ -802,7 +807,7 @@ fn the_bitwise_solve_of_every_position_equals_the_engines() {
     for map in &maps {
         let game = QueensCase::new(map);
         let engine = retrograde::solve(&game);
-        match game.solve_bitwise(u64::MAX) {
+        match game.solve_bitwise(&BitwiseOptions::unlimited()) {
             Some(bitwise) => {
                 assert!(bitwise == engine, "\n{map}");
                 solved += 1;
@@ -813,5 +818,5 @@ fn the_bitwise_solve_of_every_position_equals_the_engines() {
     }
     assert!(solved > 300 && draws > 10_000, "{solved} maps solved, {draws} drawn positions");
     let open = QueensCase::new(&generate::random_map(20, 20, 0, 1, 3));
-    assert!(open.solve_bitwise(10).is_none());
+    assert!(open.solve_bitwise(&BitwiseOptions::within(10)).is_none());
 }

@@ -7,7 +7,7 @@
 //! Memory: four bits a position (the engine's solve: 16).
 
 use super::{Chase, ChasePosition};
-use crate::pursuit::bit_rows::{set_bit, BitRows, Terminals, ToMove};
+use crate::pursuit::bit_rows::{set_bit, BitRows, BitwiseOptions, Terminals, ToMove};
 use gsolve_engine::{Indexed, PackedValue, Solution, Value};
 
 impl Chase {
@@ -22,19 +22,19 @@ impl Chase {
 
     /// The exact value of `position` (remoteness included), by the bit-parallel
     /// solve, which stops as soon as the position is decided; `None` when that
-    /// needs more than `budget` row words of work.
-    pub fn value_bitwise(&self, position: &ChasePosition, budget: u64) -> Option<Value> {
+    /// needs more than `options.budget` row words of work.
+    pub fn value_bitwise(&self, position: &ChasePosition, options: &BitwiseOptions<'_>) -> Option<Value> {
         let to_move = if position.white_to_move { ToMove::First } else { ToMove::Second };
         let asked = (position.white as usize, position.black as usize, to_move);
         let cells = (self.size * self.size) as usize;
-        self.bit_rows().value_of(&self.white_steps, cells, terminals, asked, budget)
+        self.bit_rows().value_of(&self.white_steps, cells, terminals, asked, options)
     }
 
     /// Solves every position by the bit-parallel solve, to the engine's solution
     /// (the same values, index for index); `None` when that needs more than
-    /// `budget` row words of work. Memory: that of the solve, and the solution's
+    /// `options.budget` row words of work. Memory: that of the solve, and the solution's
     /// 2 bytes a position.
-    pub fn solve_bitwise(&self, budget: u64) -> Option<Solution> {
+    pub fn solve_bitwise(&self, options: &BitwiseOptions<'_>) -> Option<Solution> {
         let mut codes = vec![PackedValue::DRAW.0 as u16; self.index_size() as usize];
         let record = |white: usize, to_move: ToMove, black: usize, value: Value| {
             let position =
@@ -42,7 +42,7 @@ impl Chase {
             codes[self.index(&position) as usize] = PackedValue::pack(value).0 as u16;
         };
         let cells = (self.size * self.size) as usize;
-        let solved = self.bit_rows().solve_all(&self.white_steps, cells, terminals, budget, record);
+        let solved = self.bit_rows().solve_all(&self.white_steps, cells, terminals, options, record);
         solved.then(|| Solution::from_narrow(codes))
     }
 

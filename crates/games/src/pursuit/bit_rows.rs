@@ -53,7 +53,7 @@
 //! move (a loss needs a won child to exist).
 
 use super::Adjacency;
-use gsolve_engine::Value;
+use gsolve_engine::{Progress, Value};
 
 /// A move of the second token: by `vector` (rows, columns), from the cells of
 /// `from` (the game says where it is legal: inside the grid, onto an open cell,
@@ -77,6 +77,30 @@ pub(crate) struct BitRows {
     open: Vec<u64>,
     shifts: Vec<Shift>,
 }
+
+/// How far a bit-parallel solve may go, and who watches it.
+#[derive(Clone, Copy)]
+pub struct BitwiseOptions<'a> {
+    /// Row words of work (64 positions each) after which the solve gives up.
+    pub budget: u64,
+    /// Called after each level with the positions decided so far, of all.
+    pub progress: Option<&'a dyn Fn(Progress)>,
+}
+
+impl BitwiseOptions<'_> {
+    /// No limit on the work, no progress reports.
+    pub fn unlimited() -> Self {
+        BitwiseOptions { budget: u64::MAX, progress: None }
+    }
+
+    /// At most `budget` row words of work, no progress reports.
+    pub fn within(budget: u64) -> Self {
+        BitwiseOptions { budget, progress: None }
+    }
+}
+
+/// The progress step of a bit-parallel solve.
+pub const STEP: &str = "bit-parallel levels";
 
 /// Which side is to move in the position asked about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,7 +163,7 @@ impl BitRows {
 
     /// The value of the position (first token on `first`, second on the cell of
     /// bit `second`, `to_move`) for its side to move, remoteness included; `None`
-    /// when deciding it computes more than `budget` row words, or passes a
+    /// when deciding it computes more than `options.budget` row words, or passes a
     /// remoteness of [`MAX_LEVEL`].
     ///
     /// `steps` lists the first token's targets from each of its cells (its rows,
@@ -150,9 +174,9 @@ impl BitRows {
         rows: usize,
         terminals: impl FnMut(usize, Terminals<'_>),
         asked: (usize, usize, ToMove),
-        budget: u64,
+        options: &BitwiseOptions<'_>,
     ) -> Option<Value> {
-        match self.run(steps, rows, terminals, Some(asked), budget, None::<fn(usize, ToMove, usize, Value)>) {
+        match self.run(steps, rows, terminals, Some(asked), options, None::<fn(usize, ToMove, usize, Value)>) {
             Ended::Decided(value) => Some(value),
             Ended::Fixpoint => Some(Value::Draw),
             Ended::OverBudget => None,
@@ -161,17 +185,17 @@ impl BitRows {
 
     /// Solves every position, calling `record(row, side to move, bit, value)` once
     /// for each position that is not drawn (the others are); false (and some
-    /// positions recorded) when that computes more than `budget` row words, or
+    /// positions recorded) when that computes more than `options.budget` row words, or
     /// passes a remoteness of [`MAX_LEVEL`].
     pub fn solve_all(
         &self,
         steps: &Adjacency,
         rows: usize,
         terminals: impl FnMut(usize, Terminals<'_>),
-        budget: u64,
+        options: &BitwiseOptions<'_>,
         record: impl FnMut(usize, ToMove, usize, Value),
     ) -> bool {
-        matches!(self.run(steps, rows, terminals, None, budget, Some(record)), Ended::Fixpoint)
+        matches!(self.run(steps, rows, terminals, None, options, Some(record)), Ended::Fixpoint)
     }
 
     fn run(
@@ -180,7 +204,7 @@ impl BitRows {
         rows: usize,
         mut terminals: impl FnMut(usize, Terminals<'_>),
         asked: Option<(usize, usize, ToMove)>,
-        budget: u64,
+        options: &BitwiseOptions<'_>,
         mut record: Option<impl FnMut(usize, ToMove, usize, Value)>,
     ) -> Ended {
         let (words, pad) = (self.words, self.pad);
@@ -243,6 +267,10 @@ impl BitRows {
         let mut spare: Vec<(Vec<u64>, Vec<u64>)> = Vec::new();
         let (mut win, mut loss) = (vec![0u64; words], vec![0u64; words]);
         let mut work = 0u64;
+        // Positions decided so far, counted only for progress reports.
+        let total = 2 * rows as u64 * self.open.iter().map(|w| w.count_ones() as u64).sum::<u64>();
+        let mut decided_count = 0u64;
+        let counting = options.progress.is_some();
         for level in 1.. {
             let mut any = false;
             // First side to move: its moves go to other rows.
@@ -298,6 +326,9 @@ impl BitRows {
                     done_w[i] |= w;
                     done_l[i] |= l;
                     changed |= w | l;
+                    if counting {
+                        decided_count += (w | l).count_ones() as u64;
+                    }
                     if let Some(record) = record.as_mut() {
                         each_bit(&[w], |bit| record(f, ToMove::Second, i * 64 + bit, Value::Win(level)));
                         each_bit(&[l], |bit| record(f, ToMove::Second, i * 64 + bit, Value::Loss(level)));
@@ -313,6 +344,9 @@ impl BitRows {
                     *dw |= w;
                     *dl |= l;
                 }
+                if counting {
+                    decided_count += w.iter().chain(&l).map(|x| x.count_ones() as u64).sum::<u64>();
+                }
                 if let Some(record) = record.as_mut() {
                     each_bit(&w, |bit| record(f, ToMove::First, bit, Value::Win(level)));
                     each_bit(&l, |bit| record(f, ToMove::First, bit, Value::Loss(level)));
@@ -327,7 +361,10 @@ impl BitRows {
             if !any {
                 return Ended::Fixpoint;
             }
-            if work > budget || level >= MAX_LEVEL {
+            if let Some(progress) = options.progress {
+                progress(Progress::new(STEP, decided_count, total));
+            }
+            if work > options.budget || level >= MAX_LEVEL {
                 return Ended::OverBudget;
             }
             std::mem::swap(&mut first_changed, &mut next_first_changed);

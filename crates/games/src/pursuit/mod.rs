@@ -3,6 +3,8 @@
 
 pub(crate) mod bit_rows;
 
+pub use bit_rows::BitwiseOptions;
+
 /// Index of a pursuit position over `cells` cells:
 ///
 /// ```text

@@ -13,7 +13,7 @@
 //! qualify, and the work is bounded by a budget ([`QueensCase::value_bitwise`]).
 
 use super::{QueensCase, QueensPosition};
-use crate::pursuit::bit_rows::{set_bit, BitRows, Terminals, ToMove};
+use crate::pursuit::bit_rows::{set_bit, BitRows, BitwiseOptions, Terminals, ToMove};
 use gsolve_engine::{Indexed, PackedValue, Solution, Value};
 
 impl QueensCase {
@@ -30,23 +30,23 @@ impl QueensCase {
 
     /// The exact value of `position` (remoteness included), by the bit-parallel
     /// solve of the module docs, which stops as soon as the position is decided;
-    /// `None` when that needs more than `budget` row words of work, or when the
+    /// `None` when that needs more than `options.budget` row words of work, or when the
     /// map's grid is more than four times its open cells (rows are as long as the
     /// grid). Open maps decide in few levels; long games (a maze's chase) take
     /// many levels, each touching many rows: there the engine's solve is faster.
     /// Memory: `open cells × grid cells / 2` bytes (four bits a pair of cells).
-    pub fn value_bitwise(&self, position: &QueensPosition, budget: u64) -> Option<Value> {
+    pub fn value_bitwise(&self, position: &QueensPosition, options: &BitwiseOptions<'_>) -> Option<Value> {
         let (grid, bit_of, terminals) = self.bit_rows()?;
         let to_move = if position.queen_to_move { ToMove::First } else { ToMove::Second };
         let asked = (position.queen as usize, bit_of[position.army as usize], to_move);
-        grid.value_of(&self.steps, self.open_cells() as usize, terminals, asked, budget)
+        grid.value_of(&self.steps, self.open_cells() as usize, terminals, asked, options)
     }
 
     /// Solves every position by the bit-parallel solve, to the engine's solution
     /// (the same values, index for index); `None` under the same conditions as
     /// [`Self::value_bitwise`]. Memory: that of the solve, and the solution's 2
     /// bytes a position.
-    pub fn solve_bitwise(&self, budget: u64) -> Option<Solution> {
+    pub fn solve_bitwise(&self, options: &BitwiseOptions<'_>) -> Option<Solution> {
         let (grid, bit_of, terminals) = self.bit_rows()?;
         let mut cell_of_bit = vec![u32::MAX; (self.map.width() * self.map.height()) as usize];
         for (cell, &bit) in bit_of.iter().enumerate() {
@@ -58,7 +58,7 @@ impl QueensCase {
             let position = QueensPosition { queen: queen as u32, army, queen_to_move: to_move == ToMove::First };
             codes[self.index(&position) as usize] = PackedValue::pack(value).0 as u16;
         };
-        let solved = grid.solve_all(&self.steps, self.open_cells() as usize, terminals, budget, record);
+        let solved = grid.solve_all(&self.steps, self.open_cells() as usize, terminals, options, record);
         solved.then(|| Solution::from_narrow(codes))
     }
 
