@@ -10,6 +10,7 @@ use gsolve_engine::{Indexed, Observer, Solution, Tiered, Value, Variant};
 use gsolve_games::chase::Chase;
 use gsolve_games::notation::{Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
+use gsolve_games::pursuit::BitwiseOptions;
 use gsolve_games::queens_case::{Map, QueensCase};
 use gsolve_rules::RulesGame;
 use gsolve_tablebase::summary::{summarize, SideCounts};
@@ -144,7 +145,10 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
             let game = Chase::new(*size);
             match plan {
                 Plan::Member(cluster) => crate::distributed::build_retrograde(game, output, options, cluster),
-                _ => build_with(&game, output, &options, retrograde_solve),
+                _ => build_with(&game, output, &options, |g, bar| {
+                    bit_parallel_solve(bar, g.bitwise_budget(), |o| g.solve_bitwise(o))
+                        .unwrap_or_else(|| retrograde_solve(g, bar))
+                }),
             }
         }
         BuildGame::QueensCase { map, .. } => {
@@ -153,7 +157,11 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
             let game = QueensCase::new(&map);
             match plan {
                 Plan::Member(cluster) => crate::distributed::build_retrograde(game, output, options, cluster),
-                _ => build_with(&game, output, &options, retrograde_solve),
+                _ => build_with(&game, output, &options, |g, bar| {
+                    g.bitwise_budget()
+                        .and_then(|budget| bit_parallel_solve(bar, budget, |o| g.solve_bitwise(o)))
+                        .unwrap_or_else(|| retrograde_solve(g, bar))
+                }),
             }
         }
         BuildGame::Rules { file, position, rows, cols, map, tiers, .. } => {
@@ -261,6 +269,17 @@ fn build_tiered_solving_with<G: StoredGame + Tiered, S: Tiered<Tier = G::Tier> +
         String::new()
     };
     report_written(G::NAME, output, &written, started.elapsed(), None, &resumed)
+}
+
+/// The bit-parallel solve of a pursuit game (the engine's solution, faster),
+/// within `budget`, reporting to `bar`.
+fn bit_parallel_solve(
+    bar: &Bar,
+    budget: u64,
+    solve: impl FnOnce(&BitwiseOptions<'_>) -> Option<Solution>,
+) -> Option<Solution> {
+    let observe = |p| bar.observe(p);
+    solve(&BitwiseOptions { budget, progress: Some(&observe) })
 }
 
 fn retrograde_solve<G: gsolve_engine::Unmoves + Sync>(game: &G, bar: &Bar) -> Solution {
