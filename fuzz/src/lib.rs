@@ -33,6 +33,7 @@ use gsolve_engine::{line, retrograde, Game, Indexed, Value, ValueLookup, Variant
 use gsolve_games::chase::{self, Chase};
 use gsolve_games::notation::{Explain, PlainNotation};
 use gsolve_games::pawns::{self, Pawns};
+use gsolve_games::pursuit::BitwiseOptions;
 use gsolve_games::queens_case::{self, Map, QueensCase};
 use gsolve_games::snakes::{self, Snakes};
 use gsolve_tablebase::summary::summarize;
@@ -110,7 +111,8 @@ fn parameters_round_trip<G: Variant + Indexed>(game: &G) {
 }
 
 /// `gsolve queens-case`: every map parsed; maps of at most [`MAX_QUEENS_CELLS`] open
-/// cells solved, answered and explained.
+/// cells solved, answered and explained, and the contest line's other ways (the
+/// escape by distance, the bit-parallel solves) checked against the engine's solve.
 pub fn contest_queens(data: &[u8]) {
     let Ok(maps) = queens_case::parse_maps(&text(data)) else { return };
     for map in &maps {
@@ -127,11 +129,23 @@ pub fn contest_queens(data: &[u8]) {
         let value = solution.value_of(&game, &start).expect("the start is solved");
         let _ = QueensCase::verdict(value);
         explain(&game, &solution, &start);
+        // The contest line's other ways agree with the engine's solve.
+        if let Some(bound) = game.escape_by_distance(&start) {
+            assert!(
+                matches!(value, Value::Win(r) if (bound.at_least..=bound.at_most).contains(&r)),
+                "{value:?} {bound:?}"
+            );
+        }
+        if let Some(bitwise) = game.value_bitwise(&start, &BitwiseOptions::unlimited()) {
+            assert_eq!(bitwise, value);
+            assert!(game.solve_bitwise(&BitwiseOptions::unlimited()).is_some_and(|s| s == solution));
+        }
     }
 }
 
 /// `gsolve chase`: every case parsed; boards up to [`MAX_CHASE_SIZE`] solved (once a
-/// size, as the command does), answered and explained.
+/// size, as the command does), answered and explained, and the bit-parallel solves
+/// checked against the engine's.
 pub fn contest_chase(data: &[u8]) {
     let Ok(cases) = chase::parse_cases(&text(data)) else { return };
     let mut solved = HashMap::new();
@@ -139,6 +153,7 @@ pub fn contest_chase(data: &[u8]) {
         let (game, solution) = solved.entry(case.size).or_insert_with(|| {
             let game = Chase::new(case.size);
             let solution = retrograde::solve(&game);
+            assert!(game.solve_bitwise(&BitwiseOptions::unlimited()).is_some_and(|s| s == solution));
             (game, solution)
         });
         let start = game.start(case);
@@ -146,6 +161,8 @@ pub fn contest_chase(data: &[u8]) {
         let value = solution.value_of(&*game, &start).expect("the start is solved");
         let _ = Chase::verdict(value);
         explain(&*game, &*solution, &start);
+        // The contest line's bit-parallel solve agrees with the engine's.
+        assert_eq!(game.value_bitwise(&start, &BitwiseOptions::unlimited()), Some(value));
     }
 }
 
