@@ -229,6 +229,9 @@ pub struct Analysis {
     /// The value for the side to move.
     pub value: Value,
     /// Which solver answered: `"retrograde"`, `"layered"`, `"alpha-beta"` or `"tablebase"`.
+    /// `"retrograde"` is a whole-game solve from the terminal positions back,
+    /// the engine's or (chase, open Queen's Case maps) the bit-parallel one: the
+    /// same values.
     pub solver: &'static str,
     /// Every legal move, best first (a tie in value keeps the game's move order).
     pub moves: Vec<MoveInfo>,

@@ -1,6 +1,6 @@
 //! `gsolve queens-case` and `gsolve chase`.
 
-use crate::progress::Bar;
+use crate::progress::{self, Bar};
 use crate::report::{write_error, CaseReport, Style};
 use crate::rules::{self, Contest};
 use crate::{input, Failure, PursuitArgs};
@@ -21,9 +21,7 @@ fn solve<G: Unmoves + Sync>(game: &G) -> Solution {
 
 /// Runs a bit-parallel solve within `budget`, with a progress bar on long solves.
 fn bit_parallel<T>(budget: u64, run: impl FnOnce(&BitwiseOptions<'_>) -> Option<T>) -> Option<T> {
-    let bar = Bar::new();
-    let observe = |p| bar.observe(p);
-    run(&BitwiseOptions { budget, progress: Some(&observe) })
+    progress::bit_parallel(&Bar::new(), budget, run)
 }
 
 pub fn queens_case(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Result<(), Failure> {
@@ -64,9 +62,10 @@ pub fn queens_case(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Resu
     out.flush().map_err(write_error)
 }
 
-/// Cases of one chase board size that are each solved alone (the bit-parallel solve
-/// of a start costs about a quarter of the whole board's solve at n = 100).
-const FEW_CASES: usize = 4;
+/// Cases of one chase board size that are each solved alone: the bit-parallel
+/// solve of a start costs about 60% of the whole board's (n = 100: 2.5 s and 83 MB
+/// against 4.2 s and 474 MB), so two cases already pay for the whole board.
+const FEW_CASES: usize = 1;
 
 pub fn chase(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Result<(), Failure> {
     let (text, name) = input::read(args.file.as_ref())?;
@@ -86,11 +85,13 @@ pub fn chase(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Result<(),
     }
     for (i, case) in cases.iter().enumerate() {
         // The contest line needs only the start's value: the bit-parallel solve
-        // stops once the start is decided; past its budget, for the other styles
-        // (they print the line of play), or for a size with more than
-        // `FEW_CASES` cases, the whole board is solved.
+        // stops once the start is decided; for the other styles (they print the
+        // line of play), or for a size with more than `FEW_CASES` cases, the whole
+        // board is solved, bit-parallel unless a start already went over the
+        // budget (the whole board would too), else by the engine.
+        let mut bitwise_pays = !retrograde;
         if style == Style::Contest
-            && !retrograde
+            && bitwise_pays
             && per_size[&case.size] <= FEW_CASES
             && !solved.contains_key(&case.size)
         {
@@ -99,11 +100,12 @@ pub fn chase(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Result<(),
                 writeln!(out, "{}", Chase::verdict(value)).map_err(write_error)?;
                 continue;
             }
+            bitwise_pays = false;
         }
         let (game, solution) = solved.entry(case.size).or_insert_with(|| {
             let game = Chase::new(case.size);
             let bitwise =
-                if *retrograde { None } else { bit_parallel(game.bitwise_budget(), |o| game.solve_bitwise(o)) };
+                if bitwise_pays { bit_parallel(game.bitwise_budget(), |o| game.solve_bitwise(o)) } else { None };
             let solution = bitwise.unwrap_or_else(|| solve(&game));
             (game, solution)
         });

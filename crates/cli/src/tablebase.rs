@@ -1,7 +1,7 @@
 //! `gsolve build`, `probe`, `verify` and `info`: tablebases on disk.
 
 use crate::distributed::Plan;
-use crate::progress::Bar;
+use crate::progress::{self, Bar};
 use crate::report::write_error;
 use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, ProbeArgs, TierArgs, VerifyArgs};
 use gsolve_analysis::piece_move_label;
@@ -10,7 +10,6 @@ use gsolve_engine::{Indexed, Observer, Solution, Tiered, Value, Variant};
 use gsolve_games::chase::Chase;
 use gsolve_games::notation::{Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
-use gsolve_games::pursuit::BitwiseOptions;
 use gsolve_games::queens_case::{Map, QueensCase};
 use gsolve_rules::RulesGame;
 use gsolve_tablebase::summary::{summarize, SideCounts};
@@ -146,7 +145,7 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
             match plan {
                 Plan::Member(cluster) => crate::distributed::build_retrograde(game, output, options, cluster),
                 _ => build_with(&game, output, &options, |g, bar| {
-                    bit_parallel_solve(bar, g.bitwise_budget(), |o| g.solve_bitwise(o))
+                    progress::bit_parallel(bar, g.bitwise_budget(), |o| g.solve_bitwise(o))
                         .unwrap_or_else(|| retrograde_solve(g, bar))
                 }),
             }
@@ -159,7 +158,7 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
                 Plan::Member(cluster) => crate::distributed::build_retrograde(game, output, options, cluster),
                 _ => build_with(&game, output, &options, |g, bar| {
                     g.bitwise_budget()
-                        .and_then(|budget| bit_parallel_solve(bar, budget, |o| g.solve_bitwise(o)))
+                        .and_then(|budget| progress::bit_parallel(bar, budget, |o| g.solve_bitwise(o)))
                         .unwrap_or_else(|| retrograde_solve(g, bar))
                 }),
             }
@@ -269,17 +268,6 @@ fn build_tiered_solving_with<G: StoredGame + Tiered, S: Tiered<Tier = G::Tier> +
         String::new()
     };
     report_written(G::NAME, output, &written, started.elapsed(), None, &resumed)
-}
-
-/// The bit-parallel solve of a pursuit game (the engine's solution, faster),
-/// within `budget`, reporting to `bar`.
-fn bit_parallel_solve(
-    bar: &Bar,
-    budget: u64,
-    solve: impl FnOnce(&BitwiseOptions<'_>) -> Option<Solution>,
-) -> Option<Solution> {
-    let observe = |p| bar.observe(p);
-    solve(&BitwiseOptions { budget, progress: Some(&observe) })
 }
 
 fn retrograde_solve<G: gsolve_engine::Unmoves + Sync>(game: &G, bar: &Bar) -> Solution {

@@ -1,10 +1,11 @@
-//! The bit-parallel solve of one chase position ([`crate::pursuit::bit_rows`]):
+//! The bit-parallel solve of chase, of one position or of all
+//! ([`crate::pursuit::bit_rows`]):
 //! white is the first token (a row per cell, its four steps as its moves), black
 //! the second (a bit per cell, moving one or two cells along a row or column,
 //! passing over anything). The terminal positions are both pieces on one cell,
 //! lost for the side to move (`first_loses` and `second_loses` of each row).
 //!
-//! Memory: four bits a position (the engine's solve: 16).
+//! Memory: four bits a pair of cells, two a position (the engine's solve: 16).
 
 use super::{Chase, ChasePosition};
 use crate::pursuit::bit_rows::{set_bit, BitRows, BitwiseOptions, Terminals, ToMove};

@@ -1,5 +1,5 @@
-//! A bit-parallel retrograde solve of one position of a pursuit game on a grid:
-//! 64 of the second token's cells a machine word.
+//! A bit-parallel retrograde solve of a pursuit game on a grid, of one position
+//! or of all: 64 of the second token's cells a machine word.
 //!
 //! The engine's retrograde solve keeps 2 bytes a position and visits positions one
 //! at a time. On a grid, the second token's moves are shifts: the cells from which
@@ -21,7 +21,7 @@
 //! | `second_loses[f]` | second | loss |
 //!
 //! Level 0 is the terminal positions, which the game writes
-//! ([`BitRows::solve`]'s `terminals`). A position not yet decided is decided at
+//! (the `terminals` of [`BitRows::value_of`] and [`BitRows::solve_all`]). A position not yet decided is decided at
 //! level `k` (its remoteness) when
 //! - some child is lost, decided by level `k − 1`: it wins in `k`;
 //! - every child is won, decided by level `k − 1`: it loses in `k`.
@@ -65,7 +65,7 @@ struct Shift {
     from: Vec<u64>,
 }
 
-/// A grid with the second token's moves: everything [`BitRows::solve`] needs
+/// A grid with the second token's moves: everything a solve needs
 /// besides the first token's moves and the terminal positions.
 pub(crate) struct BitRows {
     width: usize,
@@ -81,7 +81,8 @@ pub(crate) struct BitRows {
 /// How far a bit-parallel solve may go, and who watches it.
 #[derive(Clone, Copy)]
 pub struct BitwiseOptions<'a> {
-    /// Row words of work (64 positions each) after which the solve gives up.
+    /// Row words computed (a row's new decisions, 64 positions a word) after which
+    /// the solve gives up.
     pub budget: u64,
     /// Called after each level with the positions decided so far, of all.
     pub progress: Option<&'a dyn Fn(Progress)>,
@@ -93,7 +94,7 @@ impl BitwiseOptions<'_> {
         BitwiseOptions { budget: u64::MAX, progress: None }
     }
 
-    /// At most `budget` row words of work, no progress reports.
+    /// At most `budget` row words computed, no progress reports.
     pub fn within(budget: u64) -> Self {
         BitwiseOptions { budget, progress: None }
     }
@@ -167,19 +168,19 @@ impl BitRows {
     /// remoteness of [`MAX_LEVEL`].
     ///
     /// `steps` lists the first token's targets from each of its cells (its rows,
-    /// `0..rows`); `terminals` writes each row's terminal positions.
+    /// `0..first_cells`); `terminals` writes each row's terminal positions.
     pub fn value_of(
         &self,
         steps: &Adjacency,
-        rows: usize,
+        first_cells: usize,
         terminals: impl FnMut(usize, Terminals<'_>),
         asked: (usize, usize, ToMove),
         options: &BitwiseOptions<'_>,
     ) -> Option<Value> {
-        match self.run(steps, rows, terminals, Some(asked), options, None::<fn(usize, ToMove, usize, Value)>) {
+        match self.run(steps, first_cells, terminals, Some(asked), options, None::<fn(usize, ToMove, usize, Value)>) {
             Ended::Decided(value) => Some(value),
             Ended::Fixpoint => Some(Value::Draw),
-            Ended::OverBudget => None,
+            Ended::GaveUp => None,
         }
     }
 
@@ -190,18 +191,18 @@ impl BitRows {
     pub fn solve_all(
         &self,
         steps: &Adjacency,
-        rows: usize,
+        first_cells: usize,
         terminals: impl FnMut(usize, Terminals<'_>),
         options: &BitwiseOptions<'_>,
         record: impl FnMut(usize, ToMove, usize, Value),
     ) -> bool {
-        matches!(self.run(steps, rows, terminals, None, options, Some(record)), Ended::Fixpoint)
+        matches!(self.run(steps, first_cells, terminals, None, options, Some(record)), Ended::Fixpoint)
     }
 
     fn run(
         &self,
         steps: &Adjacency,
-        rows: usize,
+        first_cells: usize,
         mut terminals: impl FnMut(usize, Terminals<'_>),
         asked: Option<(usize, usize, ToMove)>,
         options: &BitwiseOptions<'_>,
@@ -210,11 +211,11 @@ impl BitRows {
         let (words, pad) = (self.words, self.pad);
         let stride = words + 2 * pad;
         let middle = |f: usize| f * stride + pad..f * stride + pad + words;
-        let mut first_wins = vec![0u64; rows * stride];
-        let mut first_loses = vec![0u64; rows * stride];
-        let mut second_wins = vec![0u64; rows * stride];
-        let mut second_loses = vec![0u64; rows * stride];
-        for f in 0..rows {
+        let mut first_wins = vec![0u64; first_cells * stride];
+        let mut first_loses = vec![0u64; first_cells * stride];
+        let mut second_wins = vec![0u64; first_cells * stride];
+        let mut second_loses = vec![0u64; first_cells * stride];
+        for f in 0..first_cells {
             terminals(
                 f,
                 Terminals {
@@ -257,24 +258,26 @@ impl BitRows {
             return Ended::Decided(value);
         }
         // Rows changed at the last level: every row at level 0.
-        let mut first_changed = vec![true; rows];
-        let mut second_changed = vec![true; rows];
-        let mut next_first_changed = vec![false; rows];
-        let mut next_second_changed = vec![false; rows];
+        let mut first_changed = vec![true; first_cells];
+        let mut second_changed = vec![true; first_cells];
+        let mut next_first_changed = vec![false; first_cells];
+        let mut next_second_changed = vec![false; first_cells];
         // A level's new first-side decisions, `(row, wins, losses)`, kept apart
         // until its second-side rows are computed (those read the level before).
         let mut new_first: Vec<(usize, Vec<u64>, Vec<u64>)> = Vec::new();
         let mut spare: Vec<(Vec<u64>, Vec<u64>)> = Vec::new();
         let (mut win, mut loss) = (vec![0u64; words], vec![0u64; words]);
         let mut work = 0u64;
-        // Positions decided so far, counted only for progress reports.
-        let total = 2 * rows as u64 * self.open.iter().map(|w| w.count_ones() as u64).sum::<u64>();
+        // Positions decided so far, counted only for progress reports: the total is
+        // every position, so a solve that stops early or leaves draws ends short
+        // of it.
+        let total = 2 * first_cells as u64 * self.open.iter().map(|w| w.count_ones() as u64).sum::<u64>();
         let mut decided_count = 0u64;
         let counting = options.progress.is_some();
         for level in 1.. {
             let mut any = false;
             // First side to move: its moves go to other rows.
-            for f in 0..rows {
+            for f in 0..first_cells {
                 let targets = steps.of(f as u32);
                 if !targets.iter().any(|&t| second_changed[t as usize]) {
                     continue;
@@ -305,17 +308,17 @@ impl BitRows {
                 }
             }
             // Second side to move: its moves shift the row.
-            for f in 0..rows {
+            for f in 0..first_cells {
                 if !first_changed[f] {
                     continue;
                 }
                 work += words as u64;
-                let (caught, escaped) =
+                let (lost, won) =
                     (&first_loses[f * stride..(f + 1) * stride], &first_wins[f * stride..(f + 1) * stride]);
                 win.fill(0);
                 loss.copy_from_slice(&self.open);
                 for shift in &self.shifts {
-                    shifted_into(caught, escaped, pad, shift, &mut win, &mut loss);
+                    shifted_into(lost, won, pad, shift, &mut win, &mut loss);
                 }
                 let done_w = &mut second_wins[middle(f)];
                 let done_l = &mut second_loses[middle(f)];
@@ -365,7 +368,7 @@ impl BitRows {
                 progress(Progress::new(STEP, decided_count, total));
             }
             if work > options.budget || level >= MAX_LEVEL {
-                return Ended::OverBudget;
+                return Ended::GaveUp;
             }
             std::mem::swap(&mut first_changed, &mut next_first_changed);
             std::mem::swap(&mut second_changed, &mut next_second_changed);
@@ -382,8 +385,8 @@ enum Ended {
     Decided(Value),
     /// A level decided nothing: every position left is drawn.
     Fixpoint,
-    /// Over the budget, or past [`MAX_LEVEL`].
-    OverBudget,
+    /// Over the budget, or past [`MAX_LEVEL`]: the caller solves another way.
+    GaveUp,
 }
 
 /// The largest remoteness a solve goes to (the engine's narrow values hold it).
@@ -401,16 +404,16 @@ fn each_bit(words: &[u64], mut f: impl FnMut(usize)) {
 }
 
 /// For one move of the second token: adds to `win` the cells whose move lands on a
-/// cell of `caught`, and keeps in `loss` only the cells whose move, if legal,
-/// lands on a cell of `escaped`. Both rows are whole (padding included); `win`
+/// cell of `first_loses` (a child lost for the first side to move), and keeps in
+/// `loss` only the cells whose move, if legal, lands on a cell of `first_wins`. Both rows are whole (padding included); `win`
 /// and `loss` are middles.
-fn shifted_into(caught: &[u64], escaped: &[u64], pad: usize, shift: &Shift, win: &mut [u64], loss: &mut [u64]) {
+fn shifted_into(first_loses: &[u64], first_wins: &[u64], pad: usize, shift: &Shift, win: &mut [u64], loss: &mut [u64]) {
     // Bit `i` of the result is bit `i + offset` of the row: word `i / 64` is read
     // from words `start + i/64` and the next, `start` counted in the whole row.
     let bits = pad as isize * 64 + shift.offset;
     let (start, low) = ((bits / 64) as usize, (bits % 64) as u32);
     let words = win.len();
-    let (caught, escaped) = (&caught[start..start + words + 1], &escaped[start..start + words + 1]);
+    let (lost, won) = (&first_loses[start..start + words + 1], &first_wins[start..start + words + 1]);
     let funnel = |row: &[u64], i: usize| {
         if low == 0 {
             row[i]
@@ -420,7 +423,7 @@ fn shifted_into(caught: &[u64], escaped: &[u64], pad: usize, shift: &Shift, win:
     };
     for i in 0..words {
         let from = shift.from[i];
-        win[i] |= funnel(caught, i) & from;
-        loss[i] &= funnel(escaped, i) | !from;
+        win[i] |= funnel(lost, i) & from;
+        loss[i] &= funnel(won, i) | !from;
     }
 }

@@ -1,4 +1,5 @@
-//! The bit-parallel solve of one Queen's Case position ([`crate::pursuit::bit_rows`]):
+//! The bit-parallel solve of Queen's Case, of one position or of all
+//! ([`crate::pursuit::bit_rows`]):
 //! the queen is the first token (a row per open cell, her closed neighbourhood as
 //! her moves), the army the second (a bit per cell of the map's grid, moving by
 //! the four steps or staying, onto open cells). Terminal positions:
@@ -9,8 +10,10 @@
 //! | every queen cell | army on her cell, army to move | `second_wins` (she walked in) |
 //! | an exit | army elsewhere, queen to move | `first_wins` (escaped) |
 //!
-//! Memory: four bits a pair of cells, so only maps whose grid is mostly open
-//! qualify, and the work is bounded by a budget ([`QueensCase::value_bitwise`]).
+//! Memory: four bits a pair of cells (an open cell for the queen, a grid cell for
+//! the army), so a map whose grid is more than four times its open cells is
+//! refused; the contest command tries it only on maps at most a quarter wall, and
+//! within a budget of work ([`QueensCase::bitwise_budget`]).
 
 use super::{QueensCase, QueensPosition};
 use crate::pursuit::bit_rows::{set_bit, BitRows, BitwiseOptions, Terminals, ToMove};
