@@ -162,6 +162,11 @@ impl BitRows {
         row * self.width + col
     }
 
+    /// The grid's open cells, as a row's middle words.
+    pub fn open_cells(&self) -> &[u64] {
+        &self.open
+    }
+
     /// The value of the position (first token on `first`, second on the cell of
     /// bit `second`, `to_move`) for its side to move, remoteness included; `None`
     /// when deciding it computes more than `options.budget` row words, or passes a

@@ -81,8 +81,7 @@ impl QueensCase {
         let grid = BitRows::new(width, height, open, &vectors, legal);
         let bit_of: Vec<usize> =
             self.coords.iter().map(|at| grid.bit(at.row as usize - 1, at.col as usize - 1)).collect();
-        let mut open_row = vec![0; (width * height).div_ceil(64)];
-        bit_of.iter().for_each(|&bit| set_bit(&mut open_row, bit));
+        let open_row = grid.open_cells().to_vec();
         let bits = bit_of.clone();
         let terminals = move |queen: usize, rows: Terminals<'_>| {
             let here = bits[queen];
