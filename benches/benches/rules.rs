@@ -1,7 +1,8 @@
 //! A rules game beside the built-in game it describes, the same work in one run
 //! (docs/rules.md, "Speed"): chase n = 20 and a 30×30 Queen's Case map solved whole
-//! by retrograde analysis, the 4×4 pawns strong solve, the 7×7 snakes corners
-//! searched by alpha-beta.
+//! (as the front ends do: by bit rows, and by the engine's retrograde analysis
+//! alone), the 4×4 pawns strong solve, the 7×7 snakes corners searched by
+//! alpha-beta.
 //!
 //! Run: `cargo bench -p gsolve-benches --bench rules`
 #![forbid(unsafe_code)]
@@ -11,9 +12,10 @@ use gsolve_engine::search::Searcher;
 use gsolve_engine::{retrograde, tiered};
 use gsolve_games::chase::Chase;
 use gsolve_games::pawns::Pawns;
+use gsolve_games::pursuit::BitwiseOptions;
 use gsolve_games::queens_case::{generate, Cell, QueensCase};
 use gsolve_games::snakes::{parse_boards, Snakes};
-use gsolve_rules::{compact, setup, CompactTask, Rules, RulesGame};
+use gsolve_rules::{compact, setup, solve_whole, CompactTask, Rules, RulesGame};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -69,8 +71,13 @@ fn side_by_side(c: &mut Criterion) {
     board[0][0] = 'W';
     board[19][19] = 'B';
     let (chase_rules, _) = rules_game("chase", &position(&board, 'w'));
-    group.bench_function("chase n=20 built-in", |b| b.iter(|| retrograde::solve(black_box(&chase))));
-    group.bench_function("chase n=20 rules", |b| b.iter(|| compact(black_box(&chase_rules), Retrograde)));
+    let options = retrograde::Options::default();
+    group.bench_function("chase n=20 built-in bit rows", |b| {
+        b.iter(|| black_box(&chase).solve_bitwise(&BitwiseOptions::unlimited()).unwrap())
+    });
+    group.bench_function("chase n=20 rules bit rows", |b| b.iter(|| solve_whole(black_box(&chase_rules), &options)));
+    group.bench_function("chase n=20 built-in engine", |b| b.iter(|| retrograde::solve(black_box(&chase))));
+    group.bench_function("chase n=20 rules engine", |b| b.iter(|| compact(black_box(&chase_rules), Retrograde)));
 
     // Queen's Case on a 30×30 map (the pursuit bench's map): every position.
     let map = generate::random_map(30, 30, 0, 6, 1);
@@ -91,8 +98,15 @@ fn side_by_side(c: &mut Criterion) {
     grid[open[0].0][open[0].1] = 'Q';
     grid[open[1].0][open[1].1] = 'A';
     let (queens_rules, _) = rules_game("queens-case", &position(&grid, 'q'));
-    group.bench_function("queens-case 30x30 built-in", |b| b.iter(|| retrograde::solve(black_box(&queens))));
-    group.bench_function("queens-case 30x30 rules", |b| b.iter(|| compact(black_box(&queens_rules), Retrograde)));
+    group.bench_function("queens-case 30x30 built-in bit rows", |b| {
+        b.iter(|| black_box(&queens).solve_bitwise(&BitwiseOptions::unlimited()).unwrap())
+    });
+    group.bench_function("queens-case 30x30 rules bit rows", |b| {
+        b.iter(|| solve_whole(black_box(&queens_rules), &options))
+    });
+    group.bench_function("queens-case 30x30 built-in engine", |b| b.iter(|| retrograde::solve(black_box(&queens))));
+    group
+        .bench_function("queens-case 30x30 rules engine", |b| b.iter(|| compact(black_box(&queens_rules), Retrograde)));
 
     // Pawns 4×4: every position, tier by tier.
     let pawns = Pawns::new(4, 4);

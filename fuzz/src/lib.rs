@@ -584,6 +584,12 @@ pub fn rules_file(data: &[u8]) {
             Ok(SolverChoice::Retrograde) => {
                 gsolve_engine::check::unmoves_match_moves(game).unwrap_or_else(|e| panic!("{written:?}: {e:?}"));
                 let solution = retrograde::solve(game);
+                // A pursuit's whole solve runs bit rows: the engine's values, index
+                // for index.
+                if game.is_pursuit() {
+                    let whole = gsolve_rules::solve_whole(game, &retrograde::Options::default());
+                    assert!(whole == solution, "{written:?}: the bit rows' solve differs from the engine's");
+                }
                 if game.terminal(&s.position).is_none() {
                     let value = solution.value(game.index(&s.position));
                     assert!(value.is_some(), "{written:?}: no value");

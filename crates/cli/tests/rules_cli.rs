@@ -270,8 +270,14 @@ fn check_says_what_the_file_means() {
         assert!(out.contains(needle), "{needle:?} missing:\n{out}");
     }
     assert!(!out.contains("trail race"), "{out}");
+    assert!(!out.contains("a pursuit"), "{out}");
     let out = ok(&["rules", &rules("snakes"), "--check"], "");
     assert!(out.contains("a trail race: the search values pieces that can no longer meet"), "{out}");
+    for file in ["chase", "queens-case"] {
+        let position = if file == "chase" { "W.../..../..../...B w" } else { "Q.E./.#../E..A q" };
+        let out = ok(&["rules", &rules(file), position, "--check"], "");
+        assert!(out.contains("a pursuit: one piece a side, solved whole by bit rows"), "{file}: {out}");
+    }
 }
 
 #[test]

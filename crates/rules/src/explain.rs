@@ -248,6 +248,12 @@ impl RulesGame {
             let _ =
                 writeln!(out, "a trail race: the search values pieces that can no longer meet by their longest paths");
         }
+        if self.is_pursuit() {
+            let _ = writeln!(
+                out,
+                "a pursuit: one piece a side, solved whole by bit rows (64 positions a machine word), as the built-in chase and Queen's Case"
+            );
+        }
         out
     }
 

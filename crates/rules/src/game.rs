@@ -902,6 +902,105 @@ impl<const N: usize> RulesGame<N> {
             .any(|check| check.check == Check::AfterMove && check.hits[g * cells + cell as usize])
     }
 
+    /// Is the game a pursuit that [`crate::solve_whole`] solves by bit rows: one
+    /// piece a side whose moves depend on its own cell alone, endings by zones,
+    /// meetings or captures, none a tie, on a grid at most a quarter wall (see the
+    /// `pursuit` module)? Such a solve may still give up on a long game and leave
+    /// it to the engine.
+    pub fn is_pursuit(&self) -> bool {
+        let board = &self.board;
+        self.is_pursuit_shape()
+            && 3 * board.rows as usize * board.cols as usize <= 4 * board.cells()
+            && self.index.as_ref().is_some_and(|index| index.pair_layout().is_some())
+    }
+
+    /// Is the game a *pursuit* the bit-parallel solve takes (`crate::pursuit`):
+    /// two groups, one a side, at most one piece each, which moves on its turn
+    /// (a side moving every piece at once only where the two pieces meet); no
+    /// trails, drops, hands or promotions; every ray lands on empty and enemy
+    /// cells alike and no piece blocks it (one cell long, or leaping); no line or
+    /// full-board ending, and no ending or being stuck is a tie. Then a position
+    /// with both pieces is two cells and a side to move, each piece's moves
+    /// depend on its cell alone, and [`Self::pair_ending`] tells the endings.
+    pub(crate) fn is_pursuit_shape(&self) -> bool {
+        let board = &self.board;
+        let groups_ok = board.groups.len() == 2 && self.group_side == [0, 1];
+        // A side that moves every piece at once moves its one piece, but only onto
+        // an enemy it meets: with a meeting, that is every ray cell too.
+        let sides_ok = groups_ok
+            && (0..2).all(|side| self.rules.turn_of(side) == Turn::OnePiece || self.meet[1] != 0 && self.meet[2] != 0);
+        let no_extras = !self.group_trail.contains(&true)
+            && self.drops.iter().all(Option::is_none)
+            && self.slot_group.is_empty()
+            && self.promotion.iter().all(Option::is_none)
+            && self.lines.iter().all(Vec::is_empty)
+            && self.full.is_none();
+        let not_tie = |o: Outcome| o != Outcome::Tie;
+        let outcomes_ok = not_tie(self.stuck)
+            && self.meet.iter().all(|&m| m != 3)
+            && self.reach.iter().flatten().all(|c| not_tie(c.result))
+            && self.royal.iter().flatten().all(|(_, o)| not_tie(*o))
+            && self.no_pieces.iter().flatten().all(|&o| not_tie(o));
+        let rays_ok = || {
+            (0..2).all(|g| {
+                (0..board.cells() as u32)
+                    .all(|c| board.rays(g, c).iter().all(|ray| ray.onto == Onto::Any && (ray.leap || ray.len <= 1)))
+            })
+        };
+        sides_ok && groups_ok && no_extras && outcomes_ok && rays_ok()
+    }
+
+    /// The cells a piece of group `g` on `cell` moves to in a pursuit
+    /// ([`Self::is_pursuit_shape`]), whatever the other piece's cell: every cell of
+    /// its rays, and its own cell when it may stay. Ascending, without repeats.
+    pub(crate) fn pursuit_targets(&self, g: usize, cell: u32) -> Vec<u32> {
+        let mut out: Vec<u32> =
+            self.board.rays(g, cell).iter().flat_map(|ray| self.board.ray_cells(ray)).copied().collect();
+        if self.group_stay[g] {
+            out.push(cell);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Does any ending of a pursuit look at a piece of group `g` on `cell` (it
+    /// stands in a `reach` zone that counts, or it has no move)? Elsewhere
+    /// [`Self::pair_ending`] depends on the other piece alone.
+    pub(crate) fn pair_ending_looks_at(&self, g: usize, cell: u32) -> bool {
+        let at = g * self.board.cells() + cell as usize;
+        self.reach.iter().flatten().any(|check| check.hits[at]) || !self.pursuit_moves(g, cell)
+    }
+
+    /// The ending, for the side to move, of the pursuit position with group 0's
+    /// piece on `first` and group 1's on `second ≠ first` (both on the board,
+    /// `ended` clear), as [`Game::terminal`] and the engine's "no move: lost in 0"
+    /// give it: the endings of the side that just moved, then of the side to
+    /// move, then being stuck ([`Self::is_pursuit_shape`] leaves only `reach`,
+    /// royal and `no-pieces` endings, and neither of the last two applies with
+    /// both pieces on the board: each side's royal kinds are its one group).
+    pub(crate) fn pair_ending(&self, first: u32, second: u32, to_move: usize) -> Option<Outcome> {
+        let cells = self.board.cells();
+        let (first, second) = (first as usize, cells + second as usize);
+        for (side, mover) in [(1 - to_move, true), (to_move, false)] {
+            for check in &self.reach[side] {
+                let applies = !mover || check.check == Check::AfterMove;
+                if applies && (check.hits[first] || check.hits[second]) {
+                    return Some(if mover { flip(check.result) } else { check.result });
+                }
+            }
+        }
+        let own = [first, second - cells][to_move] as u32;
+        (!self.pursuit_moves(to_move, own)).then_some(self.stuck)
+    }
+
+    /// Has a piece of group `g` on `cell` a move in a pursuit (a ray holds at least
+    /// one cell)?
+    #[inline]
+    fn pursuit_moves(&self, g: usize, cell: u32) -> bool {
+        self.group_stay[g] || !self.board.rays(g, cell).is_empty()
+    }
+
     /// Can two pieces meet (end the game on one cell)?
     pub(crate) fn has_meetings(&self) -> bool {
         self.meet.iter().any(|&m| m != 0)

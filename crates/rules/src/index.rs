@@ -113,6 +113,40 @@ pub struct PlacementIndex {
     size: u64,
 }
 
+/// Where the positions of one piece of each of two groups lie in the index
+/// ([`PlacementIndex::pair_layout`]): with the first group's piece on cell `a`
+/// and the second's on `b ≠ a`, side `s` to move,
+///
+/// ```text
+///   index = offset + (slot₀[a] + radix₀ · (slot₁[b] − [a < b])) · 2 + s
+/// ```
+/// (the module docs' formula for two groups of one piece: the second group's
+/// free places are its places less the first piece's cell, which lies among
+/// them); a cell without a slot (`u32::MAX`) is not a place of the group.
+#[derive(Clone, Debug)]
+pub(crate) struct PairLayout {
+    /// The tier's number.
+    pub tier: usize,
+    offset: u64,
+    first_radix: u64,
+    first_slot: Vec<u32>,
+    second_slot: Vec<u32>,
+}
+
+impl PairLayout {
+    /// The index of the position, `None` when a piece is off its group's places
+    /// or both stand on one cell.
+    #[inline]
+    pub fn index(&self, first: u32, second: u32, to_move: usize) -> Option<u64> {
+        let (a, b) = (self.first_slot[first as usize], self.second_slot[second as usize]);
+        if a == u32::MAX || b == u32::MAX || first == second {
+            return None;
+        }
+        let b = b - (first < second) as u32;
+        Some(self.offset + ((a as u64 + self.first_radix * b as u64) << 1) + to_move as u64)
+    }
+}
+
 /// Tiers by the mixed-radix code of their counts: a table where the codes are few,
 /// else a hash table (games with hands have many codes and few tiers).
 #[derive(Clone, Debug)]
@@ -386,6 +420,25 @@ impl PlacementIndex {
             return None;
         }
         self.tier_of_code.get(code(&self.limits, counts))
+    }
+
+    /// The layout of the tier of one piece of each of two groups, in a game of
+    /// exactly two groups and no hands where the second group's places hold the
+    /// first's (no index of the tier is a hole): what the bit-parallel solve of a
+    /// pursuit needs to rank its positions without a position in hand.
+    pub(crate) fn pair_layout(&self) -> Option<PairLayout> {
+        if self.groups != 2 || self.slots != 0 || self.limits != [1, 1] || !self.places[1].within[0] {
+            return None;
+        }
+        let tier = self.tier_of(&[1, 1])?;
+        let info = &self.tiers[tier];
+        (info.sides == 3).then(|| PairLayout {
+            tier,
+            offset: info.offset,
+            first_radix: info.radices[0],
+            first_slot: self.places[0].slot.clone(),
+            second_slot: self.places[1].slot.clone(),
+        })
     }
 
     #[inline]

@@ -20,6 +20,7 @@
 //! | [`game`]     | moves, play, endings                                          |
 //! | [`index`]    | the dense index over piece placements, in tiers               |
 //! | `unmoves`    | parents: the moves run backwards                              |
+//! | `pursuit`    | pursuits (one piece a side) solved whole by bit rows          |
 //! | `race`       | trail races (the snakes on a graph): the search's knowledge   |
 //! | [`notation`] | positions and maps as one line of text                        |
 //! | [`setup()`]  | rules + size or map + position → a game to solve              |
@@ -34,6 +35,7 @@ mod impls;
 pub mod index;
 pub mod notation;
 pub mod position;
+mod pursuit;
 mod race;
 mod search;
 mod setup;
@@ -79,10 +81,16 @@ pub fn compact<T: CompactTask>(game: &RulesGame, task: T) -> T::Output {
     task.run(game)
 }
 
-/// Whole-game retrograde analysis of a rules game with an index, with positions of
-/// the smallest room that holds its pieces ([`compact`]): what every front end
-/// runs.
+/// Whole-game retrograde analysis of a rules game with an index: what every front
+/// end runs. A pursuit (one piece a side, moves by its cell alone: see
+/// [`RulesGame::is_pursuit`]) is solved by bit rows, the built-in pursuit games'
+/// bit-parallel solve; any other game, or a pursuit that solve gives up on, by the
+/// engine with positions of the smallest room that holds its pieces
+/// ([`compact`]). The values are the same either way.
 pub fn solve_whole(game: &RulesGame, options: &gsolve_engine::retrograde::Options<'_>) -> gsolve_engine::Solution {
+    if let Some(solution) = pursuit::solve(game, options.progress) {
+        return solution;
+    }
     struct Whole<'a, 'o>(&'a gsolve_engine::retrograde::Options<'o>);
     impl CompactTask for Whole<'_, '_> {
         type Output = gsolve_engine::Solution;

@@ -66,8 +66,9 @@ struct Shift {
 }
 
 /// A grid with the second token's moves: everything a solve needs
-/// besides the first token's moves and the terminal positions.
-pub(crate) struct BitRows {
+/// besides the first token's moves and the terminal positions. Used by the
+/// built-in pursuit games and by rules games of the same shape (gsolve-rules).
+pub struct BitRows {
     width: usize,
     /// Words of a row's middle.
     words: usize,
@@ -105,22 +106,28 @@ pub const STEP: &str = "bit-parallel levels";
 
 /// Which side is to move in the position asked about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ToMove {
+pub enum ToMove {
+    /// The first token's side (the token with a row per cell).
     First,
+    /// The second token's side (the token with a bit per cell).
     Second,
 }
 
 /// The level-0 rows of one first-token cell, for the game to fill (middle words
 /// only, one bit a cell of the second token: [`BitRows::bit`]).
-pub(crate) struct Terminals<'a> {
+pub struct Terminals<'a> {
+    /// Ended positions won by the first side, it to move.
     pub first_wins: &'a mut [u64],
+    /// Ended positions lost by the first side, it to move.
     pub first_loses: &'a mut [u64],
+    /// Ended positions won by the second side, it to move.
     pub second_wins: &'a mut [u64],
+    /// Ended positions lost by the second side, it to move.
     pub second_loses: &'a mut [u64],
 }
 
 /// Sets a cell's bit in a row's middle words.
-pub(crate) fn set_bit(row: &mut [u64], bit: usize) {
+pub fn set_bit(row: &mut [u64], bit: usize) {
     row[bit / 64] |= 1 << (bit % 64);
 }
 
@@ -395,7 +402,7 @@ enum Ended {
 }
 
 /// The largest remoteness a solve goes to (the engine's narrow values hold it).
-pub(crate) const MAX_LEVEL: u32 = gsolve_engine::Solution::NARROW_MAX_REMOTENESS;
+pub const MAX_LEVEL: u32 = gsolve_engine::Solution::NARROW_MAX_REMOTENESS;
 
 /// Calls `f` with the number of each set bit of the words, lowest first.
 fn each_bit(words: &[u64], mut f: impl FnMut(usize)) {

@@ -1,7 +1,7 @@
 //! What the two pursuit games (Queen's Case, chase) share: two tokens on the cells
 //! of a graph, and a dense index of (first token, second token, side to move).
 
-pub(crate) mod bit_rows;
+pub mod bit_rows;
 
 pub use bit_rows::BitwiseOptions;
 

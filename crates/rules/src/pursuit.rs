@@ -1,0 +1,235 @@
+//! Whole-game solves of *pursuit* rules games by bit rows: the built-in pursuit
+//! games' bit-parallel retrograde solve ([`gsolve_games::pursuit::bit_rows`]) run
+//! on a rules file of the same shape (examples/rules/chase.toml,
+//! queens-case.toml, cops and robbers with one cop).
+//!
+//! # Which games
+//! Those [`RulesGame::is_pursuit_shape`] accepts: one piece a side at most, whose
+//! moves depend on its own cell alone (every ray lands on empty and enemy cells
+//! alike, and no piece blocks it), and endings that depend on the two cells and
+//! the side to move (`reach` zones, being stuck) or happen when one piece lands
+//! on the other (a meeting, or a capture that leaves a side without pieces);
+//! none of them a tie. Then:
+//!
+//! | rules game | bit rows |
+//! |---|---|
+//! | the first side's piece (group 0) on cell `a` | row `a` (its moves: [`Adjacency`]) |
+//! | the second side's piece (group 1) on cell `b` | bit `b` of the grid (its moves: shifts by vectors) |
+//! | `reach` endings, stuck pieces | level-0 bits, from [`RulesGame::pair_ending`] |
+//! | a piece landing on the other on cell `c` | level-0 bit `c` of row `c`, the value of the real child (the rules game plays the move) |
+//! | positions with fewer pieces (after a capture) | valued one by one by the rules game: each must be terminal |
+//!
+//! Every other position is valued by the bit-parallel levels, which give the
+//! engine's values exactly (remoteness included): the solution is the one
+//! [`gsolve_engine::retrograde`] gives, index for index (tests:
+//! `crates/rules/tests/pursuit.rs`).
+//!
+//! # When
+//! As the built-in Queen's Case: on boards whose grid is at most a quarter wall
+//! (rows are as long as the grid), within six row words of work a position; a
+//! solve past that, or past a remoteness of
+//! [`MAX_LEVEL`](gsolve_games::pursuit::bit_rows::MAX_LEVEL), gives up and the engine
+//! solves (measured on the built-in games: the bit rows cost about 2.5 ns a row
+//! word, the engine 15–40 ns a position; a maze's long chases take many levels).
+
+use crate::game::RulesGame;
+use crate::index::PairLayout;
+use crate::position::{pack, RulesPosition};
+use gsolve_engine::progress::Observer;
+use gsolve_engine::{Game, Indexed, Outcome, PackedValue, Solution, Value};
+use gsolve_games::pursuit::bit_rows::{set_bit, BitRows, BitwiseOptions, Terminals, ToMove};
+use gsolve_games::pursuit::Adjacency;
+
+/// Row words of work a position before the solve gives up (see the module docs).
+const BUDGET_PER_POSITION: u64 = 6;
+
+/// Solves every position of `game` by bit rows, to the solution the engine's
+/// retrograde solve gives; `None` when the game is not a pursuit (module docs),
+/// its grid is over a quarter wall, or the solve gives up (then nothing was
+/// decided that the caller needs).
+pub(crate) fn solve(game: &RulesGame, progress: Option<Observer<'_>>) -> Option<Solution> {
+    let pursuit = Pursuit::new(game)?;
+    let index = game.index.as_ref()?;
+    let mut codes = vec![PackedValue::DRAW.0 as u16; usize::try_from(index.size()).ok()?];
+    // The tiers with fewer pieces: every position ended (or a hole).
+    for (tier, info) in index.tiers().iter().enumerate() {
+        if tier == pursuit.layout.tier {
+            continue;
+        }
+        for i in info.offset..info.offset + info.size {
+            codes[i as usize] = match game.position(i) {
+                None => PackedValue::NONE.0 as u16,
+                Some(p) => PackedValue::pack(ended_value(game, &p)?.value()).0 as u16,
+            };
+        }
+    }
+    let budget = BUDGET_PER_POSITION.saturating_mul(index.size());
+    let options = BitwiseOptions { budget, progress: progress.map(|p| p as &dyn Fn(_)) };
+    let record = |first: usize, to_move: ToMove, bit: usize, value: Value| {
+        let second = pursuit.cell_of_bit[bit];
+        if let Some(i) = pursuit.layout.index(first as u32, second, side(to_move)) {
+            codes[i as usize] = PackedValue::pack(value).0 as u16;
+        }
+    };
+    let solved =
+        pursuit.rows.solve_all(&pursuit.first_moves, game.board.cells(), pursuit.terminals(game), &options, record);
+    solved.then(|| Solution::from_narrow(codes))
+}
+
+/// The outcome of a position the rules end, `None` when play goes on.
+fn ended_value<const N: usize>(game: &RulesGame<N>, p: &RulesPosition<N>) -> Option<Outcome> {
+    game.terminal(p).or_else(|| (game.move_count(p) == 0).then_some(Outcome::Loss))
+}
+
+/// The rules side of a bit-rows side: group 0 is side 0's.
+fn side(to_move: ToMove) -> usize {
+    match to_move {
+        ToMove::First => 0,
+        ToMove::Second => 1,
+    }
+}
+
+/// A pursuit rules game set out as bit rows (module docs).
+struct Pursuit {
+    rows: BitRows,
+    /// Group 0's moves, by cell.
+    first_moves: Adjacency,
+    /// The board cell of each grid bit (`u32::MAX` off the board).
+    cell_of_bit: Vec<u32>,
+    /// The grid bit of each board cell.
+    bit_of_cell: Vec<usize>,
+    layout: PairLayout,
+    /// Cells where an ending looks at group 0's piece; the cells where one looks
+    /// at group 1's.
+    first_looked_at: Vec<bool>,
+    second_looked_at: Vec<u32>,
+    /// `landing[c][s]`: the value, for side `s` to move, of the position after
+    /// the other side's piece landed on `s`'s piece on cell `c`; `None` where no
+    /// move lands there.
+    landing: Vec<[Option<Outcome>; 2]>,
+}
+
+impl Pursuit {
+    /// The bit rows of `game`, `None` unless it is a pursuit on a grid at most a
+    /// quarter wall whose landings all end the game with a winner.
+    fn new(game: &RulesGame) -> Option<Pursuit> {
+        if !game.is_pursuit() {
+            return None;
+        }
+        let layout = game.index.as_ref()?.pair_layout()?;
+        let board = &game.board;
+        let (width, height, cells) = (board.cols as usize, board.rows as usize, board.cells());
+        let bit_of_cell: Vec<usize> = board.coords.iter().map(|&(r, c)| r as usize * width + c as usize).collect();
+        let mut cell_of_bit = vec![u32::MAX; width * height];
+        for (cell, &bit) in bit_of_cell.iter().enumerate() {
+            cell_of_bit[bit] = cell as u32;
+        }
+        let first_moves = Adjacency::from_lists((0..cells as u32).map(|c| game.pursuit_targets(0, c)));
+        // Group 1's moves as vectors, each legal from the cells where it lands on a
+        // target.
+        let mut vectors: Vec<(isize, isize)> = Vec::new();
+        // `legal[v][cell]`: vector v moves from the cell.
+        let mut legal: Vec<Vec<bool>> = Vec::new();
+        for from in 0..cells as u32 {
+            let (r, c) = board.coords[from as usize];
+            for to in game.pursuit_targets(1, from) {
+                let (tr, tc) = board.coords[to as usize];
+                let vector = (tr as isize - r as isize, tc as isize - c as isize);
+                let v = vectors.iter().position(|&known| known == vector).unwrap_or_else(|| {
+                    vectors.push(vector);
+                    legal.push(vec![false; cells]);
+                    vectors.len() - 1
+                });
+                legal[v][from as usize] = true;
+            }
+        }
+        let open = |r: usize, c: usize| cell_of_bit[r * width + c] != u32::MAX;
+        let legal = |r: usize, c: usize, vector| {
+            let v = vectors.iter().position(|&known| known == vector).expect("one of the vectors");
+            legal[v][cell_of_bit[r * width + c] as usize]
+        };
+        let rows = BitRows::new(width, height, open, &vectors, legal);
+        let first_looked_at = (0..cells as u32).map(|c| game.pair_ending_looks_at(0, c)).collect();
+        let second_looked_at = (0..cells as u32).filter(|&c| game.pair_ending_looks_at(1, c)).collect();
+        let landing = landings(game)?;
+        Some(Pursuit {
+            rows,
+            first_moves,
+            cell_of_bit,
+            bit_of_cell,
+            layout,
+            first_looked_at,
+            second_looked_at,
+            landing,
+        })
+    }
+
+    /// Writes each row's level-0 bits: the endings of two pieces on two cells,
+    /// and the landings on the row's cell.
+    fn terminals<'a>(&'a self, game: &'a RulesGame) -> impl FnMut(usize, Terminals<'_>) + 'a {
+        let cells = game.board.cells() as u32;
+        move |first: usize, rows: Terminals<'_>| {
+            let Terminals { first_wins, first_loses, second_wins, second_loses } = rows;
+            let mut put = |second: u32, to_move: usize, outcome: Option<Outcome>| {
+                let bit = self.bit_of_cell[second as usize];
+                match (to_move, outcome) {
+                    (0, Some(Outcome::Win)) => set_bit(first_wins, bit),
+                    (0, Some(Outcome::Loss)) => set_bit(first_loses, bit),
+                    (1, Some(Outcome::Win)) => set_bit(second_wins, bit),
+                    (1, Some(Outcome::Loss)) => set_bit(second_loses, bit),
+                    // `is_pursuit_shape` leaves no tie; a landing no move makes
+                    // stays open (no position leads there).
+                    _ => {}
+                }
+            };
+            let a = first as u32;
+            let mut two_cells = |b: u32| {
+                if b != a {
+                    for to_move in 0..2 {
+                        put(b, to_move, game.pair_ending(a, b, to_move));
+                    }
+                }
+            };
+            if self.first_looked_at[first] {
+                (0..cells).for_each(&mut two_cells);
+            } else {
+                self.second_looked_at.iter().copied().for_each(&mut two_cells);
+            }
+            for (to_move, outcome) in self.landing[first].iter().enumerate() {
+                put(a, to_move, *outcome);
+            }
+        }
+    }
+}
+
+/// For each cell `c` and side `s`: the value, for `s` to move, of the position
+/// after the other side's piece moved onto `s`'s piece on `c` (a meeting, or a
+/// capture), found by playing such a move in the rules game; `None` in the list
+/// where no move lands on `c`, and `None` overall when some landing does not end
+/// the game with a winner (the bit rows need it ended).
+fn landings(game: &RulesGame) -> Option<Vec<[Option<Outcome>; 2]>> {
+    let cells = game.board.cells() as u32;
+    let mut landing = vec![[None, None]; cells as usize];
+    for mover in 0..2usize {
+        let victim = 1 - mover;
+        for from in 0..cells {
+            for to in game.pursuit_targets(mover, from) {
+                if to == from || landing[to as usize][victim].is_some() {
+                    continue;
+                }
+                let mut p = RulesPosition::empty(mover);
+                p.insert(pack(mover, from));
+                p.insert(pack(victim, to));
+                let mut child = None;
+                game.for_each_move(&p, |m| {
+                    if m.steps() == [(from as u16, to as u16)] {
+                        child = Some(game.play(&p, &m));
+                    }
+                });
+                let outcome = ended_value(game, &child?).filter(|&o| o != Outcome::Tie)?;
+                landing[to as usize][victim] = Some(outcome);
+            }
+        }
+    }
+    Some(landing)
+}
