@@ -174,10 +174,15 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
                     file.display()
                 ))),
                 Plan::Member(cluster) => crate::distributed::build_tiered(game, output, tiers, options, cluster),
-                _ if !ordered => build_with(&game, output, &options, |g, bar| {
+                // A pursuit is solved whole by bit rows (tens of times faster than
+                // its tiers), unless tiers on disk were asked for; the file is the
+                // same.
+                _ if !ordered || game.is_pursuit() && tiers.memory.is_none() && tiers.work_dir.is_none() => {
+                    build_with(&game, output, &options, |g, bar| {
                     let observe = |p| bar.observe(p);
-                    gsolve_rules::solve_whole(g, &Options { progress: Some(&observe), ..Options::default() })
-                }),
+                        gsolve_rules::solve_whole(g, &Options { progress: Some(&observe), ..Options::default() })
+                    })
+                }
                 _ => gsolve_rules::compact(&game, RulesTiers { game: &game, output, tier_args: tiers, write: options }),
             }
         }

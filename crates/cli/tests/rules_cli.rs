@@ -476,3 +476,31 @@ fn a_turn_of_every_piece_shows_each_step() {
     distinct.dedup();
     assert_eq!(distinct.len(), labels.len(), "every move has its own label: {labels:?}");
 }
+
+/// A pursuit's tablebase is solved whole by bit rows, unless tiers on disk are asked
+/// for (`--work-dir`, `--memory`): the two files are the same, byte for byte.
+#[test]
+fn a_pursuits_tablebase_is_the_same_from_bit_rows_and_from_tiers() {
+    let dir = std::env::temp_dir().join(format!("gsolve-rules-pursuit-tb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, position) in [("chase", "W..../...../...../...../....B w"), ("queens-case", "Q..#E/.#.../...#./E...A q")]
+    {
+        let whole = dir.join(format!("{file}-whole.gtb"));
+        let tiers = dir.join(format!("{file}-tiers.gtb"));
+        let work = dir.join(format!("{file}.work"));
+        ok(&["build", "rules", &rules(file), position, "-o", whole.to_str().unwrap()], "");
+        let by_tiers = [
+            "build",
+            "rules",
+            &rules(file),
+            position,
+            "-o",
+            tiers.to_str().unwrap(),
+            "--work-dir",
+            work.to_str().unwrap(),
+        ];
+        ok(&by_tiers, "");
+        assert!(std::fs::read(&whole).unwrap() == std::fs::read(&tiers).unwrap(), "{file}: the files differ");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
