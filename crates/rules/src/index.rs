@@ -62,6 +62,8 @@ pub struct TierInfo {
     free: Vec<u32>,
     /// For each group, its table in [`PlacementIndex::combinations`], if it has one.
     tables: Vec<Option<u32>>,
+    /// For each group, its table in [`PlacementIndex::cell_sets`], if it has one.
+    cell_tables: Vec<Option<u32>>,
 }
 
 /// Where a group's pieces may stand, and how it relates to earlier groups.
@@ -110,6 +112,13 @@ pub struct PlacementIndex {
     /// [`TABLE_ENTRIES`] combinations. One load instead of a binary search a piece,
     /// whose dependent loads made unranking most of a small game's tier sweep.
     combinations: Vec<Vec<u64>>,
+    /// Unranking straight to cells: `cell_sets[t][rank]` is the cells of the
+    /// combination of colex rank `rank` as a bit set, for a group with an
+    /// unranking table whose free places are all its places (no earlier group
+    /// within it has a piece in the tier), on boards of at most 128 cells. One
+    /// load gives the group's cells, where the walk over the free places for each
+    /// rank was a fifth of the pawns' tier sweeps.
+    cell_sets: Vec<Vec<u128>>,
     size: u64,
 }
 
@@ -296,11 +305,14 @@ impl PlacementIndex {
         let mut offset: u128 = 0;
         let mut combinations: Vec<Vec<u64>> = Vec::new();
         let mut table_of: std::collections::HashMap<(u64, u8), u32> = std::collections::HashMap::new();
+        let mut cell_sets: Vec<Vec<u128>> = Vec::new();
+        let mut cell_table_of: std::collections::HashMap<(usize, u8), u32> = std::collections::HashMap::new();
         for (counts, sides) in vectors {
             let mut size: u128 = 2;
             let mut radices = Vec::with_capacity(groups);
             let mut frees = Vec::with_capacity(groups);
             let mut tables = Vec::with_capacity(groups);
+            let mut cell_tables = Vec::with_capacity(groups);
             for (g, &c) in counts[..groups].iter().enumerate() {
                 let taken: u64 = (0..g).filter(|&h| places[g].within[h]).map(|h| counts[h] as u64).sum();
                 let free = (places[g].cells.len() as u64).saturating_sub(taken);
@@ -308,10 +320,27 @@ impl PlacementIndex {
                 radices.push(r as u64);
                 frees.push(free as u32);
                 let wanted = (2..=TABLE_PIECES).contains(&(c as usize)) && free <= 64 && r <= TABLE_ENTRIES as u128;
-                tables.push(wanted.then(|| {
+                let table = wanted.then(|| {
                     *table_of.entry((free, c)).or_insert_with(|| {
                         combinations.push(colex_table(free as u32, c as u32));
                         combinations.len() as u32 - 1
+                    })
+                });
+                tables.push(table);
+                let own_places = taken == 0 && cells <= 128 && groups <= MASK_GROUPS;
+                cell_tables.push(table.filter(|_| own_places).map(|t| {
+                    *cell_table_of.entry((g, c)).or_insert_with(|| {
+                        let cells_of = |set: &u64| {
+                            let mut set = *set;
+                            let mut mask = 0u128;
+                            while set != 0 {
+                                mask |= 1u128 << places[g].cells[set.trailing_zeros() as usize];
+                                set &= set - 1;
+                            }
+                            mask
+                        };
+                        cell_sets.push(combinations[t as usize].iter().map(cells_of).collect());
+                        cell_sets.len() as u32 - 1
                     })
                 }));
                 size = size.saturating_mul(r);
@@ -334,6 +363,7 @@ impl PlacementIndex {
                 radices,
                 free: frees,
                 tables,
+                cell_tables,
             });
             offset += size;
         }
@@ -350,6 +380,7 @@ impl PlacementIndex {
             tier_of_code,
             binomial,
             combinations,
+            cell_sets,
             size: offset as u64,
         })
     }
@@ -526,6 +557,19 @@ impl PlacementIndex {
             let radix = info.radices[g];
             let mut group_rank = rest % radix;
             rest /= radix;
+            if let Some(table) = info.cell_tables[g] {
+                let mask = self.cell_sets[table as usize][group_rank as usize];
+                if !taken.add_mask(g, mask, !places.all_within) {
+                    return None; // an earlier group not within stands there: a hole
+                }
+                let mut bits = mask;
+                while bits != 0 {
+                    p.pieces[p.len as usize] = pack(g, bits.trailing_zeros());
+                    p.len += 1;
+                    bits &= bits - 1;
+                }
+                continue;
+            }
             // The ranks among the free places, increasing.
             if let Some(table) = info.tables[g] {
                 let mut set = self.combinations[table as usize][group_rank as usize];
@@ -836,6 +880,18 @@ impl<const N: usize> Taken<N> {
             }
             cells.for_each(|cell| self.add(group, cell));
         }
+        true
+    }
+
+    /// [`Self::add_group`] for a bit set of cells (small boards only).
+    #[inline]
+    fn add_mask(&mut self, group: usize, mask: u128, exclusive: bool) -> bool {
+        debug_assert!(self.small);
+        if exclusive && mask & self.all != 0 {
+            return false;
+        }
+        self.masks[group] |= mask;
+        self.all |= mask;
         true
     }
 
