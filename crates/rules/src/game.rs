@@ -114,6 +114,17 @@ struct LineCheck {
     result: Outcome,
 }
 
+/// The reach checks' hits numbered together ([`RulesGame::reach_bits`]): side 0's
+/// checks, then side 1's; empty when there are none or more than 64 (`entries`:
+/// groups × cells).
+fn reach_bits(reach: &[Vec<ReachCheck>; 2], entries: usize) -> Vec<u64> {
+    let checks: Vec<&ReachCheck> = reach.iter().flatten().collect();
+    if checks.is_empty() || checks.len() > 64 {
+        return Vec::new();
+    }
+    (0..entries).map(|at| checks.iter().enumerate().fold(0, |bits, (j, c)| bits | (c.hits[at] as u64) << j)).collect()
+}
+
 /// A `reach` ending compiled for a board.
 #[derive(Clone, Debug)]
 struct ReachCheck {
@@ -140,6 +151,11 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     meet: Vec<u8>,
     /// `reach[side]`: the reach endings that apply to that side.
     reach: [Vec<ReachCheck>; 2],
+    /// `reach_bits[g * cells + c]`: bit `j` set when a piece of group g on cell c
+    /// counts for side 0's j-th reach check, bit `len0 + j` for side 1's (len0:
+    /// side 0's number of checks); empty when there are more than 64 checks. One
+    /// load a piece answers every check ([`RulesGame::reach_hits`]).
+    reach_bits: Vec<u64>,
     /// `royal[side]`: for each `captured` ending, the side's groups of its kinds
     /// (`mask[g]`) and the result for the side when it has none of them left.
     royal: [Vec<(Vec<bool>, Outcome)>; 2],
@@ -343,6 +359,7 @@ impl RulesGame {
             check_counts(&rules, &board, limits)?;
         }
         let stuck = rules.stuck_result();
+        let reach_bits = reach_bits(&reach, groups.len() * board.cells());
         let mut game = RulesGame {
             rules,
             board,
@@ -351,6 +368,7 @@ impl RulesGame {
             group_stay,
             meet,
             reach,
+            reach_bits,
             royal,
             no_pieces,
             stuck,
@@ -412,6 +430,7 @@ impl RulesGame {
             group_stay: self.group_stay.clone(),
             meet: self.meet.clone(),
             reach: self.reach.clone(),
+            reach_bits: self.reach_bits.clone(),
             royal: self.royal.clone(),
             no_pieces: self.no_pieces,
             stuck: self.stuck,
@@ -1013,6 +1032,17 @@ impl<const N: usize> RulesGame<N> {
         self.meet[a * n + b]
     }
 
+    /// Which reach checks some piece of `p` counts for, as [`Self::reach_bits`]
+    /// numbers them; `None` when they are not numbered (over 64 checks).
+    #[inline]
+    fn reach_hits(&self, p: &RulesPosition<N>) -> Option<u64> {
+        if self.reach_bits.is_empty() {
+            return None;
+        }
+        let cells = self.board.cells();
+        Some(p.packed().iter().fold(0, |bits, &q| bits | self.reach_bits[group_of(q) * cells + cell_of(q) as usize]))
+    }
+
     /// Does a side have a piece in a reach ending's zone?
     #[inline]
     fn reaches(&self, p: &RulesPosition<N>, check: &ReachCheck) -> bool {
@@ -1049,13 +1079,18 @@ impl<const N: usize> RulesGame<N> {
     /// The outcome for `side` of the endings that apply to it at `p`, if any;
     /// `present` as [`RulesGame::sides_present`] gives it.
     #[inline]
-    fn side_ending(&self, p: &RulesPosition<N>, side: usize, present: u8) -> Option<Outcome> {
-        for check in &self.reach[side] {
+    fn side_ending(&self, p: &RulesPosition<N>, side: usize, present: u8, hits: Option<u64>) -> Option<Outcome> {
+        let first_bit = if side == 0 { 0 } else { self.reach[0].len() };
+        for (j, check) in self.reach[side].iter().enumerate() {
             let applies = match check.check {
                 Check::AfterMove => true,
                 Check::AfterReply => side == p.to_move(),
             };
-            if applies && self.reaches(p, check) {
+            let hit = match hits {
+                Some(bits) => bits >> (first_bit + j) & 1 == 1,
+                None => self.reaches(p, check),
+            };
+            if applies && hit {
                 return Some(check.result);
             }
         }
@@ -1292,10 +1327,11 @@ impl<const N: usize> Game for RulesGame<N> {
             code => return Some(if code - 1 == to_move as u8 { Outcome::Win } else { Outcome::Loss }),
         }
         let present = self.sides_present(p);
-        if let Some(result) = self.side_ending(p, 1 - to_move, present) {
+        let hits = self.reach_hits(p);
+        if let Some(result) = self.side_ending(p, 1 - to_move, present, hits) {
             return Some(flip(result));
         }
-        if let Some(result) = self.side_ending(p, to_move, present) {
+        if let Some(result) = self.side_ending(p, to_move, present, hits) {
             return Some(result);
         }
         if let Some(result) = self.full {
