@@ -179,7 +179,7 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
                 // same.
                 _ if !ordered || game.is_pursuit() && tiers.memory.is_none() && tiers.work_dir.is_none() => {
                     build_with(&game, output, &options, |g, bar| {
-                    let observe = |p| bar.observe(p);
+                        let observe = |p| bar.observe(p);
                         gsolve_rules::solve_whole(g, &Options { progress: Some(&observe), ..Options::default() })
                     })
                 }

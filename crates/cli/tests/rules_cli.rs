@@ -488,7 +488,9 @@ fn a_pursuits_tablebase_is_the_same_from_bit_rows_and_from_tiers() {
         let whole = dir.join(format!("{file}-whole.gtb"));
         let tiers = dir.join(format!("{file}-tiers.gtb"));
         let work = dir.join(format!("{file}.work"));
-        ok(&["build", "rules", &rules(file), position, "-o", whole.to_str().unwrap()], "");
+        let built = ok(&["build", "rules", &rules(file), position, "-o", whole.to_str().unwrap()], "");
+        // Solved whole, then written (tiers say "solved and written").
+        assert!(built.contains("; solved in "), "{file}: {built}");
         let by_tiers = [
             "build",
             "rules",
@@ -499,7 +501,8 @@ fn a_pursuits_tablebase_is_the_same_from_bit_rows_and_from_tiers() {
             "--work-dir",
             work.to_str().unwrap(),
         ];
-        ok(&by_tiers, "");
+        let built = ok(&by_tiers, "");
+        assert!(built.contains("solved and written in"), "{file}: {built}");
         assert!(std::fs::read(&whole).unwrap() == std::fs::read(&tiers).unwrap(), "{file}: the files differ");
     }
     std::fs::remove_dir_all(&dir).unwrap();

@@ -48,6 +48,16 @@ impl RulesGame {
         self.rules.kinds.iter().all(|k| !k.stay && k.moves.iter().all(|m| m.vectors.iter().all(|&(f, _)| f > 0)))
     }
 
+    /// Is the game a pursuit that [`crate::solve_whole`] solves by bit rows: one
+    /// piece a side whose moves depend on its own cell alone, endings by zones,
+    /// meetings or captures, none a tie, every position after a capture over, on
+    /// a grid at most a quarter wall, side 0's places among side 1's (see the
+    /// `pursuit` module)? Such a solve may still give up on a long game and leave
+    /// it to the engine. Checking plays each landing once: cheap beside a solve.
+    pub fn is_pursuit(&self) -> bool {
+        crate::pursuit::applies(self)
+    }
+
     /// The solver for this game: retrograde when its index has at most
     /// `max_positions` positions (and a game that can loop has to be), else search
     /// when the game cannot loop; an error says why neither fits.

@@ -921,18 +921,6 @@ impl<const N: usize> RulesGame<N> {
             .any(|check| check.check == Check::AfterMove && check.hits[g * cells + cell as usize])
     }
 
-    /// Is the game a pursuit that [`crate::solve_whole`] solves by bit rows: one
-    /// piece a side whose moves depend on its own cell alone, endings by zones,
-    /// meetings or captures, none a tie, on a grid at most a quarter wall (see the
-    /// `pursuit` module)? Such a solve may still give up on a long game and leave
-    /// it to the engine.
-    pub fn is_pursuit(&self) -> bool {
-        let board = &self.board;
-        self.is_pursuit_shape()
-            && 3 * board.rows as usize * board.cols as usize <= 4 * board.cells()
-            && self.index.as_ref().is_some_and(|index| index.pair_layout().is_some())
-    }
-
     /// Is the game a *pursuit* the bit-parallel solve takes (`crate::pursuit`):
     /// two groups, one a side, at most one piece each, which moves on its turn
     /// (a side moving every piece at once only where the two pieces meet); no

@@ -81,6 +81,16 @@ pub fn compact<T: CompactTask>(game: &RulesGame, task: T) -> T::Output {
     task.run(game)
 }
 
+/// The whole solve of a pursuit by bit rows ([`RulesGame::is_pursuit`]), what
+/// [`solve_whole`] tries first; `None` when the game is not a pursuit or the solve
+/// gave up (past six row words of work a position, or a remoteness of 16,383).
+pub fn solve_by_bit_rows(
+    game: &RulesGame,
+    options: &gsolve_engine::retrograde::Options<'_>,
+) -> Option<gsolve_engine::Solution> {
+    pursuit::solve(game, options.progress)
+}
+
 /// Whole-game retrograde analysis of a rules game with an index: what every front
 /// end runs. A pursuit (one piece a side, moves by its cell alone: see
 /// [`RulesGame::is_pursuit`]) is solved by bit rows, the built-in pursuit games'

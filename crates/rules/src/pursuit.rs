@@ -51,17 +51,8 @@ pub(crate) fn solve(game: &RulesGame, progress: Option<Observer<'_>>) -> Option<
     let pursuit = Pursuit::new(game)?;
     let index = game.index.as_ref()?;
     let mut codes = vec![PackedValue::DRAW.0 as u16; usize::try_from(index.size()).ok()?];
-    // The tiers with fewer pieces: every position ended (or a hole).
-    for (tier, info) in index.tiers().iter().enumerate() {
-        if tier == pursuit.layout.tier {
-            continue;
-        }
-        for i in info.offset..info.offset + info.size {
-            codes[i as usize] = match game.position(i) {
-                None => PackedValue::NONE.0 as u16,
-                Some(p) => PackedValue::pack(ended_value(game, &p)?.value()).0 as u16,
-            };
-        }
+    for &(i, code) in &pursuit.fewer_pieces {
+        codes[i as usize] = code;
     }
     let budget = BUDGET_PER_POSITION.saturating_mul(index.size());
     let options = BitwiseOptions { budget, progress: progress.map(|p| p as &dyn Fn(_)) };
@@ -107,18 +98,46 @@ struct Pursuit {
     /// the other side's piece landed on `s`'s piece on cell `c`; `None` where no
     /// move lands there.
     landing: Vec<[Option<Outcome>; 2]>,
+    /// The codes of the tiers with fewer pieces (after a capture): (index, code),
+    /// every position over, or a hole.
+    fewer_pieces: Vec<(u64, u16)>,
+}
+
+/// Is `game` solved by bit rows ([`RulesGame::is_pursuit`]): the conditions of
+/// [`Pursuit::new`], all checked.
+pub(crate) fn applies(game: &RulesGame) -> bool {
+    Pursuit::new(game).is_some()
 }
 
 impl Pursuit {
-    /// The bit rows of `game`, `None` unless it is a pursuit on a grid at most a
-    /// quarter wall whose landings all end the game with a winner.
+    /// The bit rows of `game`, `None` unless it is a pursuit
+    /// ([`RulesGame::is_pursuit_shape`]) with both pieces' positions laid out
+    /// together in the index, on a grid at most a quarter wall, whose landings all
+    /// end the game with a winner and whose positions with fewer pieces are all
+    /// over.
     fn new(game: &RulesGame) -> Option<Pursuit> {
-        if !game.is_pursuit() {
+        if !game.is_pursuit_shape() {
             return None;
         }
-        let layout = game.index.as_ref()?.pair_layout()?;
+        let index = game.index.as_ref()?;
+        let layout = index.pair_layout()?;
         let board = &game.board;
         let (width, height, cells) = (board.cols as usize, board.rows as usize, board.cells());
+        if 3 * width * height > 4 * cells {
+            return None;
+        }
+        let mut fewer_pieces = Vec::new();
+        for (tier, info) in index.tiers().iter().enumerate() {
+            if tier != layout.tier {
+                for i in info.offset..info.offset + info.size {
+                    let code = match game.position(i) {
+                        None => PackedValue::NONE.0,
+                        Some(p) => PackedValue::pack(ended_value(game, &p)?.value()).0,
+                    };
+                    fewer_pieces.push((i, code as u16));
+                }
+            }
+        }
         let bit_of_cell: Vec<usize> = board.coords.iter().map(|&(r, c)| r as usize * width + c as usize).collect();
         let mut cell_of_bit = vec![u32::MAX; width * height];
         for (cell, &bit) in bit_of_cell.iter().enumerate() {
@@ -161,6 +180,7 @@ impl Pursuit {
             first_looked_at,
             second_looked_at,
             landing,
+            fewer_pieces,
         })
     }
 

@@ -9,7 +9,7 @@ mod common;
 use common::load;
 use gsolve_engine::{retrograde, Solution};
 use gsolve_games::rng::SplitMix64;
-use gsolve_rules::{compact, setup, solve_whole, CompactTask, Rules, RulesGame};
+use gsolve_rules::{compact, setup, solve_by_bit_rows, solve_whole, CompactTask, Rules, RulesGame};
 use std::sync::Arc;
 
 /// The engine's whole-game solve, never the bit rows.
@@ -22,20 +22,24 @@ impl CompactTask for Engine {
     }
 }
 
-/// Both solves of `game`, which must agree; true when the bit rows took it.
+/// The bit rows' solve of `game`, when they take it, and `solve_whole` must equal
+/// the engine's; true when the bit rows solved it (they must whenever the game
+/// says it is a pursuit, these games being short).
 fn compare(game: &RulesGame, name: &str) -> bool {
     let engine = compact(game, Engine);
-    let whole = solve_whole(game, &retrograde::Options::default());
-    if whole != engine {
-        let first = (0..engine.len() as u64).find(|&i| whole.packed_at(i) != engine.packed_at(i)).unwrap();
-        panic!(
-            "{name}: index {first} of {}: bit rows {:?}, engine {:?}",
-            engine.len(),
-            whole.value(first),
-            engine.value(first)
-        );
+    let options = retrograde::Options::default();
+    let first_difference = |solution: &Solution| {
+        let first = (0..engine.len()).find(|&i| solution.packed_at(i) != engine.packed_at(i)).unwrap();
+        format!("index {first} of {}: {:?}, engine {:?}", engine.len(), solution.value(first), engine.value(first))
+    };
+    let by_bit_rows = solve_by_bit_rows(game, &options);
+    if let Some(solution) = &by_bit_rows {
+        assert!(*solution == engine, "{name}: bit rows: {}", first_difference(solution));
     }
-    game.is_pursuit()
+    assert_eq!(by_bit_rows.is_some(), game.is_pursuit(), "{name}: is_pursuit says otherwise");
+    let whole = solve_whole(game, &options);
+    assert!(whole == engine, "{name}: solve_whole: {}", first_difference(&whole));
+    by_bit_rows.is_some()
 }
 
 fn grid_text(rows: &[Vec<char>], side: char) -> String {
@@ -200,4 +204,17 @@ fn one_cop_and_a_robber_equal_the_engine() {
     }
     eprintln!("{pursuits} of 60 maps solved by bit rows");
     assert!(pursuits > 40, "{pursuits} of 60 maps solved by bit rows");
+}
+
+#[test]
+fn a_capture_that_does_not_end_the_game_is_left_to_the_engine() {
+    // Captures without a `no-pieces` ending: the lone piece plays on, which bit
+    // rows cannot hold; `is_pursuit` (and so `--check`) must say no.
+    let text = "[game]\nname = \"capture\"\nsides = [\"a\", \"b\"]\n[board]\nrows = 2\ncols = 2\n\
+                [piece.x]\nside = \"a\"\nletter = \"X\"\nmoves = [{ steps = \"king\" }]\n\
+                [piece.y]\nside = \"b\"\nletter = \"Y\"\nmoves = [{ steps = \"king\" }]\n\
+                [[end]]\nwhen = \"stuck\"\n";
+    let rules = Arc::new(Rules::parse(text).unwrap());
+    let game = setup(rules, None, None, Some("X./.Y a")).unwrap().game;
+    assert!(!compare(&game, "captures that play on"), "not a pursuit");
 }
