@@ -1021,7 +1021,7 @@ impl<const N: usize> RulesGame<N> {
     }
 
     /// Which reach checks some piece of `p` counts for, as [`Self::reach_bits`]
-    /// numbers them; `None` when they are not numbered (over 64 checks).
+    /// numbers them; `None` when they are not numbered (no checks, or over 64).
     #[inline]
     fn reach_hits(&self, p: &RulesPosition<N>) -> Option<u64> {
         if self.reach_bits.is_empty() {
@@ -1065,7 +1065,8 @@ impl<const N: usize> RulesGame<N> {
     }
 
     /// The outcome for `side` of the endings that apply to it at `p`, if any;
-    /// `present` as [`RulesGame::sides_present`] gives it.
+    /// `present` as [`RulesGame::sides_present`] gives it, `hits` as
+    /// [`RulesGame::reach_hits`].
     #[inline]
     fn side_ending(&self, p: &RulesPosition<N>, side: usize, present: u8, hits: Option<u64>) -> Option<Outcome> {
         let first_bit = if side == 0 { 0 } else { self.reach[0].len() };

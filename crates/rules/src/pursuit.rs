@@ -39,6 +39,7 @@ use gsolve_engine::progress::Observer;
 use gsolve_engine::{Game, Indexed, Outcome, PackedValue, Solution, Value};
 use gsolve_games::pursuit::bit_rows::{set_bit, BitRows, BitwiseOptions, Terminals, ToMove};
 use gsolve_games::pursuit::Adjacency;
+use std::collections::HashMap;
 
 /// Row words of work a position before the solve gives up (see the module docs).
 const BUDGET_PER_POSITION: u64 = 6;
@@ -146,7 +147,10 @@ impl Pursuit {
         let first_moves = Adjacency::from_lists((0..cells as u32).map(|c| game.pursuit_targets(0, c)));
         // Group 1's moves as vectors, each legal from the cells where it lands on a
         // target.
+        // (A leaping slider has hundreds of vectors: each found by a hash, not a
+        // search, since `BitRows::new` asks about every cell and vector.)
         let mut vectors: Vec<(isize, isize)> = Vec::new();
+        let mut number: HashMap<(isize, isize), usize> = HashMap::new();
         // `legal[v][cell]`: vector v moves from the cell.
         let mut legal: Vec<Vec<bool>> = Vec::new();
         for from in 0..cells as u32 {
@@ -154,7 +158,7 @@ impl Pursuit {
             for to in game.pursuit_targets(1, from) {
                 let (tr, tc) = board.coords[to as usize];
                 let vector = (tr as isize - r as isize, tc as isize - c as isize);
-                let v = vectors.iter().position(|&known| known == vector).unwrap_or_else(|| {
+                let v = *number.entry(vector).or_insert_with(|| {
                     vectors.push(vector);
                     legal.push(vec![false; cells]);
                     vectors.len() - 1
@@ -163,10 +167,7 @@ impl Pursuit {
             }
         }
         let open = |r: usize, c: usize| cell_of_bit[r * width + c] != u32::MAX;
-        let legal = |r: usize, c: usize, vector| {
-            let v = vectors.iter().position(|&known| known == vector).expect("one of the vectors");
-            legal[v][cell_of_bit[r * width + c] as usize]
-        };
+        let legal = |r: usize, c: usize, vector| legal[number[&vector]][cell_of_bit[r * width + c] as usize];
         let rows = BitRows::new(width, height, open, &vectors, legal);
         let first_looked_at = (0..cells as u32).map(|c| game.pair_ending_looks_at(0, c)).collect();
         let second_looked_at = (0..cells as u32).filter(|&c| game.pair_ending_looks_at(1, c)).collect();
