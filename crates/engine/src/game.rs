@@ -215,17 +215,23 @@ pub trait Tiered: Game {
                 return;
             }
             children.clear();
-            self.for_each_child(&position, |child| {
-                children.push(match self.terminal(&child) {
-                    Some(outcome) => ChildAt::Over(outcome),
-                    None => match self.locate(&child) {
-                        Some((tier, index)) => ChildAt::In(tier, index),
-                        None => ChildAt::Nowhere,
-                    },
-                });
-            });
+            self.for_each_child(&position, |child| children.push(child_at(self, &child)));
             f(index, Scan::Moves(&children));
         });
+    }
+
+    /// OPTIONAL: [`Tiered::for_each_located`] at the given `indices` of `tier`
+    /// (ascending; holes skipped): the sweeps by progress visit a tier this way. The
+    /// default plays every move and locates every child; a game overrides it when
+    /// it can rank its children without playing moves (a rules game of pieces
+    /// ranked group by group changes one or two groups' ranks a move).
+    fn for_each_located_at(
+        &self,
+        tier: Self::Tier,
+        indices: impl Iterator<Item = u64>,
+        f: impl FnMut(u64, Scan<'_, Self::Tier>),
+    ) {
+        located_at(self, tier, indices, f)
     }
 
     /// OPTIONAL, for tiers without cycles: calls `f` with ranges of the tier, in an
@@ -253,6 +259,45 @@ pub trait Tiered: Game {
     /// only of tiers with a bound.
     fn progress(&self, _tier: Self::Tier, _position: &Self::Position) -> u32 {
         0
+    }
+
+    /// OPTIONAL: calls `f(index, progress)` for each position of `range` in `tier`
+    /// (holes skipped), as [`Tiered::progress`] gives it; asked only of tiers with
+    /// a bound. The default decodes each position.
+    fn for_each_progress_in_tier(&self, tier: Self::Tier, range: std::ops::Range<u64>, mut f: impl FnMut(u64, u32)) {
+        self.for_each_position_in_tier(tier, range, |index, position| f(index, self.progress(tier, &position)));
+    }
+}
+
+/// [`Tiered::for_each_located_at`]'s default, for games that override it only
+/// for some of their variants: every move played and its child located.
+pub fn located_at<G: Tiered + ?Sized>(
+    game: &G,
+    tier: G::Tier,
+    indices: impl Iterator<Item = u64>,
+    mut f: impl FnMut(u64, Scan<'_, G::Tier>),
+) {
+    let mut children = Vec::new();
+    game.for_each_position_at(tier, indices, |index, position| {
+        if let Some(outcome) = game.terminal(&position) {
+            f(index, Scan::Over(outcome));
+            return;
+        }
+        children.clear();
+        game.for_each_child(&position, |child| children.push(child_at(game, &child)));
+        f(index, Scan::Moves(&children));
+    });
+}
+
+/// Where a child lies: over, or its tier and index (the default scans' step).
+#[inline]
+fn child_at<G: Tiered + ?Sized>(game: &G, child: &G::Position) -> ChildAt<G::Tier> {
+    match game.terminal(child) {
+        Some(outcome) => ChildAt::Over(outcome),
+        None => match game.locate(child) {
+            Some((tier, index)) => ChildAt::In(tier, index),
+            None => ChildAt::Nowhere,
+        },
     }
 }
 

@@ -304,6 +304,41 @@ fn located_value<G: Tiered>(
     }
 }
 
+/// The code of a position from its scan: by the rules, or the best of its
+/// children's values (`own`: this tier's codes). Panics if a child has no value
+/// (the game breaks the [`Tiered`] invariants).
+#[inline]
+fn scan_code<G: Tiered>(
+    game: &G,
+    tier: G::Tier,
+    scan: Scan<'_, G::Tier>,
+    own: &impl Fn(u64) -> u32,
+    solved: &ChildCodes<'_, G::Tier>,
+) -> u32 {
+    let value = match scan {
+        Scan::Over(outcome) => outcome.value(),
+        Scan::Known(value) => value,
+        Scan::Moves(children) => {
+            // No move: a loss now (key 0 is Loss(0)).
+            let mut best = 0u64;
+            for &child in children {
+                let code = match child {
+                    ChildAt::In(child_tier, i) if child_tier == tier => own(i),
+                    ChildAt::In(child_tier, i) => solved.code(child_tier, i).unwrap_or(UNSOLVED),
+                    ChildAt::Over(outcome) => PackedValue::pack(outcome.value()).0,
+                    ChildAt::Nowhere => UNSOLVED,
+                };
+                match parent_key(code) {
+                    Some(key) => best = best.max(key),
+                    None => panic_unsolved(game, tier, child, solved),
+                }
+            }
+            value_of_key(best)
+        }
+    };
+    PackedValue::pack(value).0
+}
+
 /// Positions per rayon task in a sweep.
 const CHUNK: usize = 1 << 11;
 
@@ -346,28 +381,7 @@ fn sweep_layers<G: Tiered + Sync>(
             }
             let first = (start + k * CHUNK) as u64;
             game.for_each_located(tier, first..first + (chunk.len() / w) as u64, |index, scan| {
-                let value = match scan {
-                    Scan::Over(outcome) => outcome.value(),
-                    Scan::Known(value) => value,
-                    Scan::Moves(children) => {
-                        // No move: a loss now (key 0 is Loss(0)).
-                        let mut best = 0u64;
-                        for &child in children {
-                            let code = match child {
-                                ChildAt::In(child_tier, i) if child_tier == tier => own(i),
-                                ChildAt::In(child_tier, i) => solved.code(child_tier, i).unwrap_or(UNSOLVED),
-                                ChildAt::Over(outcome) => PackedValue::pack(outcome.value()).0,
-                                ChildAt::Nowhere => UNSOLVED,
-                            };
-                            match parent_key(code) {
-                                Some(key) => best = best.max(key),
-                                None => panic_unsolved(game, tier, child, solved),
-                            }
-                        }
-                        value_of_key(best)
-                    }
-                };
-                let code = PackedValue::pack(value).0;
+                let code = scan_code(game, tier, scan, &own, solved);
                 if !fits(width, code) {
                     overflow.store(true, Ordering::Relaxed);
                 }
@@ -412,8 +426,7 @@ fn sweep_by_progress<G: Tiered + Sync>(
     let mut progress = vec![HOLE; size];
     progress.par_chunks_mut(CHUNK).enumerate().for_each(|(k, chunk)| {
         let first = (k * CHUNK) as u64;
-        game.for_each_position_in_tier(tier, first..first + chunk.len() as u64, |index, position| {
-            let p = game.progress(tier, &position);
+        game.for_each_progress_in_tier(tier, first..first + chunk.len() as u64, |index, p| {
             assert!(p <= bound, "progress {p} above the tier's bound {bound}: the game breaks the Tiered invariants");
             chunk[(index - first) as usize] = p as u16;
         });
@@ -443,7 +456,7 @@ fn sweep_by_progress<G: Tiered + Sync>(
     }
     drop(progress);
     // 3. sweeps: a child of the tier not swept yet reads `UNSOLVED`, which
-    // `child_value` reports as a broken measure.
+    // `scan_code` reports as a broken measure.
     let mut codes: Vec<u32> = Vec::new();
     let mut done = 0u64;
     for l in 0..levels {
@@ -458,21 +471,8 @@ fn sweep_by_progress<G: Tiered + Sync>(
         let sweep = |(indices, out): (&[u32], &mut [u32])| {
             // Every index of the order names a position (holes have no progress).
             let mut codes = out.iter_mut();
-            game.for_each_position_at(tier, indices.iter().map(|&i| i as u64), |_, position| {
-                let code = codes.next().expect("one position an index");
-                let value = match game.terminal(&position) {
-                    Some(outcome) => outcome.value(),
-                    None => {
-                        // No move: a loss now (key 0 is Loss(0)).
-                        let mut best = 0u64;
-                        game.for_each_child(&position, |child| {
-                            let value = child_value(game, tier, &child, &own, solved);
-                            best = best.max(parent_key(PackedValue::pack(value).0).expect("a solved child"));
-                        });
-                        value_of_key(best)
-                    }
-                };
-                *code = PackedValue::pack(value).0;
+            game.for_each_located_at(tier, indices.iter().map(|&i| i as u64), |_, scan| {
+                *codes.next().expect("one position an index") = scan_code(game, tier, scan, &own, solved);
             });
             assert!(
                 codes.next().is_none(),

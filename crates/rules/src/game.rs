@@ -103,7 +103,7 @@ pub(crate) struct DropTargets {
 /// ```
 /// Otherwise each line is checked cell by cell.
 #[derive(Clone, Debug)]
-struct LineCheck {
+pub(crate) struct LineCheck {
     /// The cells of each line, `length` a line, one after another.
     cells: Vec<u32>,
     length: usize,
@@ -127,13 +127,13 @@ fn reach_bits(reach: &[Vec<ReachCheck>; 2], entries: usize) -> Vec<u64> {
 
 /// A `reach` ending compiled for a board.
 #[derive(Clone, Debug)]
-struct ReachCheck {
+pub(crate) struct ReachCheck {
     /// `hits[g * cells + c]`: a piece of group g on cell c stands in the zone and
     /// counts for the ending (one load a piece: endings are checked for every
     /// position and child of a solve).
     hits: Vec<bool>,
-    check: Check,
-    result: Outcome,
+    pub(crate) check: Check,
+    pub(crate) result: Outcome,
 }
 
 /// A game described by rules, on one board; its positions have room for `N`
@@ -145,22 +145,22 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// The side of each group.
     pub(crate) group_side: Vec<usize>,
     group_trail: Vec<bool>,
-    group_stay: Vec<bool>,
+    pub(crate) group_stay: Vec<bool>,
     /// `meet[a * groups + b]`: the `ended` code when a piece of group a meets one of
     /// group b (0: no meeting, a capture).
-    meet: Vec<u8>,
+    pub(crate) meet: Vec<u8>,
     /// `reach[side]`: the reach endings that apply to that side.
-    reach: [Vec<ReachCheck>; 2],
+    pub(crate) reach: [Vec<ReachCheck>; 2],
     /// `reach_bits[g * cells + c]`: bit `j` set when a piece of group g on cell c
     /// counts for side 0's j-th reach check, bit `len0 + j` for side 1's (len0:
     /// side 0's number of checks); empty when there are more than 64 checks. One
     /// load a piece answers every check ([`RulesGame::reach_hits`]).
-    reach_bits: Vec<u64>,
+    pub(crate) reach_bits: Vec<u64>,
     /// `royal[side]`: for each `captured` ending, the side's groups of its kinds
     /// (`mask[g]`) and the result for the side when it has none of them left.
-    royal: [Vec<(Vec<bool>, Outcome)>; 2],
-    no_pieces: [Option<Outcome>; 2],
-    stuck: Outcome,
+    pub(crate) royal: [Vec<(Vec<bool>, Outcome)>; 2],
+    pub(crate) no_pieces: [Option<Outcome>; 2],
+    pub(crate) stuck: Outcome,
     /// The dense index over piece placements, for games without trails.
     pub(crate) index: Option<PlacementIndex>,
     /// Why there is no index.
@@ -184,9 +184,9 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// Each group's promotion, if it has one.
     pub(crate) promotion: Vec<Option<PromotionTo>>,
     /// `lines[side]`: the line endings that apply to that side.
-    lines: [Vec<LineCheck>; 2],
+    pub(crate) lines: [Vec<LineCheck>; 2],
     /// The result for the side to move of a full board, if that ends the game.
-    full: Option<Outcome>,
+    pub(crate) full: Option<Outcome>,
     /// `below[c]` / `above[c]`: the playable cell under / over cell c, or
     /// [`NO_CELL`] (the edge, or a cell that is not part of the board).
     below: Vec<u32>,
@@ -204,6 +204,9 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// stays in a tier (onto an empty cell) does not go forward, or a piece may
     /// stay: then no progress measure holds (see [`RulesGame::progress_of`]).
     pub(crate) advance: Vec<u16>,
+    /// Children located without playing moves, for games of the shape
+    /// [`crate::scan`] takes (built with the index).
+    pub(crate) scan: Option<Arc<crate::scan::PlacementScan>>,
 }
 
 impl RulesGame {
@@ -390,6 +393,7 @@ impl RulesGame {
             grid_bits,
             mirror: None,
             advance: Vec::new(),
+            scan: None,
         };
         game.advance = game.advances();
         game.mirror = game.mirror_cells();
@@ -406,6 +410,7 @@ impl RulesGame {
                 Err(why) => game.no_index = Some(why),
             },
         }
+        game.scan = crate::scan::PlacementScan::new(&game).map(Arc::new);
         Ok(game)
     }
 
@@ -452,6 +457,7 @@ impl RulesGame {
             grid_bits: self.grid_bits,
             mirror: self.mirror.clone(),
             advance: self.advance.clone(),
+            scan: self.scan.clone(),
         })
     }
 }
@@ -583,6 +589,12 @@ impl<const N: usize> RulesGame<N> {
     /// The piece limits the index covers.
     pub fn limits(&self) -> Option<&[u8]> {
         self.index.as_ref().map(|i| i.limits())
+    }
+
+    /// Are the tier sweeps' children ranked move by move, without playing moves
+    /// (the shape [`crate::scan`] describes: pawn chess, Breakthrough)?
+    pub fn scans_children(&self) -> bool {
+        self.scan.is_some()
     }
 
     /// The dense index, if the game has one (no trails, and it fits in 64 bits).
@@ -1293,7 +1305,7 @@ pub(crate) fn check_counts(rules: &Rules, board: &Board, counts: &[u8]) -> Resul
 }
 
 /// An outcome for one side, seen by the other.
-fn flip(outcome: Outcome) -> Outcome {
+pub(crate) fn flip(outcome: Outcome) -> Outcome {
     match outcome {
         Outcome::Win => Outcome::Loss,
         Outcome::Loss => Outcome::Win,

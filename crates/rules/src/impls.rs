@@ -177,6 +177,20 @@ impl<const N: usize> Tiered for RulesGame<N> {
         self.for_each_paired(indices, |index| placement.pieces_in(tier as usize, index).map(|p| (p, sides)), f)
     }
 
+    /// Ranked move by move where the game has the shape [`crate::scan`] takes;
+    /// else the engine's default: every move played and its child located.
+    fn for_each_located_at(
+        &self,
+        tier: u32,
+        indices: impl Iterator<Item = u64>,
+        f: impl FnMut(u64, gsolve_engine::Scan<'_, u32>),
+    ) {
+        match &self.scan {
+            Some(scan) => scan.for_each_located_at(self, self.placement(), tier as usize, indices, f),
+            None => gsolve_engine::located_at(self, tier, indices, f),
+        }
+    }
+
     /// The sum of the pieces' advances, where every move onto an empty cell goes
     /// forward and no piece stays (pawn chess, Breakthrough; not Fox and Hounds,
     /// whose fox steps back).
@@ -186,6 +200,15 @@ impl<const N: usize> Tiered for RulesGame<N> {
 
     fn progress(&self, _tier: u32, position: &RulesPosition<N>) -> u32 {
         self.progress_of(position).expect("asked only of games with a progress measure")
+    }
+
+    /// Read from the groups' cell sets where the game has the shape
+    /// [`crate::scan`] takes.
+    fn for_each_progress_in_tier(&self, tier: u32, range: std::ops::Range<u64>, mut f: impl FnMut(u64, u32)) {
+        match &self.scan {
+            Some(scan) => scan.for_each_progress_in_tier(self.placement(), tier as usize, range, f),
+            None => self.for_each_position_in_tier(tier, range, |index, p| f(index, self.progress(tier, &p))),
+        }
     }
 }
 

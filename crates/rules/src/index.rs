@@ -57,26 +57,26 @@ pub struct TierInfo {
     /// Its number of positions.
     pub size: u64,
     /// `C_g` of each group (see the module docs).
-    radices: Vec<u64>,
+    pub(crate) radices: Vec<u64>,
     /// `free_g` of each group (see the module docs).
     free: Vec<u32>,
     /// For each group, its table in [`PlacementIndex::combinations`], if it has one.
     tables: Vec<Option<u32>>,
     /// For each group, its table in [`PlacementIndex::cell_sets`], if it has one.
-    cell_tables: Vec<Option<u32>>,
+    pub(crate) cell_tables: Vec<Option<u32>>,
 }
 
 /// Where a group's pieces may stand, and how it relates to earlier groups.
 #[derive(Clone, Debug)]
-struct Places {
+pub(crate) struct Places {
     /// The cells, ascending.
-    cells: Vec<u32>,
+    pub(crate) cells: Vec<u32>,
     /// `slot[cell]`: the cell's place in `cells`, `u32::MAX` if it is not one.
-    slot: Vec<u32>,
+    pub(crate) slot: Vec<u32>,
     /// `cells` as a bit set, on boards of at most 128 cells.
     mask: u128,
     /// `within[h]` for each earlier group h: all of h's places are among these.
-    within: Vec<bool>,
+    pub(crate) within: Vec<bool>,
     /// Every earlier group is within: no index of this group is a hole.
     all_within: bool,
 }
@@ -90,7 +90,7 @@ pub struct PlacementIndex {
     /// Hand slots (the last entries of a count vector: pieces in hand).
     slots: usize,
     /// Each group's places (see the module docs).
-    places: Vec<Places>,
+    pub(crate) places: Vec<Places>,
     limits: Vec<u8>,
     /// The counts the index was made for: the limits, or in games with drops the
     /// floor (the counts of the position whose game it is).
@@ -105,7 +105,7 @@ pub struct PlacementIndex {
     tier_of_code: TierLookup,
     /// `binomial[k * (cells + 1) + n]` = C(n, k), saturating, for k ≤ the largest
     /// limit: one flat table, one load a lookup.
-    binomial: Vec<u64>,
+    pub(crate) binomial: Vec<u64>,
     /// Unranking tables: `combinations[t][rank]` is the combination of colex rank
     /// `rank` as a bit set of the ranks among the free cells, for each (free cells,
     /// pieces) with 2 to [`TABLE_PIECES`] pieces among at most 64 cells and at most
@@ -118,7 +118,7 @@ pub struct PlacementIndex {
     /// within it has a piece in the tier), on boards of at most 128 cells. One
     /// load gives the group's cells, where the walk over the free places for each
     /// rank was a fifth of the pawns' tier sweeps.
-    cell_sets: Vec<Vec<u128>>,
+    pub(crate) cell_sets: Vec<Vec<u128>>,
     size: u64,
 }
 

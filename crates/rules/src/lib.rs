@@ -37,6 +37,7 @@ pub mod notation;
 pub mod position;
 mod pursuit;
 mod race;
+mod scan;
 mod search;
 mod setup;
 pub mod spec;
