@@ -34,10 +34,85 @@ use gsolve_engine::{ChildAt, Outcome, Scan, Value};
 
 /// The most groups a scanned game has (the index's cell tables need no more).
 const MAX_GROUPS: usize = 8;
+/// The most places of a group whose ranks are tabled ([`PlacementScan::ranked`]:
+/// 2^12 entries, 16 KiB).
+const RANKED_PLACES: usize = 12;
 /// `table` of a group with one piece: its rank is its cell's slot.
 const ONE: u32 = u32::MAX - 1;
 /// `table` of a group with no piece.
 const NONE: u32 = u32::MAX;
+
+/// A set of cells as bits: `u64` on boards of at most 64 cells (each operation
+/// one instruction), else `u128` (two, and a branch to find a set bit).
+trait Cells:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::ops::BitOrAssign
+{
+    const EMPTY: Self;
+    /// The set of a `u128` (the tables' width) whose cells all fit.
+    fn of(set: u128) -> Self;
+    /// The set of one cell.
+    fn cell(c: u32) -> Self;
+    /// The lowest cell (the set is not empty).
+    fn first(self) -> u32;
+    /// The set without its lowest cell.
+    fn rest(self) -> Self;
+    /// The bits from cell `first` up, as a number (for tables of subsets).
+    fn from_cell(self, first: u32) -> usize;
+}
+
+impl Cells for u64 {
+    const EMPTY: Self = 0;
+    #[inline]
+    fn of(set: u128) -> Self {
+        set as u64
+    }
+    #[inline]
+    fn cell(c: u32) -> Self {
+        1 << c
+    }
+    #[inline]
+    fn first(self) -> u32 {
+        self.trailing_zeros()
+    }
+    #[inline]
+    fn rest(self) -> Self {
+        self & (self - 1)
+    }
+    #[inline]
+    fn from_cell(self, first: u32) -> usize {
+        (self >> first) as usize
+    }
+}
+
+impl Cells for u128 {
+    const EMPTY: Self = 0;
+    #[inline]
+    fn of(set: u128) -> Self {
+        set
+    }
+    #[inline]
+    fn cell(c: u32) -> Self {
+        1 << c
+    }
+    #[inline]
+    fn first(self) -> u32 {
+        self.trailing_zeros()
+    }
+    #[inline]
+    fn rest(self) -> Self {
+        self & (self - 1)
+    }
+    #[inline]
+    fn from_cell(self, first: u32) -> usize {
+        (self >> first) as usize
+    }
+}
 
 /// An ending as `terminal` checks it, for one side to move, in its order.
 #[derive(Clone, Copy, Debug)]
@@ -80,6 +155,11 @@ pub(crate) struct PlacementScan {
     /// group's places); `pieces` is the most pieces of a group.
     colex: Vec<u64>,
     pieces: usize,
+    /// Where group g's places are the cells `first..first + n` with n ≤
+    /// [`RANKED_PLACES`] (pawns: every row but the goal row), `ranked[g]` =
+    /// (first, the rank of every subset of them by its bit set): one load ranks
+    /// the group.
+    ranked: Vec<Option<(u32, Vec<u32>)>>,
     /// Where every ray is one cell long or leaps (pawns, Breakthrough, knights):
     /// `targets[2 * (g * cells + c)]` the cells a piece of group g on cell c may
     /// move to when empty, `+ 1` those it may capture on; empty otherwise (the
@@ -181,6 +261,30 @@ impl PlacementScan {
                 }
             }
         }
+        let ranked = index
+            .places
+            .iter()
+            .map(|places| {
+                let (n, first) = (places.cells.len(), *places.cells.first()?);
+                let contiguous = places.cells.iter().enumerate().all(|(i, &c)| c == first + i as u32);
+                (contiguous && n <= RANKED_PLACES).then(|| {
+                    let table = (0u32..1 << n)
+                        .map(|set| {
+                            let mut rank = 0u64;
+                            let mut bits = set;
+                            let mut i = 1;
+                            while bits != 0 {
+                                rank += index.binomial[i.min(pieces) * stride + bits.trailing_zeros() as usize];
+                                i += 1;
+                                bits &= bits - 1;
+                            }
+                            rank as u32
+                        })
+                        .collect();
+                    (first, table)
+                })
+            })
+            .collect();
         let board = &game.board;
         let short =
             (0..groups).all(|g| (0..cells as u32).all(|c| board.rays(g, c).iter().all(|ray| ray.leap || ray.len <= 1)));
@@ -219,6 +323,7 @@ impl PlacementScan {
             place_cell: index.places.iter().map(|p| p.cells.clone()).collect(),
             colex,
             pieces,
+            ranked,
             targets,
             quiet,
             advance: game.advance.clone(),
@@ -247,58 +352,61 @@ impl PlacementScan {
 
     /// The reach bits group `g`'s pieces on the cells of `mask` count for.
     #[inline]
-    fn hits_of(&self, g: usize, mut mask: u128) -> u64 {
+    fn hits_of<B: Cells>(&self, g: usize, mut mask: B) -> u64 {
         let row = &self.reach_bits[g * self.cells..(g + 1) * self.cells];
         let mut hits = 0;
-        while mask != 0 {
-            hits |= row[mask.trailing_zeros() as usize];
-            mask &= mask - 1;
+        while mask != B::EMPTY {
+            hits |= row[mask.first() as usize];
+            mask = mask.rest();
         }
         hits
     }
 
     /// The rank of group `g` on the cells of `mask` (all places of g).
     #[inline]
-    fn rank_of(&self, g: usize, mut mask: u128) -> u64 {
+    fn rank_of<B: Cells>(&self, g: usize, mut mask: B) -> u64 {
+        if let Some((first, table)) = &self.ranked[g] {
+            return table[mask.from_cell(*first)] as u64;
+        }
         let row = &self.colex[g * self.cells * self.pieces..(g + 1) * self.cells * self.pieces];
         let mut rank = 0;
         let mut i = 0;
-        while mask != 0 {
-            rank += row[mask.trailing_zeros() as usize * self.pieces + i];
+        while mask != B::EMPTY {
+            rank += row[mask.first() as usize * self.pieces + i];
             i += 1;
-            mask &= mask - 1;
+            mask = mask.rest();
         }
         rank
     }
 
     /// The cells of group `g` at rank `rank` in a tier.
     #[inline]
-    fn cells_of(&self, index: &PlacementIndex, table: u32, g: usize, rank: u64) -> u128 {
+    fn cells_of<B: Cells>(&self, index: &PlacementIndex, table: u32, g: usize, rank: u64) -> B {
         match table {
-            NONE => 0,
-            ONE => 1u128 << self.place_cell[g][rank as usize],
-            t => index.cell_sets[t as usize][rank as usize],
+            NONE => B::EMPTY,
+            ONE => B::cell(self.place_cell[g][rank as usize]),
+            t => B::of(index.cell_sets[t as usize][rank as usize]),
         }
     }
 
     /// The cells of each group at the pair of indices `pair · 2 + (0, 1)` of tier
     /// `t` (with their ranks in `ranks`); `None` for a hole (two groups on a cell).
     #[inline]
-    fn decode(
+    fn decode<B: Cells>(
         &self,
         index: &PlacementIndex,
         t: &ScanTier,
         pair: u64,
         ranks: &mut [u64; MAX_GROUPS],
-        masks: &mut [u128; MAX_GROUPS],
+        masks: &mut [B; MAX_GROUPS],
     ) -> Option<()> {
         let mut rest = pair;
-        let mut taken = 0u128;
+        let mut taken = B::EMPTY;
         for g in 0..self.groups {
             ranks[g] = rest % t.radix[g];
             rest /= t.radix[g];
             masks[g] = self.cells_of(index, t.table[g], g, ranks[g]);
-            if taken & masks[g] != 0 {
+            if taken & masks[g] != B::EMPTY {
                 return None;
             }
             taken |= masks[g];
@@ -349,6 +457,22 @@ impl PlacementScan {
         index: &PlacementIndex,
         tier: usize,
         indices: impl Iterator<Item = u64>,
+        f: impl FnMut(u64, Scan<'_, u32>),
+    ) {
+        if self.cells <= 64 {
+            self.located::<u64, N>(game, index, tier, indices, f)
+        } else {
+            self.located::<u128, N>(game, index, tier, indices, f)
+        }
+    }
+
+    /// [`Self::for_each_located_at`] with cell sets of type `B`.
+    fn located<B: Cells, const N: usize>(
+        &self,
+        game: &RulesGame<N>,
+        index: &PlacementIndex,
+        tier: usize,
+        indices: impl Iterator<Item = u64>,
         mut f: impl FnMut(u64, Scan<'_, u32>),
     ) {
         let t = &self.tiers[tier];
@@ -358,17 +482,17 @@ impl PlacementScan {
         let mut pair = u64::MAX;
         let mut hole = true;
         let mut ranks = [0u64; MAX_GROUPS];
-        let mut masks = [0u128; MAX_GROUPS];
+        let mut masks = [B::EMPTY; MAX_GROUPS];
         let mut hits = [0u64; MAX_GROUPS];
-        let mut by_side = [0u128; 2];
+        let mut by_side = [B::EMPTY; 2];
         for at in indices {
             if at >> 1 != pair {
                 pair = at >> 1;
                 hole = self.decode(index, t, pair, &mut ranks, &mut masks).is_none();
-                by_side = [0; 2];
+                by_side = [B::EMPTY; 2];
                 for g in 0..groups {
                     by_side[self.side[g]] |= masks[g];
-                    hits[g] = self.hits_of(g, masks[g]);
+                    hits[g] = if self.quiet[g] { 0 } else { self.hits_of(g, masks[g]) };
                 }
             }
             if hole {
@@ -385,20 +509,20 @@ impl PlacementScan {
             let mut wins_now = false;
             'moves: for g in (0..groups).filter(|&g| self.side[g] == to_move) {
                 let mut pieces = masks[g];
-                while pieces != 0 {
-                    let from = pieces.trailing_zeros();
-                    pieces &= pieces - 1;
+                while pieces != B::EMPTY {
+                    let from = pieces.first();
+                    pieces = pieces.rest();
                     if !self.targets.is_empty() {
                         // Short rays: the targets are two bit sets.
                         let at = 2 * (g * self.cells + from as usize);
                         let empty = !(own | enemy);
-                        let mut to_empty = self.targets[at] & empty;
-                        let mut to_enemy = self.targets[at + 1] & enemy;
-                        while to_empty | to_enemy != 0 {
-                            let capture = to_empty == 0;
+                        let mut to_empty = B::of(self.targets[at]) & empty;
+                        let mut to_enemy = B::of(self.targets[at + 1]) & enemy;
+                        while to_empty | to_enemy != B::EMPTY {
+                            let capture = to_empty == B::EMPTY;
                             let bits = if capture { &mut to_enemy } else { &mut to_empty };
-                            let to = bits.trailing_zeros();
-                            *bits &= *bits - 1;
+                            let to = bits.first();
+                            *bits = bits.rest();
                             let child =
                                 self.child(tier as u32, t, &ranks, &masks, &hits, to_move, g, from, to, capture);
                             if child == ChildAt::Over(Outcome::Loss) {
@@ -410,19 +534,19 @@ impl PlacementScan {
                         continue;
                     }
                     let dedupe = game.board.rays_overlap(g, from);
-                    let mut seen = 0u128;
+                    let mut seen = B::EMPTY;
                     for ray in game.board.rays(g, from) {
                         for &to in game.board.ray_cells(ray) {
-                            let bit = 1u128 << to;
-                            if own & bit != 0 {
+                            let bit = B::cell(to);
+                            if own & bit != B::EMPTY {
                                 if ray.leap {
                                     continue;
                                 }
                                 break;
                             }
-                            let capture = enemy & bit != 0;
+                            let capture = enemy & bit != B::EMPTY;
                             let legal = if capture { ray.onto.enemy() } else { ray.onto.empty() };
-                            if legal && (!dedupe || seen & bit == 0) {
+                            if legal && (!dedupe || seen & bit == B::EMPTY) {
                                 seen |= bit;
                                 let child =
                                     self.child(tier as u32, t, &ranks, &masks, &hits, to_move, g, from, to, capture);
@@ -452,12 +576,12 @@ impl PlacementScan {
     /// the enemy there if `capture`), side `to_move` moving from tier `tier` (`t`).
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn child(
+    fn child<B: Cells>(
         &self,
         tier: u32,
         t: &ScanTier,
         ranks: &[u64; MAX_GROUPS],
-        masks: &[u128; MAX_GROUPS],
+        masks: &[B; MAX_GROUPS],
         hits: &[u64; MAX_GROUPS],
         to_move: usize,
         g: usize,
@@ -466,11 +590,11 @@ impl PlacementScan {
         capture: bool,
     ) -> ChildAt<u32> {
         let groups = self.groups;
-        let bit = 1u128 << to;
-        let moved = masks[g] ^ (1u128 << from) ^ bit;
+        let bit = B::cell(to);
+        let moved = masks[g] ^ B::cell(from) ^ bit;
         // The captured group (none: `groups`) and its cells left.
-        let taken = if capture { (0..groups).find(|&h| masks[h] & bit != 0).unwrap_or(groups) } else { groups };
-        let left = if taken < groups { masks[taken] ^ bit } else { 0 };
+        let taken = if capture { (0..groups).find(|&h| masks[h] & bit != B::EMPTY).unwrap_or(groups) } else { groups };
+        let left = if taken < groups { masks[taken] ^ bit } else { B::EMPTY };
         // A quiet group's pieces on its places count for nothing: only a piece
         // that arrived off them can.
         let mut child_hits =

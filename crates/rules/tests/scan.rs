@@ -90,6 +90,15 @@ fn pawns_and_breakthrough_are_scanned_as_the_default_locates() {
         let set = setup(load(file), Some((rows, cols)), None, None).unwrap();
         assert!(compare(&set.game, &format!("{file} {rows}×{cols}")), "{file} is scanned");
     }
+    // Boards past 64 cells: 128-bit cell sets.
+    for (file, position) in [
+        ("pawns", "......../.p...p../......../......../......../......../......../......../...P.... w"),
+        ("breakthrough", "......./...B.../......./......./......./......./......./......./......./..W.... b"),
+    ] {
+        let set = setup(load(file), None, None, Some(position)).unwrap();
+        assert!(set.game.board().cells() > 64);
+        assert!(compare(&set.game, position), "{file} past 64 cells is scanned");
+    }
     // Positions with no piece of a kind, or none at all.
     for position in ["..../..../..../.... w", "..p./..../..../.... b", "..../..../P.../.... w"] {
         let set = setup(load("pawns"), None, None, Some(position)).unwrap();
@@ -183,10 +192,14 @@ fn random_rules(rng: &mut SplitMix64) -> String {
     text
 }
 
-/// A random map of 2 to 5 rows and columns with a few walls and goal marks, one
-/// to three pieces of each kind, either side to move.
+/// A random map of 2 to 5 rows and columns with a few walls and goal and exit
+/// marks, one to three pieces of each kind, either side to move; or (one in
+/// eight) a map of 9 to 12 rows and 8 columns with one piece of each kind.
 fn random_position(rng: &mut SplitMix64, second: bool) -> String {
-    let (rows, cols) = (2 + rng.below(4) as usize, 2 + rng.below(4) as usize);
+    // One board in eight has 72 to 96 cells (128-bit cell sets), one piece a kind.
+    let big = rng.below(8) == 0;
+    let (rows, cols) =
+        if big { (9 + rng.below(4) as usize, 8) } else { (2 + rng.below(4) as usize, 2 + rng.below(4) as usize) };
     let mut grid = vec![vec!['.'; cols]; rows];
     for row in grid.iter_mut() {
         for cell in row.iter_mut() {
@@ -200,7 +213,7 @@ fn random_position(rng: &mut SplitMix64, second: bool) -> String {
     }
     let letters: &[char] = if second { &['X', 'Y', 'Z'] } else { &['X', 'Y'] };
     for &letter in letters {
-        for _ in 0..1 + rng.below(if letter == 'Z' { 1 } else { 3 }) {
+        for _ in 0..1 + rng.below(if letter == 'Z' || big { 1 } else { 3 }) {
             let (r, c) = (rng.below(rows as u64) as usize, rng.below(cols as u64) as usize);
             grid[r][c] = letter;
         }
