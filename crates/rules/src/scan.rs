@@ -63,7 +63,7 @@ trait Cells:
     /// The set without its lowest cell.
     fn rest(self) -> Self;
     /// The bits from cell `first` up, as a number (for tables of subsets).
-    fn from_cell(self, first: u32) -> usize;
+    fn bits_from(self, first: u32) -> usize;
 }
 
 impl Cells for u64 {
@@ -85,7 +85,7 @@ impl Cells for u64 {
         self & (self - 1)
     }
     #[inline]
-    fn from_cell(self, first: u32) -> usize {
+    fn bits_from(self, first: u32) -> usize {
         (self >> first) as usize
     }
 }
@@ -109,7 +109,7 @@ impl Cells for u128 {
         self & (self - 1)
     }
     #[inline]
-    fn from_cell(self, first: u32) -> usize {
+    fn bits_from(self, first: u32) -> usize {
         (self >> first) as usize
     }
 }
@@ -366,7 +366,7 @@ impl PlacementScan {
     #[inline]
     fn rank_of<B: Cells>(&self, g: usize, mut mask: B) -> u64 {
         if let Some((first, table)) = &self.ranked[g] {
-            return table[mask.from_cell(*first)] as u64;
+            return table[mask.bits_from(*first)] as u64;
         }
         let row = &self.colex[g * self.cells * self.pieces..(g + 1) * self.cells * self.pieces];
         let mut rank = 0;
