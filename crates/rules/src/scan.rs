@@ -15,6 +15,10 @@
 //!                                                           piece of h fewer)
 //! ```
 //!
+//! Cell sets are 64-bit words on boards of at most 64 cells, 128-bit ones up to
+//! 128 cells; a group whose places are at most 12 consecutive cells (the pawns:
+//! every row but the goal row) is ranked by one load from a table of every subset.
+//!
 //! So a child is ranked from one or two bit sets, its endings read from the reach
 //! bits of the groups that changed, and no position is built, sorted or ranked
 //! whole: the default (play the move, ask `terminal`, rank every group) spent
