@@ -271,6 +271,12 @@ fn check_says_what_the_file_means() {
     }
     assert!(!out.contains("trail race"), "{out}");
     assert!(!out.contains("a pursuit"), "{out}");
+    assert!(!out.contains("pawn-like"), "{out}");
+    for file in ["pawns", "breakthrough"] {
+        // Breakthrough 5×5's ten pawns a side have no table of their cells.
+        let out = ok(&["rules", &rules(file), "--rows", "4", "--cols", "4", "--check"], "");
+        assert!(out.contains("pawn-like: each group ranked on its own places"), "{file}: {out}");
+    }
     let out = ok(&["rules", &rules("snakes"), "--check"], "");
     assert!(out.contains("a trail race: the search values pieces that can no longer meet"), "{out}");
     for file in ["chase", "queens-case"] {

@@ -258,6 +258,12 @@ impl RulesGame {
             let _ =
                 writeln!(out, "a trail race: the search values pieces that can no longer meet by their longest paths");
         }
+        if self.scans_children() {
+            let _ = writeln!(
+                out,
+                "pawn-like: each group ranked on its own places, so tier sweeps rank a position's children move by move from bit sets, no move played"
+            );
+        }
         if self.is_pursuit() {
             let _ = writeln!(
                 out,
