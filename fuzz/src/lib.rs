@@ -590,6 +590,22 @@ pub fn rules_file(data: &[u8]) {
                     let whole = gsolve_rules::solve_whole(game, &retrograde::Options::default());
                     assert!(whole == solution, "{written:?}: the bit rows' solve differs from the engine's");
                 }
+                // A pawn-like game's tiers rank children move by move: the tier
+                // solve's values are the whole solve's.
+                if game.scans_children() {
+                    let tiers = gsolve_engine::tiered::solve_all(game);
+                    let index = game.placement_index().expect("a scanned game has an index");
+                    for (t, info) in index.tiers().iter().enumerate() {
+                        let values = tiers.get(t as u32).expect("every tier solved");
+                        for i in 0..info.size {
+                            assert_eq!(
+                                values.value(i),
+                                solution.value(info.offset + i),
+                                "{written:?}: tier {t}, index {i}: the tier solve differs from the whole one"
+                            );
+                        }
+                    }
+                }
                 if game.terminal(&s.position).is_none() {
                     let value = solution.value(game.index(&s.position));
                     assert!(value.is_some(), "{written:?}: no value");
