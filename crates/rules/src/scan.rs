@@ -70,53 +70,37 @@ trait Cells:
     fn bits_from(self, first: u32) -> usize;
 }
 
-impl Cells for u64 {
-    const EMPTY: Self = 0;
-    #[inline]
-    fn of(set: u128) -> Self {
-        set as u64
-    }
-    #[inline]
-    fn cell(c: u32) -> Self {
-        1 << c
-    }
-    #[inline]
-    fn first(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline]
-    fn rest(self) -> Self {
-        self & (self - 1)
-    }
-    #[inline]
-    fn bits_from(self, first: u32) -> usize {
-        (self >> first) as usize
-    }
+/// `Cells` for an unsigned integer type (the tables' `u128` sets are cut to it).
+macro_rules! cells_of_bits {
+    ($bits:ty) => {
+        impl Cells for $bits {
+            const EMPTY: Self = 0;
+            #[inline]
+            fn of(set: u128) -> Self {
+                set as $bits
+            }
+            #[inline]
+            fn cell(c: u32) -> Self {
+                1 << c
+            }
+            #[inline]
+            fn first(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline]
+            fn rest(self) -> Self {
+                self & (self - 1)
+            }
+            #[inline]
+            fn bits_from(self, first: u32) -> usize {
+                (self >> first) as usize
+            }
+        }
+    };
 }
 
-impl Cells for u128 {
-    const EMPTY: Self = 0;
-    #[inline]
-    fn of(set: u128) -> Self {
-        set
-    }
-    #[inline]
-    fn cell(c: u32) -> Self {
-        1 << c
-    }
-    #[inline]
-    fn first(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline]
-    fn rest(self) -> Self {
-        self & (self - 1)
-    }
-    #[inline]
-    fn bits_from(self, first: u32) -> usize {
-        (self >> first) as usize
-    }
-}
+cells_of_bits!(u64);
+cells_of_bits!(u128);
 
 /// An ending as `terminal` checks it, for one side to move, in its order.
 #[derive(Clone, Copy, Debug)]
