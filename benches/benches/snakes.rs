@@ -6,7 +6,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use gsolve_engine::search::Searcher;
 use gsolve_games::rng::SplitMix64;
-use gsolve_games::snakes::{parse_boards, Mask, Mask256, Snakes, SnakesBoard};
+use gsolve_games::snakes::{parse_boards, Mask, Mask256, Snakes, SnakesBoard, SEARCH_TABLE_ENTRIES};
 use std::hint::black_box;
 
 /// The empty rows×cols board, snake 1 top-left, snake 2 bottom-right.
@@ -58,8 +58,15 @@ fn room_board(n: usize, k: usize) -> SnakesBoard {
 /// The value of a board's start, searched with masks of type `M`.
 fn solve_in<M: Mask>(board: &SnakesBoard) -> gsolve_engine::Value {
     let game = Snakes::<M>::new(board);
-    let searcher = Searcher::new(&game);
+    let searcher = Searcher::with_table_entries(&game, SEARCH_TABLE_ENTRIES);
     searcher.value(&game.start()).unwrap()
+}
+
+/// The same on two threads sharing the table (as `gsolve snakes` searches one board).
+fn solve_on_two_threads(board: &SnakesBoard) -> gsolve_engine::Value {
+    let game = Snakes::<u128>::new(board);
+    let searcher = Searcher::with_table_entries(&game, SEARCH_TABLE_ENTRIES);
+    searcher.value_in_parallel(&game.start(), vec![Snakes::new(board)], None).unwrap()
 }
 
 fn solve(board: &SnakesBoard) -> gsolve_engine::Value {
@@ -80,6 +87,9 @@ fn snakes(c: &mut Criterion) {
     group.bench_function("7x7 corners", |b| b.iter(|| solve(black_box(&b7))));
     let b8 = corners(8, 8);
     group.bench_function("8x8 corners", |b| b.iter(|| solve(black_box(&b8))));
+    let b9 = corners(9, 9);
+    group.bench_function("9x9 corners", |b| b.iter(|| solve(black_box(&b9))));
+    group.bench_function("9x9 corners, two threads", |b| b.iter(|| solve_on_two_threads(black_box(&b9))));
     // The same board in 256-cell masks: what the wide masks cost.
     group.bench_function("8x8 corners, 256-cell masks", |b| b.iter(|| solve_in::<Mask256>(black_box(&b8))));
     // A board past 128 empty cells: a 14×14 open board around a walled 6×6 room
@@ -92,6 +102,7 @@ fn snakes(c: &mut Criterion) {
     // The largest square board the 128-cell mask allows (119 empty cells).
     let b11 = corners(11, 11);
     group.bench_function("11x11 corners", |b| b.iter(|| solve(black_box(&b11))));
+    group.bench_function("11x11 corners, two threads", |b| b.iter(|| solve_on_two_threads(black_box(&b11))));
     group.finish();
 }
 

@@ -666,6 +666,49 @@ fn check_shared_search_with_ties(dag: &Dag, naive: &[Option<Value>], rng: &mut R
     Ok(())
 }
 
+/// The search on two or three threads sharing a table ([`Searcher::value_in_parallel`])
+/// from random starts, ties included: one searcher kept across the calls (its table
+/// goes to the threads and back each time) with a table of a random size; then the
+/// same with a node limit, which gives the exact value or `OutOfBudget`, never a
+/// wrong one, and leaves the searcher usable.
+fn check_parallel_search(dag: &Dag, naive: &[Option<Value>], rng: &mut Rng) -> Result<(), String> {
+    let entries = [2usize, 64, 1 << 12][rng.below(3) as usize];
+    let searcher = Searcher::with_table_entries(dag, entries);
+    let helpers = 1 + rng.below(2) as usize;
+    let starts = shuffled(dag.positions().collect(), rng);
+    for &s in starts.iter().take(6) {
+        let got = searcher.value_in_parallel(&s, vec![dag.clone(); helpers], None);
+        let want = naive[s as usize].unwrap();
+        if got != Ok(want) {
+            return Err(format!(
+                "value_in_parallel ({helpers} helpers, {entries} entries) from {s}: got {got:?}, naive {want:?}"
+            ));
+        }
+    }
+    if searcher.nodes() == 0 {
+        return Err("value_in_parallel: no nodes counted".into());
+    }
+    let limited = Searcher::with_table_entries(dag, entries);
+    limited.set_node_limit(Some(1 + rng.below(20)));
+    for &s in starts.iter().take(6) {
+        let want = naive[s as usize].unwrap();
+        match limited.value_in_parallel(&s, vec![dag.clone(); helpers], None) {
+            Ok(v) if v == want => {}
+            Err(SearchError::OutOfBudget { .. }) => {}
+            got => return Err(format!("value_in_parallel with a node limit from {s}: got {got:?}, naive {want:?}")),
+        }
+    }
+    limited.set_node_limit(None);
+    for &s in starts.iter().take(3) {
+        let got = limited.value(&s);
+        let want = naive[s as usize].unwrap();
+        if got != Ok(want) {
+            return Err(format!("after a limited parallel search, value from {s}: got {got:?}, naive {want:?}"));
+        }
+    }
+    Ok(())
+}
+
 #[derive(Default, Debug)]
 struct TieStats {
     tie_free: u64,
@@ -683,6 +726,9 @@ fn check_dag(dag: &Dag, rng: &mut Rng, stats: &mut TieStats) -> Result<(), Strin
     }
     check_memo(dag, &naive, rng)?;
     check_layered(dag, &naive)?;
+    if rng.percent(25) {
+        check_parallel_search(dag, &naive, rng)?;
+    }
     if dag.has_ties() {
         check_search_with_ties(dag, &naive, stats)
     } else {
@@ -722,6 +768,72 @@ fn seeded_random_dags_match_the_naive_solver() {
         stats.tie_value > 100 && stats.tie_free > 100 && stats.tie_reachable > 100,
         "tie cases too rare: {stats:?}"
     );
+}
+
+/// A DAG game that takes its time over each position's moves, so that the threads
+/// of a parallel search overlap, meet each other's busy positions and halt one
+/// another mid-search.
+#[derive(Clone, Copy)]
+struct Slow<'a>(&'a Dag);
+
+impl Game for Slow<'_> {
+    type Position = u64;
+    type Move = usize;
+
+    fn terminal(&self, p: &u64) -> Option<Outcome> {
+        self.0.terminal(p)
+    }
+
+    fn moves(&self, p: &u64, moves: &mut Vec<usize>) {
+        for _ in 0..200 {
+            std::hint::spin_loop();
+        }
+        self.0.moves(p, moves)
+    }
+
+    fn play(&self, p: &u64, mv: &usize) -> u64 {
+        self.0.play(p, mv)
+    }
+}
+
+impl SearchHooks for Slow<'_> {}
+
+/// DAGs of 3,000 nodes, each move to one of the 40 nodes below (deep values, many
+/// transpositions), searched from their top nodes on two and three threads: the
+/// exact value every time, ties included, with tables small and large.
+#[test]
+fn parallel_search_of_big_dags_matches_the_naive_solver() {
+    let (mut counted, mut deep) = (0, 0);
+    for seed in 0..24u64 {
+        let mut rng = Rng(seed ^ 0xa11e);
+        let ties = seed % 3 == 2;
+        let outcomes: &[Outcome] =
+            if ties { &[Outcome::Win, Outcome::Loss, Outcome::Tie] } else { &[Outcome::Win, Outcome::Loss] };
+        let nodes: Vec<Node> = (0..3000u64)
+            .map(|i| {
+                if i == 0 || rng.percent(4) {
+                    return Node::Terminal(outcomes[rng.below(outcomes.len() as u64) as usize]);
+                }
+                let count = 1 + rng.below(3);
+                Node::Inner((0..count).map(|_| i - 1 - rng.below(i.min(40))).collect())
+            })
+            .collect();
+        let dag = Dag::new(nodes);
+        let naive = naive_values(&dag.nodes);
+        let entries = [1usize << 12, 1 << 16][seed as usize % 2];
+        let game = Slow(&dag);
+        let searcher = Searcher::with_table_entries(&game, entries);
+        for s in [2999, 2998, 1500 + rng.below(1000)] {
+            let helpers = 1 + seed as usize % 2;
+            let got = searcher.value_in_parallel(&s, vec![Slow(&dag); helpers], None);
+            let want = naive[s as usize].unwrap();
+            assert_eq!(got, Ok(want), "seed {seed}, from {s}, {helpers} helpers, {entries} entries");
+            deep += usize::from(want.remoteness().is_some_and(|r| r >= 20));
+        }
+        counted += usize::from(searcher.nodes() > 0);
+    }
+    assert_eq!(counted, 24, "every search counts its nodes");
+    assert!(deep >= 20, "values not deep enough: {deep} of 72");
 }
 
 /// A DAG from proptest (shrinks a failure to a small DAG): per node a terminal roll,

@@ -10,13 +10,14 @@
 //!
 //! Each board is solved with a fresh game and table; `REPEAT=n` in the environment
 //! solves it n times and reports the fastest (the machine is noisy), `TABLE=b` gives
-//! the table 2^b entries (default 2^22), `WIDE=1` searches in 256-cell masks even
+//! the table 2^b entries (default [`SEARCH_TABLE_ENTRIES`]), `THREADS=n` searches on n threads
+//! ([`Searcher::value_in_parallel`]), `WIDE=1` searches in 256-cell masks even
 //! boards that fit in 128, `LINE=1` also follows the line of optimal
 //! play as the command line does (timed too) and counts its extra nodes.
 
 use gsolve_engine::search::Searcher;
 use gsolve_games::rng::SplitMix64;
-use gsolve_games::snakes::{parse_boards, Cell, Mask, Mask256, Snakes, SnakesBoard};
+use gsolve_games::snakes::{parse_boards, Cell, Mask, Mask256, Snakes, SnakesBoard, SEARCH_TABLE_ENTRIES};
 use std::time::{Duration, Instant};
 
 /// A number from the environment, or `default`.
@@ -46,8 +47,10 @@ fn solve_in<M: Mask>(board: &SnakesBoard) -> Solved {
     for _ in 0..env("REPEAT", 1).max(1) {
         let started = Instant::now();
         let game = Snakes::<M>::new(board);
-        let searcher = Searcher::with_table_entries(&game, 1 << env("TABLE", 22));
-        let v = searcher.value(&game.start()).expect("the snakes game has no ties");
+        let entries = std::env::var("TABLE").map_or(SEARCH_TABLE_ENTRIES, |b| 1 << b.parse::<u32>().unwrap());
+        let searcher = Searcher::with_table_entries(&game, entries);
+        let helpers = (1..env("THREADS", 1)).map(|_| Snakes::<M>::new(board)).collect();
+        let v = searcher.value_in_parallel(&game.start(), helpers, None).expect("the snakes game has no ties");
         if env("LINE", 0) == 1 {
             let nodes = searcher.nodes();
             let line = gsolve_engine::line::principal_line(&game, &searcher, &game.start(), 1 << 20);

@@ -8,7 +8,7 @@
 //! answer `w k` (the winner as fast as possible, the loser as slow as possible; k the
 //! 1-based ply on which the loser is stuck) by plain minimax, without pruning or table.
 
-use gsolve_engine::search::{self, SearchHooks};
+use gsolve_engine::search::{self, SearchHooks, Searcher};
 use gsolve_engine::{memo, Game, Value};
 use gsolve_games::rng::SplitMix64;
 use gsolve_games::snakes::{self, parse_boards, Cell, Mask, Mask256, Snakes, SnakesPosition};
@@ -437,6 +437,32 @@ fn larger_boards_search_matches_memo_search() {
         assert_eq!(Some(value), plain.value(&start), "{}", board.text());
     }
     eprintln!("memo search: {positions} positions");
+}
+
+/// The search on two threads sharing a table ([`Searcher::value_in_parallel`]) gives
+/// the memo search's value on random boards of up to 22 empty cells, and the known
+/// values of the open 6×6 to 8×8 boards from the corners (thousands of nodes: the
+/// threads meet each other's positions and one halts the other).
+#[test]
+fn parallel_search_matches_memo_search() {
+    let mut rng = SplitMix64::new(0x2_7ead);
+    for i in 0..60 {
+        let board = random_board(&mut rng, 22, if i % 4 == 0 { 3 } else { 0 });
+        let game = game(&board);
+        let start = game.start();
+        let plain = memo::solve(&game, &start).expect("acyclic");
+        let searcher = Searcher::with_table_entries(&game, 1 << 12);
+        let value = searcher.value_in_parallel(&start, vec![self::game(&board)], None).expect("no ties");
+        assert_eq!(Some(value), plain.value(&start), "{}", board.text());
+    }
+    for (n, answer) in [(6, "2 35"), (7, "1 46"), (8, "2 63")] {
+        let boards = parse_boards(&corners(n, n)).unwrap();
+        let game = Snakes::<u128>::new(&boards[0]);
+        let start = game.start();
+        let searcher = Searcher::with_table_entries(&game, snakes::SEARCH_TABLE_ENTRIES);
+        let value = searcher.value_in_parallel(&start, vec![Snakes::new(&boards[0])], None).expect("no ties");
+        assert_eq!(Snakes::verdict(&start, value), answer, "{n}x{n}");
+    }
 }
 
 /// The brute force's longest simple path from cell `from` through the `free` cells

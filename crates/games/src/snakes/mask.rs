@@ -35,7 +35,7 @@ pub trait Mask:
     const EMPTY: Self;
     /// The mask as 8-byte words, for keys of hash maps whose entries should not be
     /// padded to a 16-byte alignment.
-    type Words: Copy + Eq + Hash + Debug;
+    type Words: Copy + Eq + Hash + Debug + Send + Sync;
     /// The cells of a set, lowest first.
     type Ones: Iterator<Item = usize>;
 

@@ -33,18 +33,23 @@
 //! 3. a tie's remoteness, as above.
 //!
 //! # The transposition table
-//! A fixed number of two-entry buckets chosen by a hash of the position. An entry
-//! holds the position itself (so a hash collision can never give a wrong value),
-//! a score with its bound (exact, lower, upper), the best move and the work spent
-//! on it. The first entry of a bucket keeps the most expensive result, the second
-//! takes whatever comes: a full table forgets cheap results first, and forgetting
-//! costs time, never exactness.
+//! Module `table`: two-entry buckets holding the positions themselves (a hash
+//! collision never gives a wrong value), the most expensive result kept first.
+//!
+//! # Both cores
+//! [`Searcher::value_in_parallel`] runs the same search on several threads, each
+//! with a copy of the game, sharing one table: a thread finishes sooner with what
+//! the others stored. A thread that meets a child another is searching leaves it
+//! for last (ABDADA); the first thread to finish gives the value, exact as any
+//! thread's: every entry in the table is a bound some complete search proved.
 //!
 //! # Hooks
 //! A game may end the search early at a position ([`SearchHooks::exact_value`], or
 //! in a null window with a bound that answers its question,
 //! [`SearchHooks::value_bound`]) and fold positions of the same value together
 //! ([`SearchHooks::canonical`], [`SearchHooks::table_key`]).
+
+mod table;
 
 use crate::game::{Game, ValueLookup};
 use crate::memo::FxHasher;
@@ -54,6 +59,8 @@ use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::hash::BuildHasherDefault;
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, Ordering};
+use table::{Bound, Busy, Entry, Shared, Table, Transpositions};
 
 /// Scores of wins: `MATE - remoteness`.
 pub const MATE: i32 = 1 << 24;
@@ -214,87 +221,6 @@ fn child_window(alpha: i32, beta: i32) -> (i32, i32) {
     (low, high)
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Bound {
-    Exact,
-    /// The score is at least this.
-    Lower,
-    /// The score is at most this.
-    Upper,
-}
-
-#[derive(Clone, Debug)]
-struct Entry<P> {
-    position: P,
-    score: i32,
-    bound: Bound,
-    /// Index of the best child in the game's move order (`u16::MAX`: none).
-    best: u16,
-    /// Nodes searched to get this result, saturated: what forgetting it would cost.
-    work: u32,
-}
-
-/// Two-entry buckets: `[kept, recent]`. Starts small and doubles while more than
-/// 3/4 full, up to `max_buckets`; then it replaces.
-struct Table<P> {
-    buckets: Vec<[Option<Entry<P>>; 2]>,
-    mask: usize,
-    len: usize,
-    max_buckets: usize,
-}
-
-impl<P: Eq + std::hash::Hash> Table<P> {
-    fn new(max_entries: usize) -> Self {
-        let max_buckets = (max_entries / 2).next_power_of_two().max(1);
-        let buckets = max_buckets.min(1 << 8);
-        Table { buckets: Self::empty(buckets), mask: buckets - 1, len: 0, max_buckets }
-    }
-
-    fn empty(buckets: usize) -> Vec<[Option<Entry<P>>; 2]> {
-        (0..buckets).map(|_| [None, None]).collect()
-    }
-
-    fn bucket(&self, position: &P) -> usize {
-        use std::hash::BuildHasher;
-        let x = BuildHasherDefault::<FxHasher>::default().hash_one(position);
-        // Fx leaves the low bits weak: fold the high half in.
-        ((x ^ (x >> 29) ^ (x >> 47)) as usize) & self.mask
-    }
-
-    fn grow(&mut self) {
-        let old = std::mem::replace(&mut self.buckets, Self::empty(2 * (self.mask + 1)));
-        self.mask = 2 * self.mask + 1;
-        self.len = 0;
-        for entry in old.into_iter().flatten().flatten() {
-            self.insert(entry);
-        }
-    }
-
-    fn get(&self, position: &P) -> Option<&Entry<P>> {
-        self.buckets[self.bucket(position)].iter().flatten().find(|e| &e.position == position)
-    }
-
-    fn insert(&mut self, entry: Entry<P>) {
-        if self.len * 4 > self.buckets.len() * 2 * 3 && self.buckets.len() < self.max_buckets {
-            self.grow();
-        }
-        let b = self.bucket(&entry.position);
-        let bucket = &mut self.buckets[b];
-        let before = bucket.iter().flatten().count();
-        if let Some(slot) = bucket.iter_mut().find(|s| s.as_ref().is_some_and(|e| e.position == entry.position)) {
-            *slot = Some(entry);
-        } else {
-            match &bucket[0] {
-                None => bucket[0] = Some(entry),
-                // The most expensive result stays first; the one it displaces goes second.
-                Some(kept) if entry.work >= kept.work => bucket[1] = bucket[0].replace(entry),
-                Some(_) => bucket[1] = Some(entry),
-            }
-        }
-        self.len = self.len + bucket.iter().flatten().count() - before;
-    }
-}
-
 /// Default largest table: 2^24 entries (about 0.5 to 1 GB, by position size).
 pub const DEFAULT_TABLE_ENTRIES: usize = 1 << 24;
 
@@ -303,19 +229,45 @@ struct Frame<P> {
     children: Vec<P>,
     /// (reversed order key, child index): sorted, the order to try the children in.
     order: Vec<(std::cmp::Reverse<i32>, u32)>,
+    /// Children left for last because another thread was searching them.
+    deferred: Vec<u32>,
 }
 
 impl<P> Default for Frame<P> {
     fn default() -> Self {
-        Frame { children: Vec::new(), order: Vec::new() }
+        Frame { children: Vec::new(), order: Vec::new(), deferred: Vec::new() }
+    }
+}
+
+/// Why a search stopped short.
+enum Stop {
+    Failed(SearchError),
+    /// Another thread of a parallel search finished first.
+    Halted,
+}
+
+impl Stop {
+    /// The error of a search of one thread, which nothing halts.
+    fn alone(self) -> SearchError {
+        match self {
+            Stop::Failed(e) => e,
+            Stop::Halted => unreachable!("only a parallel search is halted"),
+        }
     }
 }
 
 /// What a searcher keeps between searches.
 struct State<P> {
     table: Table<P>,
+    /// The table's largest size, in entries.
+    max_entries: usize,
+    walk: Walk<P>,
+}
+
+/// One thread's search, but its table.
+struct Walk<P> {
     nodes: u64,
-    error: Option<SearchError>,
+    stop: Option<Stop>,
     /// Child lists by depth, reused: no allocation per node.
     frames: Vec<Frame<P>>,
     depth: usize,
@@ -329,10 +281,28 @@ struct State<P> {
     tie_remoteness: std::collections::HashMap<P, u32, BuildHasherDefault<FxHasher>>,
 }
 
-/// One search: the game and the kept state, borrowed for the call.
-struct Inner<'a, G: Game> {
+impl<P> Walk<P> {
+    fn new() -> Self {
+        Walk {
+            nodes: 0,
+            stop: None,
+            frames: Vec::new(),
+            depth: 0,
+            node_limit: None,
+            stop_at: u64::MAX,
+            window: (-MATE, MATE),
+            tie_remoteness: Default::default(),
+        }
+    }
+}
+
+/// One search: the game, the thread's walk and table, borrowed for the call, and
+/// in a parallel search the flag that halts it.
+struct Inner<'a, G: Game, T> {
     game: &'a G,
-    s: &'a mut State<G::Position>,
+    s: &'a mut Walk<G::Position>,
+    table: &'a mut T,
+    halt: Option<&'a AtomicBool>,
 }
 
 /// Positions visited between two progress reports (a power of two).
@@ -376,17 +346,7 @@ impl<G: SearchHooks> Searcher<'static, G, G> {
 
 impl<'g, G: SearchHooks, H: Borrow<G>> Searcher<'g, G, H> {
     fn with_game(game: H, entries: usize) -> Self {
-        let state = State {
-            table: Table::new(entries),
-            nodes: 0,
-            error: None,
-            frames: Vec::new(),
-            depth: 0,
-            node_limit: None,
-            stop_at: u64::MAX,
-            window: (-MATE, MATE),
-            tie_remoteness: Default::default(),
-        };
+        let state = State { table: Table::new(entries), max_entries: entries, walk: Walk::new() };
         Searcher { game, state: RefCell::new(state), borrows: PhantomData }
     }
 
@@ -412,8 +372,71 @@ impl<'g, G: SearchHooks, H: Borrow<G>> Searcher<'g, G, H> {
     }
 
     fn search(&self, position: &G::Position, observer: Option<Observer<'_>>) -> Result<Value, SearchError> {
-        let mut state = self.state.borrow_mut();
-        Inner { game: self.game.borrow(), s: &mut state }.exact(position, observer)
+        let state = &mut *self.state.borrow_mut();
+        let mut inner = Inner { game: self.game.borrow(), s: &mut state.walk, table: &mut state.table, halt: None };
+        inner.exact(position, observer).map_err(Stop::alone)
+    }
+
+    /// [`Searcher::value_with_progress`] on `1 + helpers.len()` threads: each helper, a
+    /// game equal to the searcher's, runs the same search on a thread of its own,
+    /// all sharing the table; the first to finish gives the value (exact: the table
+    /// holds only bounds that complete searches proved) and halts the others. The
+    /// table is used at its largest size from the start. The node limit, if any,
+    /// holds for the calling thread's search; [`Searcher::nodes`] counts every
+    /// thread's. Progress is the calling thread's.
+    pub fn value_in_parallel(
+        &self,
+        position: &G::Position,
+        helpers: Vec<G>,
+        observer: Option<Observer<'_>>,
+    ) -> Result<Value, SearchError>
+    where
+        G: Send,
+        G::Position: Send + Sync,
+    {
+        if helpers.is_empty() {
+            return self.search(position, observer);
+        }
+        let state = &mut *self.state.borrow_mut();
+        let shared = std::mem::replace(&mut state.table, Table::new(1)).into_shared();
+        let busy = Busy::new();
+        let halt = AtomicBool::new(false);
+        // Each thread's result, or `None` if it was halted.
+        let finish = |result: Result<Value, Stop>| {
+            halt.store(true, Ordering::Relaxed);
+            match result {
+                Ok(value) => Some(Ok(value)),
+                Err(Stop::Failed(e)) => Some(Err(e)),
+                Err(Stop::Halted) => None,
+            }
+        };
+        let (mine, theirs) = std::thread::scope(|scope| {
+            let threads: Vec<_> = helpers
+                .into_iter()
+                .map(|game| {
+                    let (shared, busy, halt, finish) = (&shared, &busy, &halt, &finish);
+                    scope.spawn(move || {
+                        let mut walk = Walk::new();
+                        let mut table = Shared { table: shared, busy };
+                        let mut inner = Inner { game: &game, s: &mut walk, table: &mut table, halt: Some(halt) };
+                        let result = inner.exact(position, None);
+                        (finish(result), walk.nodes)
+                    })
+                })
+                .collect();
+            let mut table = Shared { table: &shared, busy: &busy };
+            let game = self.game.borrow();
+            let mut inner = Inner { game, s: &mut state.walk, table: &mut table, halt: Some(&halt) };
+            let mine = finish(inner.exact(position, observer));
+            // A helper that panicked (a bug in a game's hooks) stands for no result.
+            let theirs: Vec<_> = threads.into_iter().map(|t| t.join().unwrap_or((None, 0))).collect();
+            (mine, theirs)
+        });
+        state.table = Table::from_shared(shared, state.max_entries);
+        state.walk.nodes += theirs.iter().map(|t| t.1).sum::<u64>();
+        // The calling thread's result if it finished, else the helper's that did.
+        let first = mine.or_else(|| theirs.into_iter().find_map(|t| t.0));
+        first.unwrap_or_else(|| unreachable!("a search that was not halted finished first"))
     }
 
     /// Limits each later call of [`Searcher::value`] (and each lookup) to visiting
@@ -421,12 +444,12 @@ impl<'g, G: SearchHooks, H: Borrow<G>> Searcher<'g, G, H> {
     /// storing nothing from the failed search (the table keeps what earlier calls
     /// found). `None` removes the limit. Front ends use it as a time budget.
     pub fn set_node_limit(&self, limit: Option<u64>) {
-        self.state.borrow_mut().node_limit = limit;
+        self.state.borrow_mut().walk.node_limit = limit;
     }
 
     /// Positions visited so far (table probes included), over all searches.
     pub fn nodes(&self) -> u64 {
-        self.state.borrow().nodes
+        self.state.borrow().walk.nodes
     }
 
     /// Entries in the transposition table.
@@ -449,10 +472,10 @@ pub fn solve<'g, G: SearchHooks>(game: &'g G, start: &G::Position) -> Result<(Va
     Ok((value, searcher))
 }
 
-impl<G: SearchHooks> Inner<'_, G> {
+impl<G: SearchHooks, T: Transpositions<G::Position>> Inner<'_, G, T> {
     /// Step 1, who wins (null window at 0); step 2, how fast (null windows stepping
     /// from the bound that moved); step 3, for a tie, how fast.
-    fn exact(&mut self, position: &G::Position, progress: Option<Observer<'_>>) -> Result<Value, SearchError> {
+    fn exact(&mut self, position: &G::Position, progress: Option<Observer<'_>>) -> Result<Value, Stop> {
         self.s.stop_at = self.s.node_limit.map_or(u64::MAX, |limit| self.s.nodes.saturating_add(limit));
         let score = self.exact_score(position, progress)?;
         if score != 0 {
@@ -463,18 +486,18 @@ impl<G: SearchHooks> Inner<'_, G> {
     }
 
     /// A position's exact score (steps 1 and 2).
-    fn exact_score(&mut self, position: &G::Position, progress: Option<Observer<'_>>) -> Result<i32, SearchError> {
+    fn exact_score(&mut self, position: &G::Position, progress: Option<Observer<'_>>) -> Result<i32, Stop> {
         // The score lies in [low, high]; each probe "score ≥ t?" moves one end.
         let (mut low, mut high) = (-MATE, MATE);
         let mut t = 0;
         loop {
             self.s.window = (low, high);
             let s = self.negamax(position, t - 1, t, progress);
-            if let Some(e) = self.s.error.take() {
-                return Err(e);
+            if let Some(stop) = self.s.stop.take() {
+                return Err(stop);
             }
             if s != 0 && s.abs() <= MATE / 2 {
-                return Err(SearchError::TooDeep);
+                return Err(Stop::Failed(SearchError::TooDeep));
             }
             if s >= t {
                 low = s;
@@ -494,7 +517,7 @@ impl<G: SearchHooks> Inner<'_, G> {
     /// than its fastest tied child's (a tied position has no winning child, and a
     /// losing one is worse than any tie), each child's score found by steps 1–2
     /// and each tied position's remoteness kept.
-    fn tie_remoteness(&mut self, position: &G::Position, progress: Option<Observer<'_>>) -> Result<u32, SearchError> {
+    fn tie_remoteness(&mut self, position: &G::Position, progress: Option<Observer<'_>>) -> Result<u32, Stop> {
         if let Some(r) = self.game.tie_remoteness(position) {
             return Ok(r);
         }
@@ -531,10 +554,14 @@ impl<G: SearchHooks> Inner<'_, G> {
         if self.s.nodes.is_multiple_of(REPORT_EVERY) {
             self.report(progress);
         }
-        if self.s.nodes > self.s.stop_at && self.s.error.is_none() {
-            self.s.error = Some(SearchError::OutOfBudget { limit: self.s.node_limit.unwrap_or(0) });
+        if self.s.stop.is_none() {
+            if self.s.nodes > self.s.stop_at {
+                self.s.stop = Some(Stop::Failed(SearchError::OutOfBudget { limit: self.s.node_limit.unwrap_or(0) }));
+            } else if self.halt.is_some_and(|halt| halt.load(Ordering::Relaxed)) {
+                self.s.stop = Some(Stop::Halted);
+            }
         }
-        if self.s.error.is_some() {
+        if self.s.stop.is_some() {
             return 0;
         }
         let known = match self.game.terminal(position) {
@@ -559,7 +586,7 @@ impl<G: SearchHooks> Inner<'_, G> {
         };
         if let Some(v) = known {
             return score(v).unwrap_or_else(|e| {
-                self.s.error = Some(e);
+                self.s.stop = Some(Stop::Failed(e));
                 0
             });
         }
@@ -574,7 +601,7 @@ impl<G: SearchHooks> Inner<'_, G> {
         // The stored best move is in the move order of the stored orientation.
         let (key, same_orientation) = self.game.table_key(position);
         let mut tt_best = u16::MAX;
-        if let Some(e) = self.s.table.get(&key) {
+        if let Some(e) = self.table.get(&key) {
             match e.bound {
                 Bound::Exact => return e.score,
                 Bound::Lower if e.score >= beta => return e.score,
@@ -592,7 +619,16 @@ impl<G: SearchHooks> Inner<'_, G> {
         frame.children.clear();
         self.game.for_each_child(position, |c| frame.children.push(c));
         self.s.depth += 1;
+        // In a parallel search, the others see this position busy until it is done.
+        let mark = self.table.busy().map(|busy| {
+            let mark = Busy::mark_of(position);
+            busy.enter(mark);
+            mark
+        });
         let best = self.search_children(position, key, same_orientation, tt_best, &mut frame, (alpha, beta), progress);
+        if let (Some(busy), Some(mark)) = (self.table.busy(), mark) {
+            busy.leave(mark);
+        }
         self.s.depth -= 1;
         self.s.frames[self.s.depth] = frame;
         best
@@ -611,7 +647,8 @@ impl<G: SearchHooks> Inner<'_, G> {
         (mut alpha, beta): (i32, i32),
         progress: Option<Observer<'_>>,
     ) -> i32 {
-        let children = &frame.children;
+        let Frame { children, order, deferred } = frame;
+        let children = &*children;
         if children.is_empty() {
             return -MATE; // no move: lost now (the engine's rule)
         }
@@ -627,31 +664,49 @@ impl<G: SearchHooks> Inner<'_, G> {
         // The table's move first; the others are only ordered if it does not cut off.
         let tt_best = usize::from(tt_best);
         let first = (tt_best < children.len()).then_some(tt_best);
+        // Searches child i; true on a cut-off.
+        let visit = |this: &mut Self, i: usize, alpha: &mut i32, best: &mut i32, best_index: &mut usize| {
+            let s = this.child_score(&children[i], *alpha, beta, progress);
+            if s > *best {
+                *best = s;
+                *best_index = i;
+            }
+            *alpha = (*alpha).max(*best);
+            *alpha >= beta
+        };
         if let Some(i) = first {
-            best = self.child_score(&children[i], alpha, beta, progress);
-            best_index = i;
-            alpha = alpha.max(best);
+            visit(self, i, &mut alpha, &mut best, &mut best_index);
         }
         if alpha < beta {
-            frame.order.clear();
-            frame.order.extend((0..children.len()).filter(|&i| i != tt_best).map(|i| (std::cmp::Reverse(0), i as u32)));
+            order.clear();
+            order.extend((0..children.len()).filter(|&i| i != tt_best).map(|i| (std::cmp::Reverse(0), i as u32)));
             // Keys only matter between two or more children.
-            if frame.order.len() > 1 {
-                for entry in &mut frame.order {
+            if order.len() > 1 {
+                for entry in order.iter_mut() {
                     entry.0 = std::cmp::Reverse(self.game.order_key(position, &children[entry.1 as usize]));
                 }
-                frame.order.sort_unstable();
+                order.sort_unstable();
             }
-            for &(_, i) in &frame.order {
-                let i = i as usize;
-                let s = self.child_score(&children[i], alpha, beta, progress);
-                if s > best {
-                    best = s;
-                    best_index = i;
+            // In a parallel search, children another thread is searching go last
+            // (but the first one searched: a cut-off there spares the others).
+            deferred.clear();
+            let parallel = self.table.busy().is_some();
+            let mut cut = false;
+            for (n, &(_, i)) in order.iter().enumerate() {
+                if parallel && (first.is_some() || n > 0) && self.is_busy(&children[i as usize]) {
+                    deferred.push(i);
+                    continue;
                 }
-                alpha = alpha.max(best);
-                if alpha >= beta {
+                if visit(self, i as usize, &mut alpha, &mut best, &mut best_index) {
+                    cut = true;
                     break;
+                }
+            }
+            if !cut {
+                for &i in deferred.iter() {
+                    if visit(self, i as usize, &mut alpha, &mut best, &mut best_index) {
+                        break;
+                    }
                 }
             }
         }
@@ -665,6 +720,12 @@ impl<G: SearchHooks> Inner<'_, G> {
         let work = self.s.nodes - nodes_before;
         self.store(key, best, bound, if same_orientation { best_index } else { usize::from(u16::MAX) }, work);
         best
+    }
+
+    /// Whether another thread of a parallel search is searching `position`.
+    #[inline]
+    fn is_busy(&self, position: &G::Position) -> bool {
+        self.table.busy().is_some_and(|busy| busy.is_busy(Busy::mark_of(position)))
     }
 
     /// A child's score (or bound) for a parent searched with window (α, β), seen from
@@ -686,11 +747,11 @@ impl<G: SearchHooks> Inner<'_, G> {
     /// Records a result, unless the search has failed: a failed search returns
     /// placeholder scores that must never reach the table.
     fn store(&mut self, position: G::Position, score: i32, bound: Bound, best: usize, work: u64) {
-        if self.s.error.is_some() {
+        if self.s.stop.is_some() {
             return;
         }
         let best = u16::try_from(best).unwrap_or(u16::MAX);
         let work = u32::try_from(work).unwrap_or(u32::MAX);
-        self.s.table.insert(Entry { position, score, bound, best, work });
+        self.table.insert(Entry { position, score, bound, best, work });
     }
 }
