@@ -14,6 +14,7 @@ mod progress;
 mod pursuit;
 mod report;
 mod rules;
+mod search;
 pub mod serve;
 mod snakes;
 mod tablebase;

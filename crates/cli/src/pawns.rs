@@ -27,7 +27,8 @@ pub fn run(args: &PawnsArgs) -> Result<(), Failure> {
 
 /// Each case by alpha-beta search, with one transposition table per board size shared
 /// by its cases: a 4×4 case reaches a few thousand positions, far fewer than the 4.5
-/// million of the board, and the search also reaches boards too large to index.
+/// million of the board, and the search also reaches boards too large to index. A
+/// long search goes on on every thread (`crate::search`).
 fn cases(args: &PawnsArgs) -> Result<(), Failure> {
     let (text, name) = input::read(args.file.as_ref())?;
     let boards = pawns::parse_boards(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
@@ -55,8 +56,9 @@ fn cases(args: &PawnsArgs) -> Result<(), Failure> {
         let mut start = case.position;
         start.white_to_move = !args.black_to_move;
         let bar = Bar::new();
-        searcher
-            .value_with_progress(&start, Some(&|p| bar.observe(p)))
+        let helper = || Pawns::new(case.rows, case.cols);
+        let threads = rayon::current_num_threads();
+        crate::search::value(searcher, &start, threads, helper, Some(&|p| bar.observe(p)))
             .map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
         drop(bar);
         let report = CaseReport::new(i + 1, |v| Pawns::verdict(&start, v), game, &*searcher, &start, style);

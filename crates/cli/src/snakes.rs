@@ -2,14 +2,13 @@
 //!
 //! A file of several boards is solved a board per thread (each board its own game
 //! and table), and the answers are printed in the file's order. A file of one board
-//! is searched on every thread, sharing one table
-//! ([`gsolve_engine::search::Searcher::value_in_parallel`]): the answer is exact
-//! whichever thread finishes first.
+//! is searched on every thread once its search proves long, sharing one table
+//! (`crate::search`): the answer is exact whichever thread finishes first.
 
 use crate::progress::Bar;
 use crate::report::{write_error, CaseReport, Style};
 use crate::{input, CaseArgs, Failure};
-use gsolve_engine::search::{SearchError, Searcher};
+use gsolve_engine::search::Searcher;
 use gsolve_engine::Observer;
 use gsolve_engine::Progress;
 use gsolve_games::notation::PlainNotation;
@@ -71,10 +70,6 @@ impl SnakesTask for StartText {
     }
 }
 
-/// Positions a board's search visits on one thread before it is searched on all
-/// (2^16: about 50 ms; the 9×9 board from the corners takes 94 k).
-const ALONE: u64 = 1 << 16;
-
 /// Solves a board; its case's text as printed.
 struct Solve<'o> {
     board: &'o SnakesBoard,
@@ -90,22 +85,8 @@ impl SnakesTask for Solve<'_> {
     fn run<M: Mask>(self, game: Snakes<M>) -> Result<Vec<u8>, Failure> {
         let searcher = Searcher::with_table_entries(&game, snakes::SEARCH_TABLE_ENTRIES);
         let start = game.start();
-        // Alone first: a search this short is over before a second thread would pay
-        // for its start and the table's move to a shared one (a few milliseconds:
-        // the 7×7 board took 10 ms on two threads against 1.3 ms on one).
-        let mut value = if self.helpers == 0 {
-            searcher.value_with_progress(&start, self.observer)
-        } else {
-            searcher.set_node_limit(Some(ALONE));
-            let alone = searcher.value_with_progress(&start, self.observer);
-            searcher.set_node_limit(None);
-            alone
-        };
-        if let Err(SearchError::OutOfBudget { .. }) = value {
-            // What the short search found stays in the table.
-            let helpers = (0..self.helpers).map(|_| Snakes::<M>::new(self.board)).collect();
-            value = searcher.value_in_parallel(&start, helpers, self.observer);
-        }
+        let helper = || Snakes::<M>::new(self.board);
+        let value = crate::search::value(&searcher, &start, 1 + self.helpers, helper, self.observer);
         value.map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
         let report = CaseReport::new(self.case, |v| Snakes::verdict(&start, v), &game, &searcher, &start, self.style);
         let mut text = Vec::new();

@@ -824,6 +824,16 @@ fn summary_4x4() {
     eprintln!("4x4 summary checks: {:?}", start.elapsed());
 }
 
+/// The 5×5 start's search goes past the part done alone: on two threads it gives
+/// the value of the strong solution (README), as on one.
+#[test]
+fn a_long_search_on_two_threads_gives_the_answer_of_one() {
+    let start = "1\n\nppppp\n.....\n.....\n.....\nPPPPP\n";
+    for threads in ["1", "2"] {
+        assert_eq!(ok(&["--threads", threads, "pawns"], start), "white (19)\n", "{threads}");
+    }
+}
+
 #[test]
 fn summary_is_the_same_with_one_thread() {
     let args = ["pawns", "--rows", "3", "--cols", "4", "--summary"];

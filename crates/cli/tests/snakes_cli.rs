@@ -360,6 +360,24 @@ fn several_boards_on_one_or_two_threads_answer_in_order() {
     }
 }
 
+/// One board whose search goes past the part done alone (the 9×9 board from the
+/// corners: 94 thousand positions) is searched on both threads: the same answer as
+/// on one, and its explanation follows a line of the value's length.
+#[test]
+fn one_long_board_on_two_threads_gives_the_answer_of_one() {
+    let mut values = vec!["0"; 81];
+    values[0] = "1";
+    values[80] = "2";
+    let rows: Vec<String> = values.chunks(9).map(|row| row.join(" ")).collect();
+    let board = format!("9 9\n{}\n", rows.join("\n"));
+    for threads in ["1", "2"] {
+        assert_eq!(ok(&["--threads", threads, "snakes"], board.clone()), "1 78\n", "{threads}");
+    }
+    let explained = ok(&["--threads", "2", "snakes", "--explain"], board);
+    assert!(explained.starts_with("case 1: 1 78\n") && explained.contains("win in 77 plies"), "{explained}");
+    assert!(explained.contains("77. snake 1"), "{explained}");
+}
+
 #[test]
 fn a_bad_file_names_the_file_and_a_missing_file_fails() {
     let dir = std::env::temp_dir().join(format!("gsolve-snakes-cli-{}", std::process::id()));
