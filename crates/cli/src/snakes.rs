@@ -32,8 +32,8 @@ pub fn run(args: &CaseArgs) -> Result<(), Failure> {
         // One board at a time, a bar following each search.
         for (i, board) in boards.iter().enumerate() {
             let bar = Bar::new();
-            let helpers = rayon::current_num_threads() - 1;
-            let solve = Solve { board, helpers, case: i + 1, style, observer: Some(&|p| bar.observe(p)) };
+            let threads = rayon::current_num_threads();
+            let solve = Solve { board, threads, case: i + 1, style, observer: Some(&|p| bar.observe(p)) };
             let text = snakes::with_game(board, solve)?;
             drop(bar);
             out.write_all(&text).map_err(write_error)?;
@@ -47,7 +47,7 @@ pub fn run(args: &CaseArgs) -> Result<(), Failure> {
             .par_iter()
             .enumerate()
             .map(|(i, board): (usize, &SnakesBoard)| {
-                let text = snakes::with_game(board, Solve { board, helpers: 0, case: i + 1, style, observer: None });
+                let text = snakes::with_game(board, Solve { board, threads: 1, case: i + 1, style, observer: None });
                 bar.observe(Progress::new("boards searched", done.fetch_add(1, Ordering::Relaxed) + 1, total));
                 text
             })
@@ -73,8 +73,8 @@ impl SnakesTask for StartText {
 /// Solves a board; its case's text as printed.
 struct Solve<'o> {
     board: &'o SnakesBoard,
-    /// Threads searching beside the calling one.
-    helpers: usize,
+    /// Threads the search may take (`crate::search`).
+    threads: usize,
     case: usize,
     style: Style,
     observer: Option<Observer<'o>>,
@@ -86,7 +86,7 @@ impl SnakesTask for Solve<'_> {
         let searcher = Searcher::with_table_entries(&game, snakes::SEARCH_TABLE_ENTRIES);
         let start = game.start();
         let helper = || Snakes::<M>::new(self.board);
-        let value = crate::search::value(&searcher, &start, 1 + self.helpers, helper, self.observer);
+        let value = crate::search::value(&searcher, &start, self.threads, helper, self.observer);
         value.map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
         let report = CaseReport::new(self.case, |v| Snakes::verdict(&start, v), &game, &searcher, &start, self.style);
         let mut text = Vec::new();

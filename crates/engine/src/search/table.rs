@@ -132,11 +132,19 @@ impl<P: Eq + Hash> Table<P> {
     }
 
     /// The same entries in a table at its largest size, for several threads.
-    pub(super) fn into_shared(mut self) -> SharedTable<P> {
-        while self.buckets.len() < self.max_buckets {
-            self.grow();
-        }
-        SharedTable { buckets: self.buckets.into_iter().map(Mutex::new).collect(), mask: self.mask }
+    pub(super) fn into_shared(self) -> SharedTable<P> {
+        let full = if self.buckets.len() == self.max_buckets {
+            self
+        } else {
+            // Straight to the largest size: one pass over the entries, not one a doubling.
+            let max_buckets = self.max_buckets;
+            let mut full = Table { buckets: Self::empty(max_buckets), mask: max_buckets - 1, len: 0, max_buckets };
+            for entry in self.buckets.into_iter().flatten().flatten() {
+                full.insert(entry);
+            }
+            full
+        };
+        SharedTable { buckets: full.buckets.into_iter().map(Mutex::new).collect(), mask: full.mask }
     }
 
     /// A table of `max_entries` entries at most holding what `shared` holds (its
