@@ -1,4 +1,4 @@
-//! Pawn chess: the 4×4 strong solve, 50 random UVa cases, the 5×5 start.
+//! Pawn chess: the 4×4 strong solve, 50 random UVa cases, the 5×5 and 6×6 starts.
 //!
 //! Run: `cargo bench -p gsolve-benches --bench pawns`
 #![forbid(unsafe_code)]
@@ -61,6 +61,8 @@ fn pawns(c: &mut Criterion) {
     let g55 = Pawns::new(5, 5);
     group.throughput(Throughput::Elements(1));
     group.bench_function("5x5 start (alpha-beta)", |b| b.iter(|| search::solve(&g55, &g55.start()).unwrap().0));
+    let g66 = Pawns::new(6, 6);
+    group.bench_function("6x6 start (alpha-beta)", |b| b.iter(|| search::solve(&g66, &g66.start()).unwrap().0));
     group.finish();
 }
 

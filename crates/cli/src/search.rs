@@ -4,20 +4,21 @@ use gsolve_engine::search::{SearchError, SearchHooks, Searcher};
 use gsolve_engine::{Observer, Value};
 
 /// Positions a search visits on the calling thread alone before the other threads
-/// join it. A search this short (2^16 positions: about 50 ms of the snakes' search)
-/// is over before a second thread would pay for its start and for moving the table
-/// to a shared one, which takes a few milliseconds (the snakes' 7×7 board: 10 ms
-/// on two threads against 1.3 ms on one).
+/// join it, by default. A search this short (2^16 positions: about 50 ms of the
+/// snakes' search) is over before a second thread would pay for its start and for
+/// moving the table to a shared one, which takes a few milliseconds for the
+/// snakes' small table (their 7×7 board: 10 ms on two threads against 1.3 ms on
+/// one). Games with a big table wait longer (the pawns: [`crate::pawns`]).
 pub const ALONE: u64 = 1 << 16;
 
-/// The value of `start` by `searcher`: on the calling thread alone up to [`ALONE`]
+/// The value of `start` by `searcher`: on the calling thread alone up to `alone`
 /// positions, then on `threads` threads, the others each with a game made by
 /// `helper` ([`Searcher::value_in_parallel`]); what the short search found stays
 /// in the table. One thread: the plain search.
 pub fn value<G>(
     searcher: &Searcher<'_, G>,
     start: &G::Position,
-    threads: usize,
+    (threads, alone): (usize, u64),
     helper: impl Fn() -> G,
     observer: Option<Observer<'_>>,
 ) -> Result<Value, SearchError>
@@ -28,7 +29,7 @@ where
     if threads <= 1 {
         return searcher.value_with_progress(start, observer);
     }
-    searcher.set_node_limit(Some(ALONE));
+    searcher.set_node_limit(Some(alone));
     let alone = searcher.value_with_progress(start, observer);
     searcher.set_node_limit(None);
     match alone {

@@ -86,7 +86,8 @@ impl SnakesTask for Solve<'_> {
         let searcher = Searcher::with_table_entries(&game, snakes::SEARCH_TABLE_ENTRIES);
         let start = game.start();
         let helper = || Snakes::<M>::new(self.board);
-        let value = crate::search::value(&searcher, &start, self.threads, helper, self.observer);
+        let value =
+            crate::search::value(&searcher, &start, (self.threads, crate::search::ALONE), helper, self.observer);
         value.map_err(|e| Failure::Other(anyhow::anyhow!("{e}")))?;
         let report = CaseReport::new(self.case, |v| Snakes::verdict(&start, v), &game, &searcher, &start, self.style);
         let mut text = Vec::new();

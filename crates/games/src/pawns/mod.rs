@@ -25,9 +25,13 @@
 //! rank in tiers by (white pawns, black pawns), each in layers for a one-sweep solve
 //! ([`Tiered`], [`Layered`]); positions with a pawn on its goal rank are terminal and
 //! have no index.
+//!
+//! The alpha-beta search ([`gsolve_engine::search`]) gets bounds from pawns that
+//! nothing can stop and a move order from this module's `search.rs`.
 
 mod format;
 mod index;
+mod search;
 
 pub use format::{parse_boards, parse_position, PawnsCase, MAX_SIDE, MIN_SIDE};
 pub use index::{PawnIndex, PawnTier};
@@ -35,7 +39,6 @@ pub use index::{PawnIndex, PawnTier};
 use crate::error::FormatError;
 use crate::notation::{Coord, Explain, PieceMove, PlainNotation};
 use crate::plain::Parameters;
-use gsolve_engine::search::SearchHooks;
 use gsolve_engine::{Game, Indexed, Layered, Outcome, Tiered, Value, Variant};
 use index::bits;
 use std::fmt;
@@ -50,6 +53,8 @@ pub struct Pawns {
     /// Row R-1: where black pawns win.
     black_goal: u64,
     index: Option<PawnIndex>,
+    /// Masks that find the runners of the search's bounds.
+    runners: search::RunnerMasks,
 }
 
 /// A position: the pawns of each side as bitboards, and the side to move.
@@ -84,6 +89,7 @@ impl Pawns {
             white_goal: row_mask,
             black_goal: row_mask << ((rows - 1) * cols),
             index: PawnIndex::new(rows, cols),
+            runners: search::RunnerMasks::new(rows, cols),
         }
     }
 
@@ -334,18 +340,6 @@ impl Tiered for Pawns {
                 true
             }
             None => false,
-        }
-    }
-}
-
-/// The board's left-right mirror has the same value: the search keeps one of each pair.
-impl SearchHooks for Pawns {
-    fn canonical(&self, p: &PawnsPosition) -> PawnsPosition {
-        let mirrored = PawnsPosition { white: self.mirror(p.white), black: self.mirror(p.black), ..*p };
-        if (mirrored.white, mirrored.black) < (p.white, p.black) {
-            mirrored
-        } else {
-            *p
         }
     }
 }
