@@ -27,6 +27,7 @@
 //! replays the corpora through the same functions on stable (`tests/replay.rs`).
 #![forbid(unsafe_code)]
 
+use gsolve_analysis::catalog::{self, CatalogGame, TablebaseVisitor, VariantVisitor};
 use gsolve_analysis::{Analysis, AnalysisError, Analyzer, GameKind, Limits, Setup};
 use gsolve_engine::search::{SearchError, SearchHooks, Searcher};
 use gsolve_engine::{line, retrograde, Game, Indexed, Value, ValueLookup, Variant};
@@ -354,8 +355,11 @@ pub fn position_snakes(data: &[u8]) {
 }
 
 /// A game's parameters: each built game's parameters rebuild it.
-fn from_parameters<G: Variant + Indexed>(pairs: &[(String, String)]) {
-    if let Ok(game) = G::from_parameters(pairs) {
+struct RoundTrip;
+
+impl VariantVisitor for RoundTrip {
+    type Output = ();
+    fn visit<G: CatalogGame>(self, game: G) {
         parameters_round_trip(&game);
     }
 }
@@ -380,13 +384,7 @@ pub fn variant_parameters(data: &[u8]) {
         .collect();
     let games = named.map_or(GameKind::ALL.to_vec(), |g| vec![g]);
     for game in games {
-        match game {
-            GameKind::Pawns => from_parameters::<Pawns>(&pairs),
-            GameKind::Chase => from_parameters::<Chase>(&pairs),
-            GameKind::QueensCase => from_parameters::<QueensCase>(&pairs),
-            GameKind::Snakes => {}
-            GameKind::Rules => from_parameters::<gsolve_rules::RulesGame>(&pairs),
-        }
+        let _ = catalog::with_stored_variant(game.name(), &pairs, RoundTrip);
         // A board's start is a setup the analyzer accepts.
         if let Ok(setup) = analyzer().start(game, &pairs) {
             match analyzer().check(&setup) {
@@ -461,22 +459,22 @@ fn open(bytes: Vec<u8>) {
         let _ = file.value(index);
     }
     assert!(file.value(size).is_err(), "index {size} of {size} is out of range");
-    match file.game_name() {
-        Pawns::NAME => typed::<Pawns>(file, |p| usize::from(!p.white_to_move)),
-        Chase::NAME => typed::<Chase>(file, |p| usize::from(!p.white_to_move)),
-        QueensCase::NAME => typed::<QueensCase>(file, |p| usize::from(!p.queen_to_move)),
-        gsolve_rules::RulesGame::NAME => typed::<gsolve_rules::RulesGame>(file, |p| p.to_move()),
-        _ => {}
+    let _ = catalog::open_tablebase(file, Typed);
+}
+
+/// A tablebase of the game it names: probes (`gsolve probe`), the summary (`gsolve
+/// info`), the load and the verification (`gsolve verify`), as the commands run them.
+struct Typed;
+
+impl TablebaseVisitor for Typed {
+    type Output = ();
+    fn visit<G: CatalogGame>(self, tablebase: GameTablebase<G>) {
+        typed(tablebase)
     }
 }
 
-/// A tablebase of game `G`: probes (`gsolve probe`), the summary (`gsolve info`),
-/// the load and the verification (`gsolve verify`), as the commands run them.
-fn typed<G>(file: Tablebase, side_of: impl Fn(&G::Position) -> usize + Sync)
-where
-    G: Variant + Indexed + PlainNotation + Explain + Sync,
-{
-    let Ok(tablebase) = GameTablebase::<G>::new(file) else { return };
+fn typed<G: CatalogGame>(tablebase: GameTablebase<G>) {
+    let side_of = |p: &G::Position| tablebase.game().side_index(p);
     let game = tablebase.game();
     let file = tablebase.tablebase();
     let size = file.index_size();
@@ -494,7 +492,7 @@ where
         }
     }
     if size <= MAX_SUMMARY_POSITIONS {
-        if let Ok(summary) = summarize(game, file, 2, &side_of, None) {
+        if let Ok(summary) = summarize(game, file, 2, side_of, None) {
             if let Some((_, index)) = summary.longest_win {
                 let position = game.position(index).expect("a stored win is a position");
                 let _ = game.format_position(&position);

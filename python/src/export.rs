@@ -3,74 +3,65 @@
 
 use crate::value::Value;
 use crate::InputError;
-use gsolve_engine::{layered, retrograde, Indexed, Observer, StoredCodes};
-use gsolve_games::chase::Chase;
-use gsolve_games::notation::PlainNotation;
-use gsolve_games::pawns::Pawns;
-use gsolve_games::queens_case::QueensCase;
-use gsolve_rules::RulesGame;
+use gsolve_analysis::catalog::{self, BuildPlan, Built, CatalogGame, VariantVisitor, WholeSolver};
+use gsolve_engine::{Indexed, Observer, StoredCodes};
+use gsolve_tablebase::Error as StoreError;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
+use std::path::Path;
 
-/// A game with a dense index of its positions.
-pub(crate) enum IndexedGame {
-    /// Pawn chess on one board (solved in layers).
-    Pawns(Pawns),
-    /// Chase on one size (retrograde).
-    Chase(Chase),
-    /// Queen's Case on one map (retrograde).
-    QueensCase(QueensCase),
-    /// A rules game over every placement of at most its start's pieces (retrograde).
-    Rules(Box<RulesGame>),
+/// A catalog game with a dense index of its positions, whatever its type.
+pub(crate) trait IndexedGame: Send + Sync {
+    /// Every position's value, by index, as the catalog's solver stored them, and
+    /// which solver that was.
+    fn solve(&self, observer: Option<Observer<'_>>) -> (StoredCodes, WholeSolver);
+    /// The number of indices.
+    fn index_size(&self) -> u64;
+    /// The index of a position in plain notation.
+    fn index_of(&self, text: &str) -> Result<u64, String>;
+    /// The position of an index, in plain notation.
+    fn position_at(&self, index: u64) -> Option<String>;
+    /// Builds its tablebase as every front end does ([`catalog::build_tablebase`]).
+    fn build(&self, path: &Path, plan: &BuildPlan, observer: Option<Observer<'_>>) -> Result<Built, StoreError>;
 }
 
-/// Calls `$body` with `$g` bound to the game, whatever its type.
-macro_rules! with_game {
-    ($game:expr, $g:ident => $body:expr) => {
-        match $game {
-            IndexedGame::Pawns($g) => $body,
-            IndexedGame::Chase($g) => $body,
-            IndexedGame::QueensCase($g) => $body,
-            IndexedGame::Rules($g) => {
-                let $g = $g.as_ref();
-                $body
-            }
-        }
-    };
-}
-
-impl IndexedGame {
-    /// Every position's value, by index, as the solver stored them.
-    pub(crate) fn solve(&self, observer: Option<Observer<'_>>) -> StoredCodes {
-        let options = retrograde::Options { progress: observer, ..retrograde::Options::default() };
-        let solution = match self {
-            IndexedGame::Pawns(g) => layered::solve_with(g, observer),
-            IndexedGame::Chase(g) => retrograde::solve_with(g, &options),
-            IndexedGame::QueensCase(g) => retrograde::solve_with(g, &options),
-            IndexedGame::Rules(g) => gsolve_rules::solve_whole(g.as_ref(), &options),
-        };
-        solution.into_codes()
+impl<G: CatalogGame> IndexedGame for G {
+    fn solve(&self, observer: Option<Observer<'_>>) -> (StoredCodes, WholeSolver) {
+        let (solution, solver) = self.solve_whole(observer);
+        (solution.into_codes(), solver)
     }
 
     fn index_size(&self) -> u64 {
-        with_game!(self, g => g.index_size())
+        Indexed::index_size(self)
     }
 
     fn index_of(&self, text: &str) -> Result<u64, String> {
-        with_game!(self, g => {
-            let position = g.parse_position(text).map_err(|e| e.to_string())?;
-            let index = g.index(&position);
-            if index < g.index_size() && g.position(index).as_ref() == Some(&position) {
-                Ok(index)
-            } else {
-                Err("the position is not in this game's index".to_string())
-            }
-        })
+        let position = self.parse_position(text).map_err(|e| e.to_string())?;
+        let index = self.index(&position);
+        if index < Indexed::index_size(self) && self.position(index).as_ref() == Some(&position) {
+            Ok(index)
+        } else {
+            Err("the position is not in this game's index".to_string())
+        }
     }
 
     fn position_at(&self, index: u64) -> Option<String> {
-        with_game!(self, g => g.position(index).map(|p| g.format_position(&p)))
+        self.position(index).map(|p| self.format_position(&p))
+    }
+
+    fn build(&self, path: &Path, plan: &BuildPlan, observer: Option<Observer<'_>>) -> Result<Built, StoreError> {
+        catalog::build_tablebase(self, path, plan, observer)
+    }
+}
+
+/// Boxes the catalog's game.
+pub(crate) struct Boxed;
+
+impl VariantVisitor for Boxed {
+    type Output = Box<dyn IndexedGame>;
+    fn visit<G: CatalogGame>(self, game: G) -> Self::Output {
+        Box::new(game)
     }
 }
 
@@ -87,12 +78,18 @@ enum Codes {
 /// remoteness. `position(i)` and `index(position)` go between the two.
 #[pyclass(frozen, module = "gsolve")]
 pub struct Solution {
-    game: IndexedGame,
+    game: Box<dyn IndexedGame>,
     codes: Codes,
+    solver: WholeSolver,
 }
 
 impl Solution {
-    pub(crate) fn new(py: Python<'_>, game: IndexedGame, codes: StoredCodes) -> PyResult<Solution> {
+    pub(crate) fn new(
+        py: Python<'_>,
+        game: Box<dyn IndexedGame>,
+        codes: StoredCodes,
+        solver: WholeSolver,
+    ) -> PyResult<Solution> {
         let codes = match codes {
             StoredCodes::Narrow(codes) => Codes::Narrow(PyArray1::from_vec(py, codes).unbind()),
             // The same allocation, reinterpreted in place (a `u32` newtype).
@@ -100,7 +97,7 @@ impl Solution {
                 Codes::Wide(PyArray1::from_vec(py, values.into_iter().map(|v| v.0).collect()).unbind())
             }
         };
-        Ok(Solution { game, codes })
+        Ok(Solution { game, codes, solver })
     }
 
     fn code(&self, py: Python<'_>, index: u64) -> Option<u32> {
@@ -122,6 +119,13 @@ impl Solution {
             Codes::Narrow(a) => a.bind(py).clone().into_any(),
             Codes::Wide(a) => a.bind(py).clone().into_any(),
         }
+    }
+
+    /// The solver that solved the game: `"layered"`, `"bit rows"` or
+    /// `"retrograde"`, the one `gsolve build` uses for the same game.
+    #[getter]
+    fn solver(&self) -> &'static str {
+        self.solver.name()
     }
 
     /// The number of indices.

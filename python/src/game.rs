@@ -1,16 +1,14 @@
 //! `gsolve.game`, `gsolve.rules`, `Game`, `Analysis`, `Move` and `Tablebase`: the
 //! analysis crate's `Analyzer` seen from Python.
 
-use crate::export::{IndexedGame, Solution};
+use crate::export::{Boxed, IndexedGame, Solution};
 use crate::interrupt::{self, Outcome};
 use crate::value::Value;
 use crate::{InputError, TablebaseError, TooLargeError};
+use gsolve_analysis::catalog::{self, BuildPlan};
 use gsolve_analysis::{AnalysisError, Analyzer, GameKind, Limits, Setup};
-use gsolve_games::chase::Chase;
-use gsolve_games::pawns::Pawns;
-use gsolve_games::queens_case::QueensCase;
 use gsolve_rules::Rules;
-use gsolve_tablebase::{tiers, write, WriteOptions};
+use gsolve_tablebase::{write, WriteOptions};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -21,6 +19,9 @@ use std::sync::{Arc, RwLock};
 pub(crate) fn analysis_error(error: AnalysisError) -> PyErr {
     let message = error.to_string();
     match error {
+        AnalysisError::NoRules => {
+            InputError::new_err(format!("rules: {message}: open the game with gsolve.rules(...)"))
+        }
         AnalysisError::TooLarge(_) => TooLargeError::new_err(message),
         AnalysisError::Tablebase(_) => TablebaseError::new_err(message),
         AnalysisError::Internal(_) => PyRuntimeError::new_err(message),
@@ -31,7 +32,18 @@ pub(crate) fn analysis_error(error: AnalysisError) -> PyErr {
 /// A tablebase error: the user's to fix (a missing file, one that exists) or a
 /// damaged or foreign file; all are `TablebaseError`.
 pub(crate) fn tablebase_error(path: &Path, error: gsolve_tablebase::Error) -> PyErr {
-    TablebaseError::new_err(format!("{}: {error}", path.display()))
+    TablebaseError::new_err(format!("{}: {}", path.display(), worded(&error)))
+}
+
+/// A tablebase error in Python's words: the library's, with the argument that
+/// changes what it refuses.
+fn worded(error: &gsolve_tablebase::Error) -> String {
+    use gsolve_tablebase::Error;
+    match error {
+        Error::Exists(_) => format!("{error} (pass force=True to overwrite it)"),
+        Error::WorkDirTaken(_) => format!("{error} (work_dir=...)"),
+        error => error.to_string(),
+    }
 }
 
 /// Where a game's analyzer comes from, to make a fresh one after Ctrl-C stopped a
@@ -282,57 +294,10 @@ impl Game {
     }
 
     /// The game with its index, for a whole-game solve or a tablebase.
-    fn indexed(&self) -> PyResult<IndexedGame> {
-        let board = self.start.position.split_whitespace().next().unwrap_or("");
-        let rows = board.split('/').count() as u32;
-        let cols = board.split('/').next().map_or(0, |r| r.chars().count()) as u32;
-        Ok(match self.kind {
-            GameKind::Pawns => IndexedGame::Pawns(Pawns::new(rows, cols)),
-            GameKind::Chase => {
-                let game = <Chase as gsolve_engine::Variant>::from_parameters(&self.start.variant)
-                    .map_err(|e| InputError::new_err(format!("chase: {e}")))?;
-                IndexedGame::Chase(game)
-            }
-            GameKind::QueensCase => {
-                let map = self.start.variant.iter().find(|(k, _)| k == "map").map(|(_, v)| v.as_str()).unwrap_or("");
-                IndexedGame::QueensCase(queens_game(map)?)
-            }
-            GameKind::Rules => {
-                let rules = self
-                    .shared
-                    .current()
-                    .rules()
-                    .cloned()
-                    .ok_or_else(|| InputError::new_err("rules: no rules given"))?;
-                let set = gsolve_rules::setup(rules, None, None, Some(&self.start.position))
-                    .map_err(|e| InputError::new_err(format!("rules: {e}")))?;
-                if let Err(why) = set.game.placement_index() {
-                    return Err(InputError::new_err(format!(
-                        "{}: no index ({why}), so no whole-game solve; analyze searches such games instead",
-                        set.game.rules().name
-                    )));
-                }
-                IndexedGame::Rules(Box::new(set.game))
-            }
-            GameKind::Snakes => {
-                return Err(InputError::new_err(
-                    "snakes has no index of its positions (each board is searched): analyze positions instead",
-                ))
-            }
-        })
+    fn indexed(&self) -> PyResult<Box<dyn IndexedGame>> {
+        let analyzer = self.shared.current();
+        catalog::with_setup_game(&self.start, analyzer.rules(), Boxed).map_err(analysis_error)
     }
-}
-
-/// The Queen's Case game of a map written as rows joined by `/`.
-fn queens_game(map: &str) -> PyResult<QueensCase> {
-    let rows: Vec<&str> = map.split('/').collect();
-    let parameters = [
-        ("width".to_string(), rows[0].chars().count().to_string()),
-        ("height".to_string(), rows.len().to_string()),
-        ("map".to_string(), map.to_string()),
-    ];
-    <QueensCase as gsolve_engine::Variant>::from_parameters(&parameters)
-        .map_err(|e| InputError::new_err(format!("queens-case: {e}")))
 }
 
 /// Board keyword arguments as the analyzer's parameters (`rows=4` -> `("rows", "4")`).
@@ -436,11 +401,11 @@ impl Game {
     /// NumPy array that owns the solver's own buffer (no copy).
     fn solve(&self, py: Python<'_>) -> PyResult<Solution> {
         let game = self.indexed()?;
-        let codes = match interrupt::run(py, |observer| game.solve(observer))? {
-            Outcome::Done(codes) => codes,
+        let (codes, solver) = match interrupt::run(py, |observer| game.solve(observer))? {
+            Outcome::Done(solved) => solved,
             Outcome::Interrupted(error) => return Err(error),
         };
-        Solution::new(py, game, codes)
+        Solution::new(py, game, codes, solver)
     }
 
     /// Builds a tablebase of the game at `path` (as `gsolve build`: pawns and
@@ -455,54 +420,13 @@ impl Game {
         work_dir: Option<PathBuf>,
     ) -> PyResult<Tablebase> {
         let game = self.indexed()?;
-        let options = WriteOptions { force, ..WriteOptions::default() };
-        write::check_output(&path, force).map_err(|e| TablebaseError::new_err(e.to_string()))?;
-        let work_dir = work_dir.unwrap_or_else(|| {
-            let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-            name.push(".work");
-            path.with_file_name(name)
-        });
-        let built = interrupt::run(py, |observer| -> Result<(), gsolve_tablebase::Error> {
-            let tiered = tiers::BuildOptions { memory: None, write: options.clone() };
-            match &game {
-                IndexedGame::Pawns(g) => tiers::build(g, &path, &work_dir, &tiered, observer).map(|_| ()),
-                IndexedGame::Rules(g) => {
-                    struct Build<'a, 'o> {
-                        game: &'a gsolve_rules::RulesGame,
-                        path: &'a std::path::Path,
-                        work_dir: &'a std::path::Path,
-                        options: &'a tiers::BuildOptions,
-                        observer: Option<gsolve_engine::progress::Observer<'o>>,
-                    }
-                    impl gsolve_rules::CompactTask for Build<'_, '_> {
-                        type Output = Result<(), gsolve_tablebase::Error>;
-                        fn run<const N: usize>(self, solver: &gsolve_rules::RulesGame<N>) -> Self::Output {
-                            let Build { game, path, work_dir, options, observer } = self;
-                            tiers::build_solving_with(game, solver, path, work_dir, options, observer).map(|_| ())
-                        }
-                    }
-                    let task = Build { game: g.as_ref(), path: &path, work_dir: &work_dir, options: &tiered, observer };
-                    gsolve_rules::compact(g.as_ref(), task)
-                }
-                IndexedGame::Chase(g) => {
-                    let solution = gsolve_engine::retrograde::solve_with(
-                        g,
-                        &gsolve_engine::retrograde::Options { progress: observer, ..Default::default() },
-                    );
-                    write::write_solution(&path, g, &solution, &options, observer).map(|_| ())
-                }
-                IndexedGame::QueensCase(g) => {
-                    let solution = gsolve_engine::retrograde::solve_with(
-                        g,
-                        &gsolve_engine::retrograde::Options { progress: observer, ..Default::default() },
-                    );
-                    write::write_solution(&path, g, &solution, &options, observer).map(|_| ())
-                }
-            }
-        })?;
+        write::check_output(&path, force).map_err(|e| TablebaseError::new_err(worded(&e)))?;
+        let plan = BuildPlan { work_dir, memory: None, write: WriteOptions { force, ..WriteOptions::default() } };
+        let built = interrupt::run(py, |observer| game.build(&path, &plan, observer))?;
         match built {
             Outcome::Done(result) => {
-                result.map_err(|e| TablebaseError::new_err(format!("cannot build {}: {e}", path.display())))?
+                result
+                    .map_err(|e| TablebaseError::new_err(format!("cannot build {}: {}", path.display(), worded(&e))))?;
             }
             Outcome::Interrupted(error) => {
                 let _ = std::fs::remove_file(write::temporary_path(&path));

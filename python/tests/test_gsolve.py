@@ -102,7 +102,7 @@ def test_tablebase_build_and_probe(tmp_path):
     assert again.game.name == "chase"
     assert again.probe("2,2 4,4 b") == game.value("2,2 4,4 b")
     assert again.analyze().solver == "tablebase"
-    with pytest.raises(gsolve.TablebaseError, match="exists"):
+    with pytest.raises(gsolve.TablebaseError, match=r"exists \(pass force=True"):
         game.build_tablebase(str(path))
 
     pawns = gsolve.game("pawns", rows=3, cols=3)
@@ -178,3 +178,27 @@ def test_ctrl_c_stops_a_long_solve():
     assert lines[0].startswith("interrupted"), out
     assert float(lines[0].split()[1]) < 5
     assert lines[1] == "loss in 8"
+
+
+# The solver each whole-game solve takes, for one game of each kind. The command
+# line's `gsolve build` takes the same (crates/cli/tests/tablebase_cli.rs checks
+# the same table): both call the catalog's one decision.
+WHOLE_SOLVERS = [
+    (("pawns",), {"rows": 3, "cols": 3}, "layered"),
+    (("chase",), {"size": 20}, "bit rows"),
+    (("queens-case",), {"map": "Q...E/.##../..#../E...A"}, "bit rows"),
+    (("queens-case",), {"map": "Q#.#E/.#.#./...#./##..A"}, "retrograde"),
+]
+
+
+@pytest.mark.parametrize("args, board, solver", WHOLE_SOLVERS)
+def test_whole_solves_take_the_catalogs_solver(args, board, solver):
+    assert gsolve.game(*args, **board).solve().solver == solver
+
+
+def test_rules_whole_solves_take_the_catalogs_solver():
+    examples = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "rules")
+    chase = gsolve.rules(os.path.join(examples, "chase.toml"), rows=5, cols=5)
+    assert chase.solve().solver == "bit rows"
+    tic_tac_toe = gsolve.rules(os.path.join(examples, "tic-tac-toe.toml"))
+    assert tic_tac_toe.solve().solver == "retrograde"

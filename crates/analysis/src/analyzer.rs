@@ -1,17 +1,17 @@
 //! Choosing a solver for a setup, and caching whole-game solves between requests.
 
+use crate::catalog::{self, key, open_tablebase, CatalogGame, TablebaseVisitor};
 use crate::draw::Draw;
 use crate::{Analysis, AnalysisError, Board, GameKind, LegalMove, Listing, MoveInfo, Setup};
 use gsolve_engine::search::{SearchError, SearchHooks, Searcher};
-use gsolve_engine::{layered, line, retrograde, Game, Indexed, Observer, Solution, Value, ValueLookup, Variant};
+use gsolve_engine::{line, Game, Indexed, Observer, Solution, Value, ValueLookup, Variant};
 use gsolve_games::chase::Chase;
 use gsolve_games::notation::{Coord, Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
-use gsolve_games::pursuit::BitwiseOptions;
 use gsolve_games::queens_case::QueensCase;
 use gsolve_games::snakes::{self, Mask, Mask256, Snakes, SnakesBoard, SnakesPosition};
-use gsolve_rules::RulesGame;
 use gsolve_tablebase::{GameTablebase, Tablebase};
+use std::any::Any;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::path::Path;
@@ -75,20 +75,45 @@ impl Limits {
 /// Whole-game solves kept per game (then the cache starts over).
 const CACHED: usize = 8;
 
-/// A tablebase opened for one of the games.
-enum Stored {
-    Pawns(GameTablebase<Pawns>),
-    Chase(GameTablebase<Chase>),
-    QueensCase(GameTablebase<QueensCase>),
-    /// Boxed: a rules game (its rules and index) is far larger than the others.
-    Rules(Box<GameTablebase<RulesGame>>),
+/// A tablebase opened for a catalog game, typed by the game the file names
+/// ([`Analyzer::stored`] gives it back typed).
+trait StoredTable: Send + Sync {
+    /// The game it holds.
+    fn kind(&self) -> GameKind;
+    /// Its board, as [`Analyzer::start`] takes it.
+    fn board_parameters(&self) -> Vec<(String, String)>;
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<G: CatalogGame> StoredTable for GameTablebase<G> {
+    fn kind(&self) -> GameKind {
+        G::KIND
+    }
+
+    fn board_parameters(&self) -> Vec<(String, String)> {
+        self.game().board_parameters()
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Boxes a tablebase of whatever game it holds.
+struct Boxed;
+
+impl TablebaseVisitor for Boxed {
+    type Output = Box<dyn StoredTable>;
+    fn visit<G: CatalogGame>(self, tablebase: GameTablebase<G>) -> Self::Output {
+        Box::new(tablebase)
+    }
 }
 
 /// Analyses setups of every game; thread-safe, with whole-game solves cached so
 /// that playing through a game costs one solve.
 pub struct Analyzer {
     limits: Limits,
-    tablebase: Option<Stored>,
+    tablebase: Option<Box<dyn StoredTable>>,
     chase: Cache<u32, Chase>,
     queens: Cache<String, QueensCase>,
     pawns: Cache<(u32, u32), Pawns>,
@@ -129,8 +154,8 @@ impl KeptSnakes for Mask256 {
     }
 }
 
-/// Solved games by variant.
-type Cache<K, G> = Mutex<HashMap<K, Arc<(G, Solution)>>>;
+/// Solved games by variant, with the solver's name.
+type Cache<K, G> = Mutex<HashMap<K, Arc<(G, Solution, catalog::WholeSolver)>>>;
 
 /// Looks up or computes a cached solve; the lock is not held while solving.
 fn cached<K: std::hash::Hash + Eq + Clone, V>(
@@ -209,25 +234,34 @@ impl Analyzer {
 
     /// An analyzer that answers from a tablebase (for its game and variant only).
     pub fn with_tablebase(limits: Limits, path: &Path) -> Result<Self, gsolve_tablebase::Error> {
-        let file = Tablebase::open(path)?;
-        let stored = match file.game_name() {
-            Pawns::NAME => Stored::Pawns(GameTablebase::new(file)?),
-            Chase::NAME => Stored::Chase(GameTablebase::new(file)?),
-            QueensCase::NAME => Stored::QueensCase(GameTablebase::new(file)?),
-            RulesGame::NAME => Stored::Rules(Box::new(GameTablebase::new(file)?)),
-            other => {
-                return Err(gsolve_tablebase::Error::WrongGame {
-                    expected: "pawns, chase, queens-case or rules".into(),
-                    found: other.into(),
-                })
-            }
-        };
+        let stored = open_tablebase(Tablebase::open(path)?, Boxed)?;
         let mut analyzer = Analyzer::new(limits);
-        if let Stored::Rules(t) = &stored {
-            analyzer.rules.rules = Some(t.game().rules().clone());
-        }
         analyzer.tablebase = Some(stored);
+        analyzer.rules.rules = analyzer.stored::<gsolve_rules::RulesGame>().map(|t| t.game().rules().clone());
         Ok(analyzer)
+    }
+
+    /// The tablebase, if it holds the game `G`.
+    fn stored<G: CatalogGame>(&self) -> Option<&GameTablebase<G>> {
+        self.tablebase.as_ref()?.as_any().downcast_ref()
+    }
+
+    /// With a tablebase: the analysis of `position` from it when it holds `game`'s
+    /// variant, else the error that it holds another. `None` without a tablebase.
+    fn answer_from_tablebase<G: CatalogGame>(
+        &self,
+        setup: &Setup,
+        mode: Mode<'_>,
+        game: &G,
+        position: &G::Position,
+    ) -> Option<Result<Option<Analysis>, AnalysisError>> {
+        self.tablebase.as_ref()?;
+        Some(match self.stored::<G>() {
+            Some(t) if t.game().parameters() == game.parameters() => {
+                solve_or_check(mode, |_| analysis_of(setup, t.game(), t, position, "tablebase"))
+            }
+            _ => Err(self.tablebase_mismatch(setup, &game.board_parameters())),
+        })
     }
 
     /// The limits.
@@ -238,19 +272,7 @@ impl Analyzer {
     /// With a tablebase: its game, and the board parameters [`Analyzer::start`] takes
     /// for it (`rows` and `cols` for pawns, `size` for chase, `map` for Queen's Case).
     pub fn tablebase_board(&self) -> Option<(GameKind, Vec<(String, String)>)> {
-        let pair = |key: &str, value: String| (key.to_string(), value);
-        Some(match self.tablebase.as_ref()? {
-            Stored::Pawns(t) => (
-                GameKind::Pawns,
-                vec![pair("rows", t.game().rows().to_string()), pair("cols", t.game().cols().to_string())],
-            ),
-            Stored::Chase(t) => (GameKind::Chase, vec![pair("size", t.game().size().to_string())]),
-            Stored::QueensCase(t) => {
-                let map = t.game().parameters().into_iter().find(|(k, _)| k == "map").map(|(_, v)| v);
-                (GameKind::QueensCase, vec![pair("map", map.unwrap_or_default())])
-            }
-            Stored::Rules(t) => (GameKind::Rules, Analyzer::rules_tablebase_board(t.game())),
-        })
+        self.tablebase.as_ref().map(|t| (t.kind(), t.board_parameters()))
     }
 
     /// The setup with the tablebase's variant filled in when it names the
@@ -259,10 +281,9 @@ impl Analyzer {
     pub fn complete(&self, setup: &Setup) -> Setup {
         match self.tablebase_board() {
             Some((game, board)) if game == setup.game && setup.variant.is_empty() => {
-                // Pawns positions carry their board: only chase and Queen's Case
-                // have variant parameters.
-                let variant = if matches!(game, GameKind::Chase | GameKind::QueensCase) { board } else { Vec::new() };
-                Setup { variant, ..setup.clone() }
+                // Only the parameters a position needs travel with it (a pawns
+                // position carries its board).
+                Setup { variant: game.entry().variant_of(&board), ..setup.clone() }
             }
             _ => setup.clone(),
         }
@@ -284,34 +305,26 @@ impl Analyzer {
     /// board when none is given.
     pub fn start(&self, game: GameKind, parameters: &[(String, String)]) -> Result<Setup, AnalysisError> {
         let probe = Setup { game, variant: parameters.to_vec(), position: String::new() };
-        let number = |key: &str, range: std::ops::RangeInclusive<u32>| -> Result<u32, AnalysisError> {
-            let text = parameter(&probe, key, &["rows", "cols", "size", "map"])?;
-            text.parse::<u32>().ok().filter(|n| range.contains(n) && n.to_string() == text).ok_or_else(|| {
-                AnalysisError::BadVariant(format!(
-                    "{game}: {key} = {} must be a whole number from {} to {}",
-                    gsolve_games::text::excerpt(text),
-                    range.start(),
-                    range.end()
-                ))
-            })
-        };
+        let keys: Vec<&str> = catalog::CATALOG.iter().flat_map(|e| e.parameters.iter().map(|p| p.key)).collect();
+        let number =
+            |key: &str| -> Result<u32, AnalysisError> { game.entry().number(key, parameter(&probe, key, &keys)?) };
         Ok(match game {
             GameKind::Pawns => {
-                let (rows, cols) = (number("rows", 2..=8)?, number("cols", 2..=8)?);
+                let (rows, cols) = (number(key::ROWS)?, number(key::COLS)?);
                 let game = Pawns::new(rows, cols);
                 Setup::new(GameKind::Pawns, game.format_position(&game.start()))
             }
             GameKind::Chase => {
-                let n = number("size", 2..=100)?;
-                Setup::new(GameKind::Chase, format!("1,1 {n},{n} w")).with("size", n.to_string())
+                let n = number(key::SIZE)?;
+                Setup::new(GameKind::Chase, format!("1,1 {n},{n} w")).with(key::SIZE, n.to_string())
             }
             GameKind::QueensCase => {
-                let map = parameter(&probe, "map", &["map"])?;
+                let map = parameter(&probe, key::MAP, &[key::MAP])?;
                 let game = queens_game(map)?;
-                Setup::new(GameKind::QueensCase, game.format_position(&game.start())).with("map", map)
+                Setup::new(GameKind::QueensCase, game.format_position(&game.start())).with(key::MAP, map)
             }
             GameKind::Snakes => {
-                let (rows, cols) = (number("rows", 1..=11)?, number("cols", 2..=11)?);
+                let (rows, cols) = (number(key::ROWS)?, number(key::COLS)?);
                 let mut cells = vec![vec!['.'; cols as usize]; rows as usize];
                 cells[0][0] = '1';
                 cells[rows as usize - 1][cols as usize - 1] = '2';
@@ -369,12 +382,11 @@ impl Analyzer {
             let list: Vec<String> = parameters.iter().map(|(k, v)| format!("{k}={v}")).collect();
             format!("{name} {}", list.join(" "))
         };
-        let (name, theirs) = match &self.tablebase {
-            Some(Stored::Pawns(t)) => (Pawns::NAME, t.game().parameters()),
-            Some(Stored::Chase(t)) => (Chase::NAME, t.game().parameters()),
-            Some(Stored::QueensCase(t)) => (QueensCase::NAME, t.game().parameters()),
-            Some(Stored::Rules(t)) => (t.game().rules().name.as_str(), Analyzer::rules_tablebase_board(t.game())),
-            None => unreachable!("only called with a tablebase"),
+        // A rules tablebase is named by its rules.
+        let theirs = self.tablebase.as_ref().map(|t| t.board_parameters()).unwrap_or_default();
+        let name = match (self.rules(), self.tablebase_board()) {
+            (Some(rules), Some((GameKind::Rules, _))) => rules.name.as_str(),
+            (_, stored) => stored.map_or("", |(kind, _)| kind.name()),
         };
         AnalysisError::Tablebase(format!(
             "the tablebase holds {}; this position is {}",
@@ -389,28 +401,30 @@ impl Analyzer {
         let board = text.split_whitespace().next().unwrap_or("");
         let (rows, cols) =
             (board.split('/').count() as u32, board.split('/').next().map_or(0, |r| r.chars().count()) as u32);
-        if !(2..=8).contains(&rows) || !(2..=8).contains(&cols) {
-            return Err(bad_position(text, format!("the board is {rows}x{cols}; rows and columns must be 2 to 8")));
+        let sides = gsolve_games::pawns::MIN_SIDE..=gsolve_games::pawns::MAX_SIDE;
+        if !sides.contains(&rows) || !sides.contains(&cols) {
+            return Err(bad_position(
+                text,
+                format!("the board is {rows}x{cols}; rows and columns must be {} to {}", sides.start(), sides.end()),
+            ));
         }
         let game = Pawns::new(rows, cols);
         let position = game.parse_position(text).map_err(|e| bad_position(text, e))?;
         if let Mode::List(out) = mode {
             return listed(out, setup, &game, &position);
         }
-        match &self.tablebase {
-            Some(Stored::Pawns(t)) if t.game().parameters() == game.parameters() => {
-                return solve_or_check(mode, |_| analysis_of(setup, t.game(), t, &position, "tablebase"))
-            }
-            Some(_) => return Err(self.tablebase_mismatch(setup, &game.parameters())),
-            None => {}
+        if let Some(answer) = self.answer_from_tablebase(setup, mode, &game, &position) {
+            return answer;
         }
         // Boards of up to 16 cells are solved whole, when their index is within the
         // limits (a 2x8 board is not); others are searched within the node budget.
         if rows * cols <= 16 && game.index_size() <= self.limits.max_positions {
             return solve_or_check(mode, |observer| {
-                let solved =
-                    cached(&self.pawns, &(rows, cols), || (game.clone(), layered::solve_with(&game, observer)));
-                analysis_of(setup, &solved.0, &solved.1, &position, "layered")
+                let solved = cached(&self.pawns, &(rows, cols), || {
+                    let (solution, solver) = game.solve_whole(observer);
+                    (game.clone(), solution, solver)
+                });
+                analysis_of(setup, &solved.0, &solved.1, &position, solved.2.analysis_name())
             });
         }
         if rows * cols > self.limits.max_pawn_cells.max(16) {
@@ -464,61 +478,43 @@ impl Analyzer {
     }
 
     fn chase(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
-        let size = parameter(setup, "size", &["size"])?;
-        let game = Chase::from_parameters(&[("size".into(), size.into())])
+        let size = parameter(setup, key::SIZE, &[key::SIZE])?;
+        let game = Chase::from_parameters(&[(key::SIZE.into(), size.into())])
             .map_err(|e| AnalysisError::BadVariant(format!("chase: {e}")))?;
         let position = game.parse_position(&setup.position).map_err(|e| bad_position(&setup.position, e))?;
         if let Mode::List(out) = mode {
             return listed(out, setup, &game, &position);
         }
-        match &self.tablebase {
-            Some(Stored::Chase(t)) if t.game().size() == game.size() => {
-                return solve_or_check(mode, |_| analysis_of(setup, t.game(), t, &position, "tablebase"))
-            }
-            Some(_) => return Err(self.tablebase_mismatch(setup, &game.parameters())),
-            None => {}
+        if let Some(answer) = self.answer_from_tablebase(setup, mode, &game, &position) {
+            return answer;
         }
         self.within(setup, game.index_size())?;
         solve_or_check(mode, |observer| {
-            let options = retrograde::Options { progress: observer, ..retrograde::Options::default() };
             let solved = cached(&self.chase, &game.size(), || {
-                // The bit-parallel solve gives the same solution, faster; the
-                // engine's past its budget.
-                let bitwise = BitwiseOptions { budget: game.bitwise_budget(), progress: observer.map(|o| o as _) };
-                let solution = game.solve_bitwise(&bitwise).unwrap_or_else(|| retrograde::solve_with(&game, &options));
-                (game.clone(), solution)
+                let (solution, solver) = game.solve_whole(observer);
+                (game.clone(), solution, solver)
             });
-            analysis_of(setup, &solved.0, &solved.1, &position, "retrograde")
+            analysis_of(setup, &solved.0, &solved.1, &position, solved.2.analysis_name())
         })
     }
 
     fn queens_case(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
-        let map = parameter(setup, "map", &["map", "width", "height"])?;
+        let map = parameter(setup, key::MAP, &[key::MAP, "width", "height"])?;
         let game = queens_game(map)?;
         let position = game.parse_position(&setup.position).map_err(|e| bad_position(&setup.position, e))?;
         if let Mode::List(out) = mode {
             return listed(out, setup, &game, &position);
         }
-        match &self.tablebase {
-            Some(Stored::QueensCase(t)) if t.game().parameters() == game.parameters() => {
-                return solve_or_check(mode, |_| analysis_of(setup, t.game(), t, &position, "tablebase"))
-            }
-            Some(_) => return Err(self.tablebase_mismatch(setup, &game.parameters())),
-            None => {}
+        if let Some(answer) = self.answer_from_tablebase(setup, mode, &game, &position) {
+            return answer;
         }
         self.within(setup, game.index_size())?;
         solve_or_check(mode, |observer| {
-            let options = retrograde::Options { progress: observer, ..retrograde::Options::default() };
             let solved = cached(&self.queens, &map.to_string(), || {
-                // The bit-parallel solve gives the same solution, faster on open
-                // maps; the engine's on others and past its budget.
-                let bitwise =
-                    |budget| game.solve_bitwise(&BitwiseOptions { budget, progress: observer.map(|o| o as _) });
-                let solution =
-                    game.bitwise_budget().and_then(bitwise).unwrap_or_else(|| retrograde::solve_with(&game, &options));
-                (game, solution)
+                let (solution, solver) = game.solve_whole(observer);
+                (game, solution, solver)
             });
-            analysis_of(setup, &solved.0, &solved.1, &position, "retrograde")
+            analysis_of(setup, &solved.0, &solved.1, &position, solved.2.analysis_name())
         })
     }
 
@@ -685,13 +681,8 @@ fn searched<G: SearchHooks, H: std::borrow::Borrow<G>>(
 
 /// The Queen's Case game of a map written as rows joined by `/`.
 fn queens_game(map: &str) -> Result<QueensCase, AnalysisError> {
-    let rows: Vec<&str> = map.split('/').collect();
-    let parameters = [
-        ("width".to_string(), rows[0].chars().count().to_string()),
-        ("height".to_string(), rows.len().to_string()),
-        ("map".to_string(), map.to_string()),
-    ];
-    QueensCase::from_parameters(&parameters).map_err(|e| AnalysisError::BadVariant(format!("queens-case: {e}")))
+    QueensCase::from_parameters(&catalog::queens_parameters(map))
+        .map_err(|e| AnalysisError::BadVariant(format!("{}: {e}", GameKind::QueensCase)))
 }
 
 /// The legal moves of `position` and where they lead, or how the game ended.

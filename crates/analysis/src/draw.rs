@@ -49,8 +49,9 @@ impl Board {
     }
 }
 
-/// Drawing a position.
-pub(crate) trait Draw: Game {
+/// Drawing a position as rows of characters (a [`Board`]).
+pub trait Draw: Game {
+    /// The position's board.
     fn board(&self, position: &Self::Position) -> Board;
 }
 

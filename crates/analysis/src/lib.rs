@@ -32,102 +32,16 @@
 #![forbid(unsafe_code)]
 
 mod analyzer;
+pub mod catalog;
 mod draw;
 
 pub use analyzer::{move_label, piece_move_label, Analyzer, Limits};
-pub use draw::Board;
+pub use catalog::{CatalogGame, GameKind, CATALOG};
+pub use draw::{Board, Draw};
 
 use gsolve_engine::Value;
 use gsolve_games::notation::Coord;
 use serde_json::json;
-use std::fmt;
-
-/// The games the front ends offer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameKind {
-    /// Pawn chess (UVa 10838), any R×C board.
-    Pawns,
-    /// The CQOI 2013 board game.
-    Chase,
-    /// Queen's Case.
-    QueensCase,
-    /// Two snakes (alternating Tron).
-    Snakes,
-    /// The game of a rules file (docs/rules.md), which the [`Analyzer`] holds
-    /// ([`Analyzer::with_rules`], or a tablebase of the rules).
-    Rules,
-}
-
-impl GameKind {
-    /// Every built-in game, in menu order ([`GameKind::Rules`] is offered by an
-    /// analyzer that has rules: [`Analyzer::games`]).
-    pub const ALL: [GameKind; 4] = [GameKind::Pawns, GameKind::Chase, GameKind::QueensCase, GameKind::Snakes];
-
-    /// The name used on the command line, in files and in the web API.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Pawns => "pawns",
-            GameKind::Chase => "chase",
-            GameKind::QueensCase => "queens-case",
-            GameKind::Snakes => "snakes",
-            GameKind::Rules => "rules",
-        }
-    }
-
-    /// A title for menus.
-    pub fn title(self) -> &'static str {
-        match self {
-            GameKind::Pawns => "Pawn chess",
-            GameKind::Chase => "Chase (CQOI 2013)",
-            GameKind::QueensCase => "Queen's Case",
-            GameKind::Snakes => "Two snakes",
-            GameKind::Rules => "Rules file",
-        }
-    }
-
-    /// The game with this name.
-    pub fn from_name(name: &str) -> Result<GameKind, AnalysisError> {
-        GameKind::ALL
-            .into_iter()
-            .chain([GameKind::Rules])
-            .find(|g| g.name() == name)
-            .ok_or_else(|| AnalysisError::UnknownGame(name.to_string()))
-    }
-
-    /// How positions are written, in one line.
-    pub fn notation_help(self) -> &'static str {
-        match self {
-            GameKind::Pawns => "rows top to bottom joined by '/' (P white, p black, . empty), then w or b",
-            GameKind::Chase => "white's cell and black's cell as row,column (1-based), then w or b",
-            GameKind::QueensCase => "the queen's cell and the army's cell as row,column (1-based), then q or a",
-            GameKind::Snakes => {
-                "rows joined by '/' (. free, # obstacle, 1 and 2 the heads, a and b their bodies), then 1 or 2"
-            }
-            GameKind::Rules => {
-                "rows joined by '/' (. empty, # wall, the rules' piece letters and zone marks), then the side to move's letter"
-            }
-        }
-    }
-
-    /// A setup to start from: the Octapawn start, chase on 4×4, a small Queen's Case
-    /// map, snakes on 5×5. A rules game's start depends on its rules: this gives an
-    /// empty position, which an analysis refuses; ask [`Analyzer::example`].
-    pub fn example(self) -> Setup {
-        match self {
-            GameKind::Pawns => Setup::new(self, "pppp/..../..../PPPP w"),
-            GameKind::Chase => Setup::new(self, "1,1 4,4 w").with("size", "4"),
-            GameKind::QueensCase => Setup::new(self, "1,1 4,5 q").with("map", "Q...E/.##../..#../E...A"),
-            GameKind::Snakes => Setup::new(self, "1..../...../..#../...../....2 1"),
-            GameKind::Rules => Setup::new(self, ""),
-        }
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// A game, its variant and a position: all an analysis needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -295,8 +209,12 @@ impl Analysis {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AnalysisError {
     /// No such game.
-    #[error("unknown game {0:?}: expected pawns, chase, queens-case, snakes or rules")]
+    #[error("unknown game {0:?}: expected {names}", names = catalog::names(|_| true))]
     UnknownGame(String),
+    /// A rules game was asked for, and the analyzer has no rules
+    /// ([`Analyzer::with_rules`]).
+    #[error("no rules file was given (docs/rules.md)")]
+    NoRules,
     /// The variant parameters are missing or wrong.
     #[error("{0}")]
     BadVariant(String),

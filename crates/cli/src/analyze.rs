@@ -12,6 +12,7 @@ use std::io::{BufWriter, Write};
 pub fn failure(e: AnalysisError) -> Failure {
     match e {
         AnalysisError::Internal(_) => Failure::Other(anyhow::Error::new(e)),
+        AnalysisError::NoRules => Failure::Input(format!("rules: {e}: give --rules FILE")),
         e => Failure::Input(e.to_string()),
     }
 }

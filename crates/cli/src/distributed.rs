@@ -2,9 +2,9 @@
 //! and `--local-processes N`: a build spread over processes (docs/distributed.md).
 
 use crate::progress::Bar;
-use crate::tablebase::StoredGame;
 use crate::Failure;
 use clap::Args;
+use gsolve_analysis::CatalogGame;
 use gsolve_distributed::build::{self, BuildError, Target};
 use gsolve_distributed::Cluster;
 use gsolve_engine::Unmoves;
@@ -72,7 +72,7 @@ impl DistributedArgs {
 }
 
 /// What every process of a build must agree on: the game and how it is written.
-fn job_of<G: StoredGame>(game: &G, options: &WriteOptions) -> String {
+fn job_of<G: CatalogGame>(game: &G, options: &WriteOptions) -> String {
     let parameters: String = game.parameters().iter().map(|(k, v)| format!(" {k}={v}")).collect::<Vec<_>>().concat();
     // A long parameter (a map, a rules file) is named by its length and hash.
     let parameters = if parameters.len() <= 160 {
@@ -88,7 +88,7 @@ fn job_of<G: StoredGame>(game: &G, options: &WriteOptions) -> String {
 /// One process's part of a distributed build of a game with un-moves.
 pub fn build_retrograde<G>(game: G, output: &Path, options: WriteOptions, cluster: Cluster) -> Result<(), Failure>
 where
-    G: StoredGame + Unmoves + Send + 'static,
+    G: CatalogGame + Unmoves + Send + 'static,
 {
     let lead = cluster.process == 0;
     let started = Instant::now();
@@ -124,12 +124,12 @@ where
         bytes as f64 / size.max(1) as f64,
         report.block_bytes_away,
     );
-    crate::tablebase::report_written(G::NAME, output, &written, started.elapsed(), None, &note)
+    crate::report::report_written(G::NAME, output, &written, started.elapsed(), None, &note)
 }
 
 /// Distributed tiered builds solve layered tiers only (pawns): any other game is
 /// refused before any process starts work.
-pub fn refuse_unlayered<G: StoredGame + gsolve_engine::Tiered>(game: &G) -> Result<(), Failure> {
+pub fn refuse_unlayered<G: CatalogGame + gsolve_engine::Tiered>(game: &G) -> Result<(), Failure> {
     match game.tiers().into_iter().find(|&t| !game.for_each_layer_in_tier(t, |_| {})) {
         Some(tier) => Err(Failure::Input(format!(
             "{} game: tier {} is not layered, and distributed builds solve layered tiers only (pawns) \
@@ -151,7 +151,7 @@ pub fn build_tiered<G>(
     cluster: Cluster,
 ) -> Result<(), Failure>
 where
-    G: StoredGame + gsolve_engine::Tiered + Send + 'static,
+    G: CatalogGame + gsolve_engine::Tiered + Send + 'static,
 {
     refuse_unlayered(&game)?;
     if tier_args.memory.is_some() {
@@ -159,7 +159,7 @@ where
             "--memory is not taken by distributed builds yet (each process holds 1/N of a tier)".into(),
         ));
     }
-    let work_dir = tier_args.work_dir.clone().unwrap_or_else(|| crate::tablebase::default_work_dir(output));
+    let work_dir = tier_args.work_dir.clone().unwrap_or_else(|| gsolve_tablebase::tiers::default_work_dir(output));
     let lead = cluster.process == 0;
     let started = Instant::now();
     let bar = Arc::new(Bar::new());
@@ -190,7 +190,7 @@ where
         report.rounds,
         report.block_bytes_away,
     );
-    crate::tablebase::report_written(G::NAME, output, &written, started.elapsed(), None, &note)
+    crate::report::report_written(G::NAME, output, &written, started.elapsed(), None, &note)
 }
 
 /// `--local-processes N`: runs this command again as processes 0..N of a build

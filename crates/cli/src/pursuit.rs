@@ -4,6 +4,7 @@ use crate::progress::{self, Bar};
 use crate::report::{write_error, CaseReport, Style};
 use crate::rules::{self, Contest};
 use crate::{input, Failure, PursuitArgs};
+use gsolve_analysis::CatalogGame;
 use gsolve_engine::retrograde::{self, Options};
 use gsolve_engine::{Solution, Unmoves};
 use gsolve_games::chase::{self, Chase, ChaseCase};
@@ -17,6 +18,13 @@ fn solve<G: Unmoves + Sync>(game: &G) -> Solution {
     let bar = Bar::new();
     let observe = |p| bar.observe(p);
     retrograde::solve_with(game, &Options { progress: Some(&observe), ..Options::default() })
+}
+
+/// Solves every position the catalog's way (bit rows within their budget), with a
+/// progress bar on long solves.
+fn solve_whole<G: CatalogGame>(game: &G) -> Solution {
+    let bar = Bar::new();
+    game.solve_whole(Some(&|p| bar.observe(p))).0
 }
 
 /// Runs a bit-parallel solve within `budget`, with a progress bar on long solves.
@@ -53,8 +61,7 @@ pub fn queens_case(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Resu
             writeln!(out, "{answer}").map_err(write_error)?;
             continue;
         }
-        let bitwise = || game.bitwise_budget().and_then(|budget| bit_parallel(budget, |o| game.solve_bitwise(o)));
-        let solution = if *retrograde { solve(&game) } else { bitwise().unwrap_or_else(|| solve(&game)) };
+        let solution = if *retrograde { solve(&game) } else { solve_whole(&game) };
         let verdict = |value| QueensCase::verdict(value).to_string();
         let report = CaseReport::new(i + 1, verdict, &game, &solution, &game.start(), style);
         report.print(style, &mut out).map_err(write_error)?;
@@ -104,9 +111,7 @@ pub fn chase(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Result<(),
         }
         let (game, solution) = solved.entry(case.size).or_insert_with(|| {
             let game = Chase::new(case.size);
-            let bitwise =
-                if bitwise_pays { bit_parallel(game.bitwise_budget(), |o| game.solve_bitwise(o)) } else { None };
-            let solution = bitwise.unwrap_or_else(|| solve(&game));
+            let solution = if bitwise_pays { solve_whole(&game) } else { solve(&game) };
             (game, solution)
         });
         let report = CaseReport::new(i + 1, Chase::verdict, &*game, &*solution, &game.start(case), style);

@@ -4,7 +4,7 @@
 use crate::progress::Bar;
 use crate::report::{write_error, CaseReport, Style};
 use crate::{input, Failure, RulesArgs};
-use gsolve_engine::retrograde::Options;
+use gsolve_analysis::CatalogGame;
 use gsolve_engine::search::{SearchError, Searcher};
 use gsolve_engine::{Solution, Value, Variant};
 use gsolve_games::notation::{Explain, PlainNotation};
@@ -34,11 +34,7 @@ const SEARCH_TABLE_ENTRIES: usize = 1 << 20;
 /// (exact, ties included, and it needs no index), else retrograde analysis of the
 /// whole index (draws exact) within [`MAX_POSITIONS`].
 fn choose(game: &RulesGame) -> Result<SolverChoice, Failure> {
-    let searched = if game.acyclic() { game.choose_solver(0).ok() } else { None };
-    match searched {
-        Some(choice) => Ok(choice),
-        None => game.choose_solver(MAX_POSITIONS).map_err(Failure::Input),
-    }
+    gsolve_analysis::catalog::rules_solver(game, MAX_POSITIONS).map_err(Failure::Input)
 }
 
 /// A game's values, as its solver gives them: every position of the index, or a
@@ -61,11 +57,7 @@ impl Solved {
         let values = match choice {
             SolverChoice::Retrograde => {
                 let bar = Bar::new();
-                let observe = |p| bar.observe(p);
-                Values::Whole(gsolve_rules::solve_whole(
-                    &game,
-                    &Options { progress: Some(&observe), ..Options::default() },
-                ))
+                Values::Whole(game.solve_whole(Some(&|p| bar.observe(p))).0)
             }
             SolverChoice::Search => {
                 let searcher = Box::new(Searcher::owning(game.clone(), SEARCH_TABLE_ENTRIES));

@@ -1,73 +1,38 @@
 //! `gsolve build`, `probe`, `verify` and `info`: tablebases on disk.
 
 use crate::distributed::Plan;
-use crate::progress::{self, Bar};
-use crate::report::write_error;
+use crate::progress::Bar;
+use crate::report::{parameters_text, report_written, write_error};
 use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, ProbeArgs, TierArgs, VerifyArgs};
+use gsolve_analysis::catalog::{
+    build_tablebase, open_tablebase, BuildPlan, CatalogGame, TablebaseVisitor, FAILURES_SHOWN,
+};
 use gsolve_analysis::piece_move_label;
-use gsolve_engine::retrograde::{self, Options};
-use gsolve_engine::{Indexed, Observer, Solution, Tiered, Value, Variant};
+use gsolve_engine::Value;
 use gsolve_games::chase::Chase;
-use gsolve_games::notation::{Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
 use gsolve_games::queens_case::{Map, QueensCase};
 use gsolve_rules::RulesGame;
 use gsolve_tablebase::summary::{summarize, SideCounts};
-use gsolve_tablebase::tiers::{self, BuildOptions as TierOptions};
-use gsolve_tablebase::{write, Error, GameTablebase, Tablebase, Verification, WriteOptions};
+use gsolve_tablebase::{write, Error, GameTablebase, Tablebase, WriteOptions};
 use serde_json::json;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::time::Instant;
 
-/// What the tablebase commands need of a game.
-pub trait StoredGame: Variant + Indexed + PlainNotation + Explain + Sync {
-    /// The sides' names as [`Explain::side_to_move`] gives them, mover first at the start.
-    fn sides(&self) -> [&'static str; 2];
-
-    /// Every position's stored value checked against the rules and its children's.
-    /// The default decompresses the whole table into memory; tiered games go tier
-    /// by tier, in the memory of one tier and the tiers it reads.
-    fn verify_values(&self, file: &Tablebase, observer: Option<Observer<'_>>) -> Result<Verification, Error> {
-        let table = file.load(observer)?;
-        Ok(gsolve_tablebase::verify(self, &table, FAILURES_SHOWN, observer))
-    }
-}
-
-impl StoredGame for Pawns {
-    fn sides(&self) -> [&'static str; 2] {
-        ["white", "black"]
-    }
-
-    fn verify_values(&self, file: &Tablebase, observer: Option<Observer<'_>>) -> Result<Verification, Error> {
-        gsolve_tablebase::verify_tiered(self, file, FAILURES_SHOWN, observer)
-    }
-}
-impl StoredGame for Chase {
-    fn sides(&self) -> [&'static str; 2] {
-        ["white", "black"]
-    }
-}
-impl StoredGame for QueensCase {
-    fn sides(&self) -> [&'static str; 2] {
-        ["queen", "army"]
-    }
-}
-/// A rules game's index is its tiers one after another, so it is verified tier by
-/// tier like pawns.
-impl StoredGame for RulesGame {
-    fn sides(&self) -> [&'static str; 2] {
-        self.rules().sides.each_ref().map(|side| gsolve_rules::intern(&side.name))
-    }
-
-    fn verify_values(&self, file: &Tablebase, observer: Option<Observer<'_>>) -> Result<Verification, Error> {
-        gsolve_tablebase::verify_tiered(self, file, FAILURES_SHOWN, observer)
-    }
-}
-
 /// A command run on a tablebase of whatever game the file holds.
 trait Command {
-    fn run<G: StoredGame>(self, tablebase: GameTablebase<G>) -> Result<(), Failure>;
+    fn run<G: CatalogGame>(self, tablebase: GameTablebase<G>) -> Result<(), Failure>;
+}
+
+/// A command as the catalog's visitor of a tablebase's game.
+struct Visit<C>(C);
+
+impl<C: Command> TablebaseVisitor for Visit<C> {
+    type Output = Result<(), Failure>;
+    fn visit<G: CatalogGame>(self, tablebase: GameTablebase<G>) -> Self::Output {
+        self.0.run(tablebase)
+    }
 }
 
 fn bad_file(path: &Path, e: Error) -> Failure {
@@ -81,18 +46,13 @@ fn bad_file(path: &Path, e: Error) -> Failure {
 /// Opens `path` and runs `command` with the game the file names.
 fn dispatch(path: &Path, command: impl Command) -> Result<(), Failure> {
     let tablebase = Tablebase::open(path).map_err(|e| bad_file(path, e))?;
-    fn typed<G: StoredGame>(path: &Path, tablebase: Tablebase) -> Result<GameTablebase<G>, Failure> {
-        GameTablebase::new(tablebase).map_err(|e| bad_file(path, e))
-    }
-    match tablebase.game_name() {
-        Pawns::NAME => command.run(typed::<Pawns>(path, tablebase)?),
-        Chase::NAME => command.run(typed::<Chase>(path, tablebase)?),
-        QueensCase::NAME => command.run(typed::<QueensCase>(path, tablebase)?),
-        RulesGame::NAME => command.run(typed::<RulesGame>(path, tablebase)?),
-        other => Err(Failure::Input(format!(
-            "{}: a tablebase of the game {other:?}, which this gsolve does not know (it knows pawns, chase, queens-case, rules)",
+    match open_tablebase(tablebase, Visit(command)) {
+        Ok(result) => result,
+        Err(Error::WrongGame { expected, found }) => Err(Failure::Input(format!(
+            "{}: a tablebase of the game {found:?}, which this gsolve does not know (it knows {expected})",
             path.display()
         ))),
+        Err(e) => Err(bad_file(path, e)),
     }
 }
 
@@ -126,7 +86,7 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
         _ => true,
     };
     if writes {
-        write::check_output(output, out.force).map_err(|e| Failure::Input(e.to_string()))?;
+        write::check_output(output, out.force).map_err(|e| Failure::Input(worded(&e)))?;
     }
     let options = WriteOptions { force: out.force, level: out.level, ..WriteOptions::default() };
     match &args.game {
@@ -137,17 +97,14 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
             }
             match plan {
                 Plan::Member(cluster) => crate::distributed::build_tiered(game, output, tiers, options, cluster),
-                _ => build_tiered(&game, output, tiers, options),
+                _ => build_local(&game, output, Some(tiers), options),
             }
         }
         BuildGame::Chase { size, .. } => {
             let game = Chase::new(*size);
             match plan {
                 Plan::Member(cluster) => crate::distributed::build_retrograde(game, output, options, cluster),
-                _ => build_with(&game, output, &options, |g, bar| {
-                    progress::bit_parallel(bar, g.bitwise_budget(), |o| g.solve_bitwise(o))
-                        .unwrap_or_else(|| retrograde_solve(g, bar))
-                }),
+                _ => build_local(&game, output, None, options),
             }
         }
         BuildGame::QueensCase { map, .. } => {
@@ -156,17 +113,11 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
             let game = QueensCase::new(&map);
             match plan {
                 Plan::Member(cluster) => crate::distributed::build_retrograde(game, output, options, cluster),
-                _ => build_with(&game, output, &options, |g, bar| {
-                    g.bitwise_budget()
-                        .and_then(|budget| progress::bit_parallel(bar, budget, |o| g.solve_bitwise(o)))
-                        .unwrap_or_else(|| retrograde_solve(g, bar))
-                }),
+                _ => build_local(&game, output, None, options),
             }
         }
         BuildGame::Rules { file, position, rows, cols, map, tiers, .. } => {
             let game = rules_game(file, position.as_deref(), *rows, *cols, map.as_deref())?;
-            // Tiers that moves lead back to (drops and captures; promotions) are
-            // solved whole: retrograde analysis of the index, then written.
             let ordered = game.placement_index().is_ok_and(|index| index.tiers_ordered());
             match plan {
                 Plan::Member(_) if !ordered => Err(Failure::Input(format!(
@@ -174,16 +125,7 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
                     file.display()
                 ))),
                 Plan::Member(cluster) => crate::distributed::build_tiered(game, output, tiers, options, cluster),
-                // A pursuit is solved whole by bit rows (tens of times faster than
-                // its tiers), unless tiers on disk were asked for; the file is the
-                // same.
-                _ if !ordered || game.is_pursuit() && tiers.memory.is_none() && tiers.work_dir.is_none() => {
-                    build_with(&game, output, &options, |g, bar| {
-                        let observe = |p| bar.observe(p);
-                        gsolve_rules::solve_whole(g, &Options { progress: Some(&observe), ..Options::default() })
-                    })
-                }
-                _ => gsolve_rules::compact(&game, RulesTiers { game: &game, output, tier_args: tiers, write: options }),
+                _ => build_local(&game, output, Some(tiers), options),
             }
         }
     }
@@ -213,125 +155,49 @@ fn rules_game(
     Ok(set.game)
 }
 
-/// `FILE.work`, beside the output.
-pub(crate) fn default_work_dir(output: &Path) -> std::path::PathBuf {
-    let mut name = output.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(".work");
-    output.with_file_name(name)
-}
-
-/// A tiered game's build: tier by tier in the work directory (resuming what a
-/// stopped build finished), then the file.
-fn build_tiered<G: StoredGame + Tiered>(
-    game: &G,
-    output: &Path,
-    tier_args: &TierArgs,
-    write: WriteOptions,
-) -> Result<(), Failure> {
-    build_tiered_solving_with(game, game, output, tier_args, write)
-}
-
-/// A rules game's tiers are solved with positions of the smallest room that holds
-/// its pieces ([`gsolve_rules::compact`]).
-struct RulesTiers<'a> {
-    game: &'a RulesGame,
-    output: &'a Path,
-    tier_args: &'a TierArgs,
-    write: WriteOptions,
-}
-
-impl gsolve_rules::CompactTask for RulesTiers<'_> {
-    type Output = Result<(), Failure>;
-    fn run<const N: usize>(self, solver: &RulesGame<N>) -> Self::Output {
-        build_tiered_solving_with(self.game, solver, self.output, self.tier_args, self.write)
+/// A tablebase error in the command line's words: the library's, with the flag
+/// that changes what it refuses.
+pub(crate) fn worded(e: &Error) -> String {
+    match e {
+        Error::Exists(_) => format!("{e} (use --force to overwrite it)"),
+        Error::TierOverMemory { .. } => format!("{e} by --memory"),
+        Error::WorkDirTaken(_) => format!("{e} (--work-dir DIR)"),
+        e => e.to_string(),
     }
 }
 
-fn build_tiered_solving_with<G: StoredGame + Tiered, S: Tiered<Tier = G::Tier> + Sync>(
+/// Builds on this machine as the catalog decides (whole, or tier by tier in the
+/// work directory, resuming what a stopped build finished), with a progress bar,
+/// then says what was written.
+fn build_local<G: CatalogGame>(
     game: &G,
-    solver: &S,
     output: &Path,
-    tier_args: &TierArgs,
+    tier_args: Option<&TierArgs>,
     write: WriteOptions,
 ) -> Result<(), Failure> {
-    let work_dir = &tier_args.work_dir.clone().unwrap_or_else(|| default_work_dir(output));
-    let options = TierOptions { memory: tier_args.memory, write };
+    let plan = BuildPlan {
+        work_dir: tier_args.and_then(|t| t.work_dir.clone()),
+        memory: tier_args.and_then(|t| t.memory),
+        write,
+    };
     let started = Instant::now();
     let bar = Bar::new();
     let _cleanup = crate::interrupt::remove_on_interrupt(&write::temporary_path(output));
-    let result = tiers::build_solving_with(game, solver, output, work_dir, &options, Some(&|p| bar.observe(p)));
+    let result = build_tablebase(game, output, &plan, Some(&|p| bar.observe(p)));
     drop(bar);
-    let (written, solved_now) = result.map_err(|e| match e {
+    let built = result.map_err(|e| match e {
         Error::Io(_) => Failure::Input(format!("cannot build {}: {e}", output.display())),
-        e if !e.is_bad_file() => Failure::Input(e.to_string()),
+        e if !e.is_bad_file() => Failure::Input(worded(&e)),
         e => Failure::Other(anyhow::Error::new(e).context(format!("cannot build {}", output.display()))),
     })?;
-    let total = game.tiers().len();
-    let resumed = if solved_now < total {
-        format!(" ({} of {total} tiers were finished before, in {})", total - solved_now, work_dir.display())
-    } else {
-        String::new()
-    };
-    report_written(G::NAME, output, &written, started.elapsed(), None, &resumed)
-}
-
-fn retrograde_solve<G: gsolve_engine::Unmoves + Sync>(game: &G, bar: &Bar) -> Solution {
-    let observe = |p| bar.observe(p);
-    retrograde::solve_with(game, &Options { progress: Some(&observe), ..Options::default() })
-}
-
-fn build_with<G: StoredGame>(
-    game: &G,
-    output: &Path,
-    options: &WriteOptions,
-    solve: impl FnOnce(&G, &Bar) -> Solution,
-) -> Result<(), Failure> {
-    let started = Instant::now();
-    let bar = Bar::new();
-    let solution = solve(game, &bar);
-    let solved = started.elapsed();
-    let _cleanup = crate::interrupt::remove_on_interrupt(&write::temporary_path(output));
-    let written =
-        write::write_solution(output, game, &solution, options, Some(&|p| bar.observe(p))).map_err(|e| match e {
-            Error::Exists(_) | Error::NotAFile(_) => Failure::Input(e.to_string()),
-            e => Failure::Other(anyhow::Error::new(e).context(format!("cannot write {}", output.display()))),
-        })?;
-    drop(bar);
-    report_written(G::NAME, output, &written, started.elapsed(), Some(solved), "")
-}
-
-/// The line `build` prints: what was written, its size and the time taken
-/// (`solved`: the part of it spent solving, when known).
-pub(crate) fn report_written(
-    game: &str,
-    output: &Path,
-    written: &write::Written,
-    total: std::time::Duration,
-    solved: Option<std::time::Duration>,
-    note: &str,
-) -> Result<(), Failure> {
-    let header = &written.header;
-    let mut out = std::io::stdout().lock();
-    let ratio = written.raw_bytes as f64 / written.file_bytes.max(1) as f64;
-    let timing = match solved {
-        Some(solved) => {
-            format!("solved in {:.2} s, written in {:.2} s", solved.as_secs_f64(), (total - solved).as_secs_f64())
+    let resumed = match &built.tiers {
+        Some((solved_now, total, work_dir)) if solved_now < total => {
+            format!(" ({} of {total} tiers were finished before, in {})", total - solved_now, work_dir.display())
         }
-        None => format!("solved and written in {:.2} s", total.as_secs_f64()),
+        _ => String::new(),
     };
-    writeln!(
-        out,
-        "{}: {game} {}, {} positions, {}-byte values in {} block{}; {} bytes ({ratio:.1}x compression of the raw {} bytes); {timing}{note}",
-        output.display(),
-        parameters_text(&header.parameters),
-        header.index_size,
-        header.value_width,
-        header.block_count,
-        if header.block_count == 1 { "" } else { "s" },
-        written.file_bytes,
-        written.raw_bytes,
-    )
-    .map_err(write_error)
+    let solved = built.solved.map(|(solver, time)| (solver.name(), time));
+    report_written(G::NAME, output, &built.written, started.elapsed(), solved, &resumed)
 }
 
 /// A parameter for `info`: as it is, or if long (a rules file, a big map) its first
@@ -346,14 +212,6 @@ fn long_parameter(value: &str) -> String {
     format!("{shown}... ({} characters in all; --json gives them all)", value.chars().count())
 }
 
-fn parameters_text(parameters: &[(String, String)]) -> String {
-    parameters
-        .iter()
-        .map(|(k, v)| if v.len() > 40 { format!("{k}=({} chars)", v.chars().count()) } else { format!("{k}={v}") })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 // ---------------------------------------------------------------------------------
 // probe
 
@@ -366,7 +224,7 @@ struct Probe<'a> {
 }
 
 impl Command for Probe<'_> {
-    fn run<G: StoredGame>(self, tablebase: GameTablebase<G>) -> Result<(), Failure> {
+    fn run<G: CatalogGame>(self, tablebase: GameTablebase<G>) -> Result<(), Failure> {
         let game = tablebase.game();
         let path = &self.args.file;
         let positions = self
@@ -451,11 +309,8 @@ struct Verify<'a> {
     args: &'a VerifyArgs,
 }
 
-/// How many failing blocks or positions to name.
-const FAILURES_SHOWN: usize = 10;
-
 impl Command for Verify<'_> {
-    fn run<G: StoredGame>(self, tablebase: GameTablebase<G>) -> Result<(), Failure> {
+    fn run<G: CatalogGame>(self, tablebase: GameTablebase<G>) -> Result<(), Failure> {
         let started = Instant::now();
         let game = tablebase.game();
         let file = tablebase.tablebase();
@@ -535,17 +390,14 @@ struct Info<'a> {
 }
 
 impl Command for Info<'_> {
-    fn run<G: StoredGame>(self, tablebase: GameTablebase<G>) -> Result<(), Failure> {
+    fn run<G: CatalogGame>(self, tablebase: GameTablebase<G>) -> Result<(), Failure> {
         let game = tablebase.game();
         let file = tablebase.tablebase();
         let path = &self.args.file;
         let header = file.header();
         let bar = Bar::new();
         let sides = game.sides();
-        let side_of = |p: &G::Position| {
-            let name = game.side_to_move(p);
-            sides.iter().position(|&s| s == name).unwrap_or(0)
-        };
+        let side_of = |p: &G::Position| game.side_index(p);
         // Block by block: memory for one block and the counts, not the whole table.
         let summary =
             summarize(game, file, sides.len(), side_of, Some(&|p| bar.observe(p))).map_err(|e| bad_file(path, e))?;

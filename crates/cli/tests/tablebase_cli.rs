@@ -450,3 +450,35 @@ fn files_of_unknown_games_or_bad_parameters_are_refused() {
     let message = fails(&["info", s(&old)]);
     assert!(message.contains("index version 1") && message.contains("rebuild"), "{message}");
 }
+
+/// `gsolve build` solves a game whole with the solver the catalog picks for it, the
+/// same as a Python `Game.solve()` (python/tests/test_gsolve.py checks the same
+/// games): bit rows for pursuits within their budget, the engine's retrograde
+/// analysis past it (a map of more than a quarter wall) and for other games.
+#[test]
+fn build_takes_the_catalogs_whole_solver() {
+    let dir = Scratch::new("whole-solver");
+    let rules = |name: &str| format!("{}/../../examples/rules/{name}", env!("CARGO_MANIFEST_DIR"));
+    let open_map = dir.path("open.txt");
+    std::fs::write(&open_map, "5 4\nQ...E\n.##..\n..#..\nE...A\n").unwrap();
+    let maze = dir.path("maze.txt");
+    std::fs::write(&maze, "5 4\nQ#.#E\n.#.#.\n...#.\n##..A\n").unwrap();
+    let cases: [(Vec<String>, &str); 5] = [
+        (vec!["chase".into(), "--size".into(), "20".into()], "bit rows"),
+        (vec!["queens-case".into(), s(&open_map).into()], "bit rows"),
+        (vec!["queens-case".into(), s(&maze).into()], "retrograde"),
+        (
+            vec!["rules".into(), rules("chase.toml"), "--rows".into(), "5".into(), "--cols".into(), "5".into()],
+            "bit rows",
+        ),
+        (vec!["rules".into(), rules("tic-tac-toe.toml")], "retrograde"),
+    ];
+    for (i, (game, solver)) in cases.iter().enumerate() {
+        let output = dir.path(&format!("{i}.gtb"));
+        let mut args = vec!["build"];
+        args.extend(game.iter().map(String::as_str));
+        args.extend(["-o", s(&output)]);
+        let built = ok(&args, "");
+        assert!(built.contains(&format!(" by {solver}, written in")), "{args:?}: {built}");
+    }
+}

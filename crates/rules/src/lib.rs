@@ -99,9 +99,15 @@ pub fn solve_by_bit_rows(
 /// engine with positions of the smallest room that holds its pieces
 /// ([`compact`]). The values are the same either way.
 pub fn solve_whole(game: &RulesGame, options: &gsolve_engine::retrograde::Options<'_>) -> gsolve_engine::Solution {
-    if let Some(solution) = pursuit::solve(game, options.progress) {
-        return solution;
+    match solve_by_bit_rows(game, options) {
+        Some(solution) => solution,
+        None => solve_retrograde(game, options),
     }
+}
+
+/// The engine's retrograde analysis of a rules game with an index, with positions of
+/// the smallest room that holds its pieces ([`compact`]).
+pub fn solve_retrograde(game: &RulesGame, options: &gsolve_engine::retrograde::Options<'_>) -> gsolve_engine::Solution {
     struct Whole<'a, 'o>(&'a gsolve_engine::retrograde::Options<'o>);
     impl CompactTask for Whole<'_, '_> {
         type Output = gsolve_engine::Solution;

@@ -89,8 +89,9 @@ pub enum Error {
         /// The number of indices.
         size: u64,
     },
-    /// The output file exists and overwriting was not asked for.
-    #[error("{} exists (use --force to overwrite it)", .0.display())]
+    /// The output file exists and overwriting was not asked for (each front end
+    /// says how to ask for it).
+    #[error("{} exists", .0.display())]
     Exists(PathBuf),
     /// The output path exists and is not a regular file (a directory, a device, a
     /// FIFO, a socket): it is never replaced.
@@ -103,6 +104,21 @@ pub enum Error {
     /// A build would take more memory than allowed.
     #[error("{0}")]
     TooLarge(String),
+    /// A tier would take more memory to solve than the build's memory cap allows.
+    #[error("tier {tier} ({positions} positions) needs about {} MiB to solve (itself and the tiers it reads), more than the {} MiB allowed", .needed >> 20, .cap >> 20)]
+    TierOverMemory {
+        /// The tier's name.
+        tier: String,
+        /// Its positions.
+        positions: u64,
+        /// The bytes its solve needs.
+        needed: u64,
+        /// The cap, in bytes.
+        cap: u64,
+    },
+    /// The work directory of a tiered build holds another build's tiers.
+    #[error("the work directory {} holds another build (see its build.txt): choose another work directory or remove it", .0.display())]
+    WorkDirTaken(PathBuf),
     /// The values or parameters given to the writer cannot be stored.
     #[error("cannot write: {0}")]
     Unwritable(String),
@@ -114,7 +130,13 @@ impl Error {
     pub fn is_bad_file(&self) -> bool {
         !matches!(
             self,
-            Error::Io(_) | Error::Exists(_) | Error::NotAFile(_) | Error::Unwritable(_) | Error::TooLarge(_)
+            Error::Io(_)
+                | Error::Exists(_)
+                | Error::NotAFile(_)
+                | Error::Unwritable(_)
+                | Error::TooLarge(_)
+                | Error::TierOverMemory { .. }
+                | Error::WorkDirTaken(_)
         )
     }
 }

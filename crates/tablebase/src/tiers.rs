@@ -117,12 +117,7 @@ impl WorkDir {
         let build = path.join("build.txt");
         match fs::read_to_string(&build) {
             Ok(found) if found == wanted => {}
-            Ok(_) => {
-                return Err(Error::Unwritable(format!(
-                "the work directory {} holds another build (see its build.txt): choose another --work-dir or remove it",
-                path.display()
-            )))
-            }
+            Ok(_) => return Err(Error::WorkDirTaken(path.to_path_buf())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 if fs::read_dir(path).map_err(|e| io_error(path, e))?.next().is_some() {
                     return Err(Error::Unwritable(format!(
@@ -267,6 +262,14 @@ impl WorkDir {
     }
 }
 
+/// The work directory a build of `output` keeps its finished tiers in when none is
+/// chosen: `FILE.work`, beside the output.
+pub fn default_work_dir(output: &Path) -> PathBuf {
+    let mut name = output.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".work");
+    output.with_file_name(name)
+}
+
 /// Writes `bytes` at `offset` of a tier file begun with [`WorkDir::begin_parts`]
 /// (by any process that sees the work directory).
 pub fn write_part(path: &Path, offset: u64, bytes: &[u8]) -> Result<()> {
@@ -404,13 +407,12 @@ pub fn check_memory<G: Tiered>(game: &G, cap: Option<u64>) -> Result<()> {
     for tier in game.tiers() {
         let needed = memory_needed(game, tier);
         if needed > cap {
-            return Err(Error::TooLarge(format!(
-                "tier {} ({} positions) needs about {} MiB to solve (itself and the tiers it reads), more than the {} MiB allowed by --memory",
-                game.tier_name(tier),
-                game.tier_size(tier),
-                needed >> 20,
-                cap >> 20
-            )));
+            return Err(Error::TierOverMemory {
+                tier: game.tier_name(tier),
+                positions: game.tier_size(tier),
+                needed,
+                cap,
+            });
         }
     }
     Ok(())

@@ -8,9 +8,10 @@
 //! | anything else                           | retrograde over the index of the position's pieces, kept and reused for positions with no more pieces |
 //! | a tablebase of the rules is served      | the tablebase, for the pieces it covers  |
 
-use super::{analysis_of, bad_position, listed, no_variant, solve_or_check, Analyzer, Mode, Shared, Stored, CACHED};
+use super::{analysis_of, bad_position, listed, no_variant, solve_or_check, Analyzer, Mode, Shared, CACHED};
+use crate::catalog::{key, CatalogGame};
 use crate::{Analysis, AnalysisError, GameKind, Setup};
-use gsolve_engine::{retrograde, Game, Solution, Variant};
+use gsolve_engine::{Game, Solution, Variant};
 use gsolve_games::notation::PlainNotation;
 use gsolve_rules::{Rules, RulesGame, RulesPosition, SolverChoice};
 use std::sync::{Arc, Mutex};
@@ -33,9 +34,9 @@ pub(super) struct RulesState {
 type BoardKey = Vec<(String, String)>;
 
 fn board_key(game: &RulesGame) -> BoardKey {
-    let mut key = game.parameters();
-    key.retain(|(k, _)| k != "pieces");
-    key
+    let mut board = game.parameters();
+    board.retain(|(k, _)| k != key::PIECES);
+    board
 }
 
 /// True when `game`'s index holds `position` (or the rules value it: a position
@@ -69,9 +70,7 @@ impl Analyzer {
     }
 
     fn rules_needed(&self) -> Result<&Arc<Rules>, AnalysisError> {
-        self.rules().ok_or_else(|| {
-            AnalysisError::BadVariant("rules: no rules file was given (give --rules FILE, docs/rules.md)".into())
-        })
+        self.rules().ok_or(AnalysisError::NoRules)
     }
 
     /// The start of the rules on a board: `rows` and `cols`, or `map` (rows joined
@@ -83,7 +82,7 @@ impl Analyzer {
             return Ok(Setup::new(GameKind::Rules, start.clone()));
         }
         let get = |key: &str| parameters.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
-        if let Some((unknown, _)) = parameters.iter().find(|(k, _)| !["rows", "cols", "map"].contains(&k.as_str())) {
+        if let Some((unknown, _)) = parameters.iter().find(|(k, _)| GameKind::Rules.entry().parameter(k).is_none()) {
             return Err(AnalysisError::BadVariant(format!(
                 "rules: unknown board parameter {unknown:?} (expected rows and cols, or map)"
             )));
@@ -100,12 +99,12 @@ impl Analyzer {
                 })
                 .transpose()
         };
-        let size = match (number("rows")?, number("cols")?) {
+        let size = match (number(key::ROWS)?, number(key::COLS)?) {
             (Some(r), Some(c)) => Some((r, c)),
             (None, None) => None,
             _ => return Err(AnalysisError::BadVariant("rules: rows and cols go together".into())),
         };
-        let map = match get("map") {
+        let map = match get(key::MAP) {
             Some(line) => Some(
                 gsolve_rules::map_from_line(rules, line)
                     .map_err(|e| AnalysisError::BadVariant(format!("rules: the map: {e}")))?,
@@ -145,14 +144,9 @@ impl Analyzer {
     /// The names of the sides: `["white", "black"]` for pawns; for a rules game the
     /// rules' names, in the order the file gives its sides.
     pub fn sides(&self, game: GameKind) -> [&'static str; 2] {
-        match game {
-            GameKind::Pawns | GameKind::Chase => ["white", "black"],
-            GameKind::QueensCase => ["queen", "army"],
-            GameKind::Snakes => ["snake 1", "snake 2"],
-            GameKind::Rules => match self.rules() {
-                Some(rules) => rules.sides.each_ref().map(|side| gsolve_rules::intern(&side.name)),
-                None => ["first", "second"],
-            },
+        match (game, self.rules()) {
+            (GameKind::Rules, Some(rules)) => rules.sides.each_ref().map(|side| gsolve_rules::intern(&side.name)),
+            _ => game.entry().side_names(),
         }
     }
 
@@ -184,19 +178,12 @@ impl Analyzer {
         out
     }
 
-    /// The board of a served rules tablebase, as [`Analyzer::start`] takes it.
-    pub(super) fn rules_tablebase_board(game: &RulesGame) -> Vec<(String, String)> {
-        let parameters = game.parameters();
-        let keep = if parameters.iter().any(|(k, _)| k == "map") { &["map"][..] } else { &["rows", "cols"][..] };
-        parameters.into_iter().filter(|(k, _)| keep.contains(&k.as_str())).collect()
-    }
-
     /// Checks and analyses a rules setup.
     pub(super) fn rules_game(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
         no_variant(setup, "the position gives the board")?;
         let text = setup.position.as_str();
-        match &self.tablebase {
-            Some(Stored::Rules(t)) => {
+        match self.stored::<RulesGame>() {
+            Some(t) => {
                 let game = t.game();
                 let position = game.parse_position(text).map_err(|e| bad_position(text, e))?;
                 if let Mode::List(out) = mode {
@@ -211,9 +198,9 @@ impl Analyzer {
                         game.counts(&position).iter().map(u8::to_string).collect::<Vec<_>>().join(", "),
                     )));
                 }
-                return solve_or_check(mode, |_| analysis_of(setup, game, &**t, &position, "tablebase"));
+                return solve_or_check(mode, |_| analysis_of(setup, game, t, &position, "tablebase"));
             }
-            Some(_) => return Err(self.tablebase_mismatch(setup, &[])),
+            None if self.tablebase_board().is_some() => return Err(self.tablebase_mismatch(setup, &[])),
             None => {}
         }
         let rules = self.rules_needed()?;
@@ -222,10 +209,7 @@ impl Analyzer {
         if let Mode::List(out) = mode {
             return listed(out, setup, &game, &position);
         }
-        let choice = match game.acyclic().then(|| game.choose_solver(0).ok()).flatten() {
-            Some(choice) => choice,
-            None => game.choose_solver(self.limits.max_positions).map_err(AnalysisError::TooLarge)?,
-        };
+        let choice = crate::catalog::rules_solver(&game, self.limits.max_positions).map_err(AnalysisError::TooLarge)?;
         match choice {
             SolverChoice::Search => solve_or_check(mode, |observer| {
                 // A search needs no index: one searcher serves the whole board.
@@ -256,8 +240,7 @@ impl Analyzer {
             }
         }
         // Solved without the lock held: another analysis may go on meanwhile.
-        let options = retrograde::Options { progress: observer, ..retrograde::Options::default() };
-        let solution = gsolve_rules::solve_whole(&game, &options);
+        let (solution, _) = game.solve_whole(observer);
         let made = Arc::new((game, solution));
         let mut kept = self.rules.whole.lock().unwrap_or_else(|e| e.into_inner());
         if kept.len() >= CACHED {

@@ -106,8 +106,13 @@ impl ApiError {
 
 impl From<AnalysisError> for ApiError {
     fn from(e: AnalysisError) -> Self {
+        if let AnalysisError::NoRules = e {
+            let message = "rules: this server was started without a rules file (gsolve serve --rules FILE)";
+            return ApiError::new(StatusCode::BAD_REQUEST, "bad-variant", message.to_string());
+        }
         let (status, kind) = match &e {
             AnalysisError::UnknownGame(_) => (StatusCode::BAD_REQUEST, "unknown-game"),
+            AnalysisError::NoRules => (StatusCode::BAD_REQUEST, "bad-variant"),
             AnalysisError::BadVariant(_) => (StatusCode::BAD_REQUEST, "bad-variant"),
             AnalysisError::BadPosition { .. } => (StatusCode::BAD_REQUEST, "bad-position"),
             AnalysisError::TooLarge(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too-large"),

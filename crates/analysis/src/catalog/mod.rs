@@ -1,0 +1,371 @@
+//! The catalog: one entry per game, and the only place a game's name becomes a type.
+//!
+//! Every front end (the command line, the Python package, the server's game list,
+//! the fuzz targets) loops over [`CATALOG`] and takes its decisions from here, as
+//! OpenSpiel's registry is the one place `LoadGame("name")` is dispatched. An entry
+//! says what a user sees of a game (name, title, sides, the variant's typed
+//! parameters with ranges from the game's own constants, notation, an example, the
+//! board's characters); [`CatalogGame`] says what a solver needs of it (how to solve
+//! it whole, how to store it), and [`open_tablebase`] and [`with_variant`] are the
+//! two places a name picks a type.
+//!
+//! Adding a built-in game: its module in the games crate, a [`GameKind`] variant
+//! and its [`Entry`] below, its [`CatalogGame`] impl in `typed.rs` if it has an
+//! index, and the page's glyphs (crates/cli/assets/app.js).
+
+mod typed;
+
+pub use typed::{
+    build_tablebase, open_tablebase, rules_solver, with_setup_game, with_stored_variant, with_variant, BuildPlan,
+    Built, CatalogGame, Layout, TablebaseVisitor, VariantVisitor, WholeSolver, FAILURES_SHOWN,
+};
+
+use crate::{AnalysisError, Setup};
+use gsolve_games::{chase, pawns};
+use std::fmt;
+
+/// The games the front ends offer: a handle on a catalog [`Entry`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Pawn chess (UVa 10838), any R×C board.
+    Pawns,
+    /// The CQOI 2013 board game.
+    Chase,
+    /// Queen's Case.
+    QueensCase,
+    /// Two snakes (alternating Tron).
+    Snakes,
+    /// The game of a rules file (docs/rules.md), which the [`crate::Analyzer`] holds
+    /// ([`crate::Analyzer::with_rules`], or a tablebase of the rules).
+    Rules,
+}
+
+/// The keys of variant and board parameters, as every front end spells them.
+pub mod key {
+    /// A chase board's side.
+    pub const SIZE: &str = "size";
+    /// Rows of a start board.
+    pub const ROWS: &str = "rows";
+    /// Columns of a start board.
+    pub const COLS: &str = "cols";
+    /// A map: its rows joined by `/`.
+    pub const MAP: &str = "map";
+    /// A rules game's piece limits (a stored variant's, not a user's).
+    pub const PIECES: &str = "pieces";
+}
+
+/// What a parameter holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParameterKind {
+    /// A whole number from `min` to `max`; `default` for a menu.
+    Number {
+        /// The least value.
+        min: u32,
+        /// The greatest value.
+        max: u32,
+        /// The value a menu starts from.
+        default: u32,
+    },
+    /// A map: rows of cells joined by `/`.
+    Map,
+}
+
+/// One parameter of a game's variant or start board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parameter {
+    /// Its key ([`key`]).
+    pub key: &'static str,
+    /// What it holds.
+    pub kind: ParameterKind,
+    /// True when a position needs it beside its notation (chase's size, Queen's
+    /// Case's map); false when it only sets the start's board (a pawns position
+    /// carries its board).
+    pub variant: bool,
+    /// What it is, for help texts.
+    pub help: &'static str,
+}
+
+/// A side: its name and the letter the notation gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Side {
+    /// The name, as [`gsolve_games::notation::Explain::side_to_move`] gives it.
+    pub name: &'static str,
+    /// The side-to-move token of the plain notation.
+    pub code: &'static str,
+}
+
+/// What a character of a drawn board stands for, so that a front end can give each
+/// kind of thing its own look. Sides are 0 or 1, in the order of [`Entry::sides`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellRole {
+    /// A side's piece.
+    Piece(usize),
+    /// The head of a side's trail (snakes).
+    Head(usize),
+    /// A cell a side's trail has taken.
+    Trail(usize),
+    /// A cell a side wants to reach (an exit).
+    Goal,
+}
+
+/// How a character of a drawn board is shown in a terminal. The marks every board
+/// may have (`X` both pieces on one cell, `#` a wall, `.` an empty cell) are the
+/// front ends' own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Glyph {
+    /// The character of the board as [`crate::Board`] draws it.
+    pub cell: char,
+    /// The Unicode symbol shown instead.
+    pub symbol: char,
+    /// What it stands for.
+    pub role: CellRole,
+}
+
+/// A game of the catalog.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// The handle.
+    pub kind: GameKind,
+    /// The name used on the command line, in files and in the web API.
+    pub name: &'static str,
+    /// A title for menus.
+    pub title: &'static str,
+    /// The sides, the side moving first at the start first.
+    pub sides: [Side; 2],
+    /// The variant and start-board parameters.
+    pub parameters: &'static [Parameter],
+    /// How positions are written, in one line.
+    pub notation: &'static str,
+    /// A position to start from, in plain notation.
+    pub example_position: &'static str,
+    /// The example's variant parameters.
+    pub example_variant: &'static [(&'static str, &'static str)],
+    /// The characters of a drawn board and what they are.
+    pub cells: &'static [(char, &'static str)],
+    /// The symbols of a drawn board's characters in a terminal.
+    pub glyphs: &'static [Glyph],
+    /// True when a tablebase of the game can be built ([`CatalogGame`]).
+    pub stored: bool,
+}
+
+const fn number(key: &'static str, min: u32, max: u32, default: u32, variant: bool, help: &'static str) -> Parameter {
+    Parameter { key, kind: ParameterKind::Number { min, max, default }, variant, help }
+}
+
+/// The largest snakes start board offered: an open square whose cells fit the
+/// 128-bit masks (11 × 11 = 121 cells).
+const SNAKES_START_SIDE: u32 = 11;
+
+/// Every game, in menu order ([`GameKind::Rules`] last: offered when rules are given).
+pub static CATALOG: [Entry; 5] = [
+    Entry {
+        kind: GameKind::Pawns,
+        name: "pawns",
+        title: "Pawn chess",
+        sides: [Side { name: "white", code: "w" }, Side { name: "black", code: "b" }],
+        parameters: &[
+            number(key::ROWS, pawns::MIN_SIDE, pawns::MAX_SIDE, 4, false, "rows of the board"),
+            number(key::COLS, pawns::MIN_SIDE, pawns::MAX_SIDE, 4, false, "columns of the board"),
+        ],
+        notation: "rows top to bottom joined by '/' (P white, p black, . empty), then w or b",
+        example_position: "pppp/..../..../PPPP w",
+        example_variant: &[],
+        cells: &[('P', "white pawn"), ('p', "black pawn"), ('.', "empty")],
+        glyphs: &[
+            Glyph { cell: 'P', symbol: '♙', role: CellRole::Piece(0) },
+            Glyph { cell: 'p', symbol: '♟', role: CellRole::Piece(1) },
+        ],
+        stored: true,
+    },
+    Entry {
+        kind: GameKind::Chase,
+        name: "chase",
+        title: "Chase (CQOI 2013)",
+        sides: [Side { name: "white", code: "w" }, Side { name: "black", code: "b" }],
+        parameters: &[number(key::SIZE, chase::MIN_SIZE, chase::MAX_SIZE, 4, true, "the board's side n")],
+        notation: "white's cell and black's cell as row,column (1-based), then w or b",
+        example_position: "1,1 4,4 w",
+        example_variant: &[(key::SIZE, "4")],
+        cells: &[('W', "white"), ('B', "black"), ('X', "both (a capture)"), ('.', "empty")],
+        glyphs: &[
+            Glyph { cell: 'W', symbol: '○', role: CellRole::Piece(0) },
+            Glyph { cell: 'B', symbol: '●', role: CellRole::Piece(1) },
+        ],
+        stored: true,
+    },
+    Entry {
+        kind: GameKind::QueensCase,
+        name: "queens-case",
+        title: "Queen's Case",
+        sides: [Side { name: "queen", code: "q" }, Side { name: "army", code: "a" }],
+        parameters: &[Parameter { key: key::MAP, kind: ParameterKind::Map, variant: true, help: "the map" }],
+        notation: "the queen's cell and the army's cell as row,column (1-based), then q or a",
+        example_position: "1,1 4,5 q",
+        example_variant: &[(key::MAP, "Q...E/.##../..#../E...A")],
+        cells: &[
+            ('Q', "queen"),
+            ('A', "army"),
+            ('X', "both (caught)"),
+            ('E', "exit"),
+            ('#', "wall"),
+            ('.', "floor"),
+        ],
+        glyphs: &[
+            Glyph { cell: 'Q', symbol: '♛', role: CellRole::Piece(0) },
+            Glyph { cell: 'A', symbol: '♜', role: CellRole::Piece(1) },
+            Glyph { cell: 'E', symbol: '⌂', role: CellRole::Goal },
+        ],
+        stored: true,
+    },
+    Entry {
+        kind: GameKind::Snakes,
+        name: "snakes",
+        title: "Two snakes",
+        sides: [Side { name: "snake 1", code: "1" }, Side { name: "snake 2", code: "2" }],
+        parameters: &[
+            number(key::ROWS, 1, SNAKES_START_SIDE, 5, false, "rows of the start's open board"),
+            number(key::COLS, 2, SNAKES_START_SIDE, 5, false, "columns of the start's open board"),
+        ],
+        notation: "rows joined by '/' (. free, # obstacle, 1 and 2 the heads, a and b their bodies), then 1 or 2",
+        example_position: "1..../...../..#../...../....2 1",
+        example_variant: &[],
+        cells: &[
+            ('1', "snake 1's head"),
+            ('2', "snake 2's head"),
+            ('a', "snake 1's body"),
+            ('b', "snake 2's body"),
+            ('#', "obstacle"),
+            ('.', "free"),
+        ],
+        glyphs: &[
+            Glyph { cell: '1', symbol: '1', role: CellRole::Head(0) },
+            Glyph { cell: '2', symbol: '2', role: CellRole::Head(1) },
+            Glyph { cell: 'a', symbol: '▒', role: CellRole::Trail(0) },
+            Glyph { cell: 'b', symbol: '▒', role: CellRole::Trail(1) },
+        ],
+        stored: false,
+    },
+    Entry {
+        kind: GameKind::Rules,
+        name: "rules",
+        title: "Rules file",
+        sides: [Side { name: "first", code: "" }, Side { name: "second", code: "" }],
+        parameters: &[
+            number(key::ROWS, 1, gsolve_rules::spec::MAX_SIDE as u32, 0, false, "rows of the start's board"),
+            number(key::COLS, 1, gsolve_rules::spec::MAX_SIDE as u32, 0, false, "columns of the start's board"),
+            Parameter { key: key::MAP, kind: ParameterKind::Map, variant: false, help: "the start's map" },
+        ],
+        notation:
+            "rows joined by '/' (. empty, # wall, the rules' piece letters and zone marks), then the side to move's letter",
+        example_position: "",
+        example_variant: &[],
+        cells: &[('#', "wall"), ('.', "empty")],
+        // The rules name their pieces' letters and sides: the analyzer knows them.
+        glyphs: &[],
+        stored: true,
+    },
+];
+
+impl GameKind {
+    /// Every built-in game, in menu order ([`GameKind::Rules`] is offered by an
+    /// analyzer that has rules: [`crate::Analyzer::games`]).
+    pub const ALL: [GameKind; 4] = [GameKind::Pawns, GameKind::Chase, GameKind::QueensCase, GameKind::Snakes];
+
+    /// The game's catalog entry.
+    pub fn entry(self) -> &'static Entry {
+        CATALOG.iter().find(|e| e.kind == self).expect("every game has an entry")
+    }
+
+    /// The name used on the command line, in files and in the web API.
+    pub fn name(self) -> &'static str {
+        self.entry().name
+    }
+
+    /// A title for menus.
+    pub fn title(self) -> &'static str {
+        self.entry().title
+    }
+
+    /// The game with this name.
+    pub fn from_name(name: &str) -> Result<GameKind, AnalysisError> {
+        CATALOG.iter().find(|e| e.name == name).map(|e| e.kind).ok_or_else(|| AnalysisError::UnknownGame(name.into()))
+    }
+
+    /// How positions are written, in one line.
+    pub fn notation_help(self) -> &'static str {
+        self.entry().notation
+    }
+
+    /// A setup to start from: the Octapawn start, chase on 4×4, a small Queen's Case
+    /// map, snakes on 5×5. A rules game's start depends on its rules: this gives an
+    /// empty position, which an analysis refuses; ask [`crate::Analyzer::example`].
+    pub fn example(self) -> Setup {
+        let entry = self.entry();
+        entry.example_variant.iter().fold(Setup::new(self, entry.example_position), |s, (k, v)| s.with(k, *v))
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The catalog's names, as a list for messages: `pawns, chase, queens-case, snakes or rules`.
+pub fn names(filter: impl Fn(&Entry) -> bool) -> String {
+    let names: Vec<&str> = CATALOG.iter().filter(|e| filter(e)).map(|e| e.name).collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+impl Entry {
+    /// The parameter of this key, if the game takes it.
+    pub fn parameter(&self, key: &str) -> Option<&'static Parameter> {
+        self.parameters.iter().find(|p| p.key == key)
+    }
+
+    /// The names of the sides.
+    pub fn side_names(&self) -> [&'static str; 2] {
+        self.sides.map(|s| s.name)
+    }
+
+    /// The value of the number parameter `key` read from `text`, within its range;
+    /// the error names the game, the key and the range.
+    pub fn number(&self, key: &str, text: &str) -> Result<u32, AnalysisError> {
+        let Some(Parameter { kind: ParameterKind::Number { min, max, .. }, .. }) = self.parameter(key) else {
+            return Err(AnalysisError::BadVariant(format!("{}: no number parameter {key:?}", self.name)));
+        };
+        text.parse::<u32>().ok().filter(|n| (*min..=*max).contains(n) && n.to_string() == text).ok_or_else(|| {
+            AnalysisError::BadVariant(format!(
+                "{}: {key} = {} must be a whole number from {min} to {max}",
+                self.name,
+                gsolve_games::text::excerpt(text)
+            ))
+        })
+    }
+
+    /// The symbol and side of a drawn board's character, if it has one.
+    pub fn glyph(&self, cell: char) -> Option<&'static Glyph> {
+        self.glyphs.iter().find(|g| g.cell == cell)
+    }
+
+    /// Only the parameters that travel with a position (drops those that only set
+    /// the start's board).
+    pub fn variant_of(&self, parameters: &[(String, String)]) -> Vec<(String, String)> {
+        parameters.iter().filter(|(k, _)| self.parameter(k).is_some_and(|p| p.variant)).cloned().collect()
+    }
+}
+
+/// The Queen's Case map of a `map` parameter (rows joined by `/`) as the game's own
+/// variant parameters.
+pub(crate) fn queens_parameters(map: &str) -> Vec<(String, String)> {
+    let rows: Vec<&str> = map.split('/').collect();
+    vec![
+        ("width".to_string(), rows[0].chars().count().to_string()),
+        ("height".to_string(), rows.len().to_string()),
+        (key::MAP.to_string(), map.to_string()),
+    ]
+}
