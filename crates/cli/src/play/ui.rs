@@ -17,6 +17,7 @@
 
 use super::state::{Play, Player};
 use crate::progress::describe;
+use gsolve_analysis::catalog::CellRole;
 use gsolve_analysis::{Board, GameKind, MoveInfo, Setup};
 use gsolve_engine::{Progress, Value};
 use gsolve_games::notation::Coord;
@@ -204,31 +205,35 @@ impl BoardLayout {
     }
 }
 
-/// A board character as drawn (Unicode or ASCII), and its style.
-/// `side`: the side a rules game's piece belongs to (the rules name its letters).
+/// A board character as drawn (Unicode or ASCII), and its style: the symbol the
+/// catalog gives it ([`gsolve_analysis::catalog::Glyph`]) in the colour of its side
+/// and role. `side`: the side a rules game's piece belongs to (the rules name its
+/// letters).
 fn glyph(game: GameKind, c: char, side: Option<usize>, ascii: bool) -> (char, Style) {
-    let first = Style::new().fg(Color::White).add_modifier(Modifier::BOLD);
-    let second = Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD);
+    let sides = [
+        Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
+        Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD),
+    ];
     let floor = Style::new().fg(Color::DarkGray);
-    let (unicode, style) = match (game, c) {
-        (GameKind::Pawns, 'P') => ('♙', first),
-        (GameKind::Pawns, 'p') => ('♟', second),
-        (GameKind::Chase, 'W') => ('○', first),
-        (GameKind::Chase, 'B') => ('●', second),
-        (GameKind::QueensCase, 'Q') => ('♛', first),
-        (GameKind::QueensCase, 'A') => ('♜', second),
-        (GameKind::QueensCase, 'E') => ('⌂', Style::new().fg(Color::Green).add_modifier(Modifier::BOLD)),
-        (GameKind::Snakes, '1') => ('1', first.bg(Color::DarkGray)),
-        (GameKind::Snakes, '2') => ('2', second.bg(Color::DarkGray)),
-        // A snake's body: its head's colour, a lighter fill than a wall.
-        (GameKind::Snakes, 'a') => ('▒', Style::new().fg(Color::White)),
-        (GameKind::Snakes, 'b') => ('▒', Style::new().fg(Color::LightRed)),
-        (GameKind::Rules, _) if side == Some(0) => (c, first),
-        (GameKind::Rules, _) if side == Some(1) => (c, second),
-        (_, 'X') => ('✖', Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD)),
-        (_, '#') => ('█', Style::new().fg(Color::Gray)),
-        (_, '.') => ('·', floor),
-        (_, other) => (other, Style::new()),
+    let (unicode, style) = match (game.entry().glyph(c), side) {
+        (Some(glyph), _) => {
+            let style = match glyph.role {
+                CellRole::Piece(s) => sides[s.min(1)],
+                CellRole::Head(s) => sides[s.min(1)].bg(Color::DarkGray),
+                // A trail: its head's colour, a lighter fill than a wall.
+                CellRole::Trail(s) => Style::new().fg(sides[s.min(1)].fg.unwrap_or(Color::White)),
+                CellRole::Goal => Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+            };
+            (glyph.symbol, style)
+        }
+        (None, Some(s)) => (c, sides[s.min(1)]),
+        // The marks every board may have.
+        (None, None) => match c {
+            'X' => ('✖', Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD)),
+            '#' => ('█', Style::new().fg(Color::Gray)),
+            '.' => ('·', floor),
+            other => (other, Style::new()),
+        },
     };
     (if ascii { c } else { unicode }, style)
 }

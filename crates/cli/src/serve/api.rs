@@ -18,6 +18,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use gsolve_analysis::catalog::{self, ParameterKind};
 use gsolve_analysis::{AnalysisError, Analyzer, GameKind, Setup};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
@@ -138,33 +139,9 @@ impl IntoResponse for ApiError {
 
 /// The board parameters of `/api/start`, the sides, and the board characters.
 fn describe(analyzer: &Analyzer, game: GameKind) -> Value {
-    let number = |name: &str, min: u32, max: u32, default: u32, variant: bool| json!({"name": name, "kind": "number", "min": min, "max": max, "default": default, "variant": variant});
     let (parameters, sides, cells) = match game {
-        GameKind::Pawns => (
-            json!([number("rows", 2, 8, 4, false), number("cols", 2, 8, 4, false)]),
-            json!([{"name": "white", "code": "w"}, {"name": "black", "code": "b"}]),
-            json!({"P": "white pawn", "p": "black pawn", ".": "empty"}),
-        ),
-        GameKind::Chase => (
-            json!([number("size", 2, 100, 4, true)]),
-            json!([{"name": "white", "code": "w"}, {"name": "black", "code": "b"}]),
-            json!({"W": "white", "B": "black", "X": "both (a capture)", ".": "empty"}),
-        ),
-        GameKind::QueensCase => {
-            let example = game.example();
-            let map = example.variant.iter().find(|(k, _)| k == "map").map(|(_, v)| v.clone());
-            (
-                json!([{"name": "map", "kind": "map", "default": map, "variant": true}]),
-                json!([{"name": "queen", "code": "q"}, {"name": "army", "code": "a"}]),
-                json!({"Q": "queen", "A": "army", "X": "both (caught)", "E": "exit", "#": "wall", ".": "floor"}),
-            )
-        }
-        GameKind::Snakes => (
-            json!([number("rows", 1, 11, 5, false), number("cols", 2, 11, 5, false)]),
-            json!([{"name": "snake 1", "code": "1"}, {"name": "snake 2", "code": "2"}]),
-            json!({"1": "snake 1's head", "2": "snake 2's head", "a": "snake 1's body", "b": "snake 2's body", "#": "obstacle", ".": "free"}),
-        ),
         GameKind::Rules => rules_description(analyzer),
+        _ => catalog_description(game),
     };
     let example = analyzer.example(game).map(|s| s.to_json()).unwrap_or(Value::Null);
     let mut described = json!({
@@ -187,6 +164,29 @@ fn describe(analyzer: &Analyzer, game: GameKind) -> Value {
         described["gravity"] = json!(gravity);
     }
     described
+}
+
+/// A built-in game's board parameters, sides and board characters, from its catalog
+/// entry (a map parameter's default is the example's map).
+fn catalog_description(game: GameKind) -> (Value, Value, Value) {
+    let entry = game.entry();
+    let example = game.example();
+    let parameters: Vec<Value> = entry
+        .parameters
+        .iter()
+        .map(|p| match p.kind {
+            ParameterKind::Number { min, max, default } => {
+                json!({"name": p.key, "kind": "number", "min": min, "max": max, "default": default, "variant": p.variant})
+            }
+            ParameterKind::Map => {
+                let map = example.variant.iter().find(|(k, _)| k == p.key).map(|(_, v)| v.clone());
+                json!({"name": p.key, "kind": "map", "default": map, "variant": p.variant})
+            }
+        })
+        .collect();
+    let sides: Vec<Value> = entry.sides.iter().map(|s| json!({"name": s.name, "code": s.code})).collect();
+    let cells: Map<String, Value> = entry.cells.iter().map(|(c, what)| (c.to_string(), json!(what))).collect();
+    (json!(parameters), json!(sides), Value::Object(cells))
 }
 
 /// A rules game's board parameters (its rows and columns, or its map), sides, and
@@ -257,7 +257,10 @@ fn missing(key: &str, what: &str) -> ApiError {
     ApiError::bad_request(format!("the parameter {key:?} is missing: {what}"))
 }
 
-const GAME_NEEDED: &str = "pawns, chase, queens-case or snakes (or rules, when served with --rules)";
+/// What a request without a game is told.
+fn game_needed() -> String {
+    format!("{} (or rules, when served with --rules)", catalog::names(|e| e.kind != GameKind::Rules))
+}
 
 /// `GET /api/start?game=..&rows=..&cols=..|size=..|map=..`: the start setup on that
 /// board; without board parameters, the start on the board of the served tablebase
@@ -267,7 +270,7 @@ async fn start(
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let mut pairs = pairs(query)?;
-    let game = take(&mut pairs, "game").ok_or_else(|| missing("game", GAME_NEEDED))?;
+    let game = take(&mut pairs, "game").ok_or_else(|| missing("game", &game_needed()))?;
     let game = GameKind::from_name(&game)?;
     let setup = match (pairs.is_empty(), state.analyzer.tablebase_board()) {
         (true, Some((stored, board))) if stored == game => state.analyzer.start(game, &board)?,
@@ -284,7 +287,7 @@ async fn analyze_query(
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let mut pairs = pairs(query)?;
-    let game = take(&mut pairs, "game").ok_or_else(|| missing("game", GAME_NEEDED))?;
+    let game = take(&mut pairs, "game").ok_or_else(|| missing("game", &game_needed()))?;
     let game = GameKind::from_name(&game)?;
     let position = take(&mut pairs, "position").ok_or_else(|| missing("position", game.notation_help()))?;
     analyze(state, Setup { game, variant: pairs, position }).await
@@ -338,7 +341,7 @@ fn setup_of_json(body: &[u8]) -> Result<Setup, ApiError> {
         Some(_) => Err(ApiError::bad_request(format!("the field {key:?} must be a string"))),
         None => Err(ApiError::bad_request(format!("the field {key:?} is missing: {what}"))),
     };
-    let game = GameKind::from_name(&text("game", GAME_NEEDED)?)?;
+    let game = GameKind::from_name(&text("game", &game_needed())?)?;
     let position = text("position", game.notation_help())?;
     let variant = match object.get("variant") {
         None | Some(Value::Null) => Vec::new(),
