@@ -34,7 +34,7 @@
 //! pieces are dropped, a drop leaves a tier for one with a piece more: the tiers
 //! are those reachable from the position's counts (the *floor*), most pieces first.
 
-use crate::game::RulesGame;
+use crate::tables::{Tables, MAX_HAND_SLOTS, NO_SLOT};
 use crate::position::{cell_of, group_of, pack, RulesPosition};
 
 /// The most positions an index may have (about 4.6·10¹⁸ leaves headroom for
@@ -251,23 +251,24 @@ fn colex_table(n: u32, k: u32) -> Vec<u64> {
 }
 
 impl PlacementIndex {
-    /// The index of `game` for up to `limits[g]` pieces of group g; an error says why
+    /// The index of the game of `tables` for up to `limits[g]` pieces of group g; an error says why
     /// the game is too big.
-    pub(crate) fn new(game: &RulesGame, given: &[u8]) -> Result<PlacementIndex, String> {
-        let cells = game.board.cells() as u32;
-        let groups = game.board.groups.len();
-        let slots = game.slot_group.len();
+    pub(crate) fn new(tables: &Tables, given: &[u8]) -> Result<PlacementIndex, String> {
+        let rules = tables.rules();
+        let cells = tables.board().cells() as u32;
+        let groups = tables.groups();
+        let slots = tables.hand_groups().len();
         if given.len() != groups + slots {
             return Err(format!("{} piece counts for {groups} kinds of piece and {slots} in hands", given.len()));
         }
-        let drops = game.rules.has_drops();
-        let captures = game.rules.has_captures();
-        let promotions = game.rules.has_promotions();
+        let drops = rules.has_drops();
+        let captures = rules.has_captures();
+        let promotions = rules.has_promotions();
         // Count vectors: with drops, those reachable from the floor; else every one
         // up to the limits where pieces can be captured, else the limits alone (no
         // move changes the counts).
         let mut vectors =
-            if drops || promotions { reachable_counts(game, given, cells) } else { count_vectors(given, captures) };
+            if drops || promotions { reachable_counts(tables, given, cells) } else { count_vectors(given, captures) };
         let mut limits = given.to_vec();
         for (v, _) in &vectors {
             for (l, &c) in limits.iter_mut().zip(v) {
@@ -287,7 +288,7 @@ impl PlacementIndex {
         }
         vectors.retain(|(v, _)| v[..groups].iter().map(|&c| c as u32).sum::<u32>() <= cells);
         let before = vectors.len();
-        vectors.retain(|(v, _)| !game.royal_lost(&v[..groups]));
+        vectors.retain(|(v, _)| !tables.endings().royal_lost(&v[..groups]));
         let royal_tiers_left_out = vectors.len() < before;
         vectors.sort_by_key(|(v, _)| {
             (v[..groups].iter().map(|&c| c as u32).sum::<u32>(), v.iter().rev().copied().collect::<Vec<_>>())
@@ -295,7 +296,7 @@ impl PlacementIndex {
         if drops {
             vectors.reverse();
         }
-        let places = group_places(game, groups);
+        let places = group_places(tables, groups);
         let mut tier_of_code = if codes <= MAX_TIERS as u128 {
             TierLookup::Dense(vec![u32::MAX; codes as usize])
         } else {
@@ -482,7 +483,7 @@ impl PlacementIndex {
     pub fn locate<const N: usize>(&self, p: &RulesPosition<N>) -> Option<(usize, u64)> {
         let packed = p.packed();
         let groups = self.groups;
-        let mut counts = [0u8; 64 + crate::game::MAX_HAND_SLOTS];
+        let mut counts = [0u8; 64 + MAX_HAND_SLOTS];
         for &q in packed {
             counts[group_of(q)] += 1;
         }
@@ -513,10 +514,11 @@ impl PlacementIndex {
             taken.add_group(g, run.iter().map(|&q| cell_of(q)), false);
             i += k;
         }
-        if info.sides >> p.to_move & 1 == 0 {
+        let to_move = p.to_move();
+        if info.sides >> to_move & 1 == 0 {
             return None;
         }
-        Some((tier, rank * 2 + p.to_move as u64))
+        Some((tier, rank * 2 + to_move as u64))
     }
 
     /// The position at an index of a tier, `None` for a hole.
@@ -546,7 +548,7 @@ impl PlacementIndex {
         let mut taken = Taken::<N>::new(self.cells, self.groups);
         let mut ranks = [0u32; crate::position::MAX_PIECES];
         for (slot, &c) in info.counts[self.groups..].iter().enumerate() {
-            p.hand |= (c as u64) << (4 * slot);
+            p.fill_hand(slot, c);
         }
         for (g, &c) in info.counts[..self.groups].iter().enumerate() {
             let k = c as usize;
@@ -564,8 +566,7 @@ impl PlacementIndex {
                 }
                 let mut bits = mask;
                 while bits != 0 {
-                    p.pieces[p.len as usize] = pack(g, bits.trailing_zeros());
-                    p.len += 1;
+                    p.push_last(pack(g, bits.trailing_zeros()));
                     bits &= bits - 1;
                 }
                 continue;
@@ -607,12 +608,9 @@ impl PlacementIndex {
             }
             // The cells of a group are found among the places left free before any
             // is taken: a group's own cells do not shift each other.
-            let start = p.len as usize;
-            taken.free_places(places, &ranks[..k], |cell| {
-                p.pieces[p.len as usize] = pack(g, cell);
-                p.len += 1;
-            });
-            let cells = p.pieces[start..p.len as usize].iter().map(|&q| cell_of(q));
+            let start = p.piece_count();
+            taken.free_places(places, &ranks[..k], |cell| p.push_last(pack(g, cell)));
+            let cells = p.packed()[start..].iter().map(|&q| cell_of(q));
             if !taken.add_group(g, cells, !places.all_within) {
                 return None; // an earlier group not within stands there: a hole
             }
@@ -649,14 +647,14 @@ impl PlacementIndex {
 /// sides' counts stay within one of each other, and which side is to move follows
 /// from the counts: tic-tac-toe's 3×3 board has 15 tiers, not 55, and half their
 /// entries are holes (the other side to move).
-fn reachable_counts(game: &RulesGame, floor: &[u8], cells: u32) -> Vec<(Vec<u8>, u8)> {
+fn reachable_counts(tables: &Tables, floor: &[u8], cells: u32) -> Vec<(Vec<u8>, u8)> {
     let mut seen: std::collections::HashSet<(Vec<u8>, usize)> = std::collections::HashSet::new();
     let mut stack = vec![(floor.to_vec(), 0usize), (floor.to_vec(), 1usize)];
     while let Some((v, side)) = stack.pop() {
         if seen.contains(&(v.clone(), side)) {
             continue;
         }
-        for w in count_successors(game, &v, side, cells) {
+        for w in count_successors(tables, &v, side, cells) {
             stack.push((w, 1 - side));
         }
         seen.insert((v, side));
@@ -670,10 +668,10 @@ fn reachable_counts(game: &RulesGame, floor: &[u8], cells: u32) -> Vec<(Vec<u8>,
 
 /// The count vectors one turn of `side` can lead to from `v` (see
 /// [`reachable_counts`]), `v` itself where a move keeps the counts.
-pub(crate) fn count_successors<const N: usize>(game: &RulesGame<N>, v: &[u8], side: usize, cells: u32) -> Vec<Vec<u8>> {
-    let groups = game.board.groups.len();
-    let board = &game.board;
-    let rules = &game.rules;
+pub(crate) fn count_successors(tables: &Tables, v: &[u8], side: usize, cells: u32) -> Vec<Vec<u8>> {
+    let groups = tables.groups();
+    let board = tables.board();
+    let rules = tables.rules();
     let mut out = Vec::new();
     let quiet = board.groups.iter().any(|g| {
         let kind = &rules.kinds[g.kind];
@@ -684,12 +682,12 @@ pub(crate) fn count_successors<const N: usize>(game: &RulesGame<N>, v: &[u8], si
     if quiet {
         // The mover: unchanged, or a piece of a group that promotes.
         let promoting =
-            (0..groups).filter(|&g| board.groups[g].side == side && v[g] > 0 && game.promotion[g].is_some()).map(Some);
+            (0..groups).filter(|&g| board.groups[g].side == side && v[g] > 0 && tables.promotion(g).is_some()).map(Some);
         let movers: Vec<Option<usize>> = std::iter::once(None).chain(promoting).collect();
         for mover in movers {
             let mut w = v.to_vec();
             if let Some(g) = mover {
-                let to = game.promotion[g].as_ref().map_or(g, |p| p.group);
+                let to = tables.promotion(g).map_or(g, |p| p.group);
                 w[g] -= 1;
                 if w[to] == u8::MAX {
                     continue;
@@ -706,8 +704,8 @@ pub(crate) fn count_successors<const N: usize>(game: &RulesGame<N>, v: &[u8], si
                 }
                 let mut x = w.clone();
                 x[h] -= 1;
-                let slot = game.to_hand[h];
-                if slot != crate::game::NO_SLOT {
+                let slot = tables.captured_to_hand(h);
+                if slot != NO_SLOT {
                     if x[groups + slot as usize] == 15 {
                         continue;
                     }
@@ -718,13 +716,13 @@ pub(crate) fn count_successors<const N: usize>(game: &RulesGame<N>, v: &[u8], si
         }
     }
     for g in 0..groups {
-        let Some(drop) = &game.drops[g] else { continue };
+        let Some(drop) = tables.drop_targets(g) else { continue };
         if board.groups[g].side != side || total >= cells || v[g] == u8::MAX {
             continue;
         }
         let mut w = v.to_vec();
         if drop.from_hand {
-            let slot = groups + game.hand_slot[g] as usize;
+            let slot = groups + tables.hand_slot_of(g) as usize;
             if w[slot] == 0 {
                 continue;
             }
@@ -789,11 +787,11 @@ fn binomial_exact(n: u64, k: u64) -> Option<u128> {
 
 /// Each group's places: every cell but those where one of its pieces ends the
 /// game the moment it stands there; then which earlier groups lie within.
-fn group_places(game: &RulesGame, groups: usize) -> Vec<Places> {
-    let cells = game.board.cells() as u32;
+fn group_places(tables: &Tables, groups: usize) -> Vec<Places> {
+    let cells = tables.board().cells() as u32;
     let mut out: Vec<Places> = Vec::with_capacity(groups);
     for g in 0..groups {
-        let list: Vec<u32> = (0..cells).filter(|&c| !game.ends_on_arrival(g, c)).collect();
+        let list: Vec<u32> = (0..cells).filter(|&c| !tables.endings().ends_on_arrival(g, c)).collect();
         let mut slot = vec![u32::MAX; cells as usize];
         for (i, &c) in list.iter().enumerate() {
             slot[c as usize] = i as u32;

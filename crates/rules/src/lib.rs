@@ -28,11 +28,14 @@
 #![forbid(unsafe_code)]
 
 pub mod board;
+mod endings;
 pub mod error;
 mod explain;
 pub mod game;
 mod impls;
 pub mod index;
+mod mirror;
+mod moves;
 pub mod notation;
 pub mod position;
 mod pursuit;
@@ -42,6 +45,7 @@ mod search;
 mod setup;
 pub mod spec;
 mod syntax;
+mod tables;
 mod unmoves;
 
 pub use error::RulesError;
