@@ -34,8 +34,8 @@
 //! pieces are dropped, a drop leaves a tier for one with a piece more: the tiers
 //! are those reachable from the position's counts (the *floor*), most pieces first.
 
-use crate::tables::{Tables, MAX_HAND_SLOTS, NO_SLOT};
 use crate::position::{cell_of, group_of, pack, RulesPosition};
+use crate::tables::{Tables, MAX_HAND_SLOTS, NO_SLOT};
 
 /// The most positions an index may have (about 4.6·10¹⁸ leaves headroom for
 /// arithmetic; solvers refuse far smaller games for lack of memory).
@@ -57,28 +57,61 @@ pub struct TierInfo {
     /// Its number of positions.
     pub size: u64,
     /// `C_g` of each group (see the module docs).
-    pub(crate) radices: Vec<u64>,
+    radices: Vec<u64>,
     /// `free_g` of each group (see the module docs).
     free: Vec<u32>,
     /// For each group, its table in [`PlacementIndex::combinations`], if it has one.
     tables: Vec<Option<u32>>,
     /// For each group, its table in [`PlacementIndex::cell_sets`], if it has one.
-    pub(crate) cell_tables: Vec<Option<u32>>,
+    cell_tables: Vec<Option<u32>>,
+}
+
+impl TierInfo {
+    /// `C_g` of group `g`: how many placements its pieces have in the tier.
+    #[inline]
+    pub(crate) fn radix(&self, g: usize) -> u64 {
+        self.radices[g]
+    }
+
+    /// Group `g`'s table of cell sets ([`PlacementIndex::cell_set`]), if the group
+    /// has one in the tier.
+    #[inline]
+    pub(crate) fn cell_table(&self, g: usize) -> Option<u32> {
+        self.cell_tables[g]
+    }
 }
 
 /// Where a group's pieces may stand, and how it relates to earlier groups.
 #[derive(Clone, Debug)]
 pub(crate) struct Places {
     /// The cells, ascending.
-    pub(crate) cells: Vec<u32>,
+    cells: Vec<u32>,
     /// `slot[cell]`: the cell's place in `cells`, `u32::MAX` if it is not one.
-    pub(crate) slot: Vec<u32>,
+    slot: Vec<u32>,
     /// `cells` as a bit set, on boards of at most 128 cells.
     mask: u128,
     /// `within[h]` for each earlier group h: all of h's places are among these.
-    pub(crate) within: Vec<bool>,
+    within: Vec<bool>,
     /// Every earlier group is within: no index of this group is a hole.
     all_within: bool,
+}
+
+impl Places {
+    /// The cells, ascending.
+    pub(crate) fn cells(&self) -> &[u32] {
+        &self.cells
+    }
+
+    /// `[cell]`: the cell's place among [`Self::cells`], `u32::MAX` if it is not one.
+    pub(crate) fn slots(&self) -> &[u32] {
+        &self.slot
+    }
+
+    /// Are all of some earlier group's places among these (its pieces then always
+    /// take some of this group's places)?
+    pub(crate) fn holds_an_earlier_group(&self) -> bool {
+        self.within.contains(&true)
+    }
 }
 
 /// The index.
@@ -90,7 +123,7 @@ pub struct PlacementIndex {
     /// Hand slots (the last entries of a count vector: pieces in hand).
     slots: usize,
     /// Each group's places (see the module docs).
-    pub(crate) places: Vec<Places>,
+    places: Vec<Places>,
     limits: Vec<u8>,
     /// The counts the index was made for: the limits, or in games with drops the
     /// floor (the counts of the position whose game it is).
@@ -105,7 +138,7 @@ pub struct PlacementIndex {
     tier_of_code: TierLookup,
     /// `binomial[k * (cells + 1) + n]` = C(n, k), saturating, for k ≤ the largest
     /// limit: one flat table, one load a lookup.
-    pub(crate) binomial: Vec<u64>,
+    binomial: Vec<u64>,
     /// Unranking tables: `combinations[t][rank]` is the combination of colex rank
     /// `rank` as a bit set of the ranks among the free cells, for each (free cells,
     /// pieces) with 2 to [`TABLE_PIECES`] pieces among at most 64 cells and at most
@@ -118,7 +151,7 @@ pub struct PlacementIndex {
     /// within it has a piece in the tier), on boards of at most 128 cells. One
     /// load gives the group's cells, where the walk over the free places for each
     /// rank was a fifth of the pawns' tier sweeps.
-    pub(crate) cell_sets: Vec<Vec<u128>>,
+    cell_sets: Vec<Vec<u128>>,
     size: u64,
 }
 
@@ -135,7 +168,7 @@ pub struct PlacementIndex {
 #[derive(Clone, Debug)]
 pub(crate) struct PairLayout {
     /// The tier's number.
-    pub tier: usize,
+    tier: usize,
     offset: u64,
     first_radix: u64,
     first_slot: Vec<u32>,
@@ -143,6 +176,11 @@ pub(crate) struct PairLayout {
 }
 
 impl PairLayout {
+    /// The tier of the positions with both pieces.
+    pub fn tier(&self) -> usize {
+        self.tier
+    }
+
     /// The index of the position, `None` when a piece is off its group's places
     /// or both stand on one cell.
     #[inline]
@@ -473,9 +511,22 @@ impl PlacementIndex {
         })
     }
 
+    /// C(n, k), for k up to the largest limit (one load from a flat table).
     #[inline]
-    fn choose(&self, n: u32, k: usize) -> u64 {
+    pub(crate) fn choose(&self, n: u32, k: usize) -> u64 {
         self.binomial[k * (self.cells as usize + 1) + n as usize]
+    }
+
+    /// Each group's places, in group order.
+    pub(crate) fn places(&self) -> &[Places] {
+        &self.places
+    }
+
+    /// The cells of the combination of colex rank `rank` in cell table `table`
+    /// ([`TierInfo::cell_table`]), as a bit set.
+    #[inline]
+    pub(crate) fn cell_set(&self, table: u32, rank: u64) -> u128 {
+        self.cell_sets[table as usize][rank as usize]
     }
 
     /// (tier, index within the tier) of a position, `None` if no tier holds it (a
@@ -681,8 +732,9 @@ pub(crate) fn count_successors(tables: &Tables, v: &[u8], side: usize, cells: u3
     let total: u32 = v[..groups].iter().map(|&c| c as u32).sum();
     if quiet {
         // The mover: unchanged, or a piece of a group that promotes.
-        let promoting =
-            (0..groups).filter(|&g| board.groups[g].side == side && v[g] > 0 && tables.promotion(g).is_some()).map(Some);
+        let promoting = (0..groups)
+            .filter(|&g| board.groups[g].side == side && v[g] > 0 && tables.promotion(g).is_some())
+            .map(Some);
         let movers: Vec<Option<usize>> = std::iter::once(None).chain(promoting).collect();
         for mover in movers {
             let mut w = v.to_vec();

@@ -37,7 +37,8 @@ impl Mirror {
         }
         for z in 0..rules.zones.len() {
             for side in 0..2 {
-                if (0..board.cells() as u32).any(|c| board.in_zone(z, side, c) != board.in_zone(z, side, cells[c as usize]))
+                if (0..board.cells() as u32)
+                    .any(|c| board.in_zone(z, side, c) != board.in_zone(z, side, cells[c as usize]))
                 {
                     return None;
                 }

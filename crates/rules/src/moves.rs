@@ -310,7 +310,12 @@ pub(crate) fn play<const N: usize>(t: &Tables, p: &RulesPosition<N>, m: &RulesMo
 /// is rewritten where it stands in the list and slid into order, an enemy on
 /// `to` taken off; no list is rebuilt.
 #[inline]
-fn play_step<const N: usize>(t: &Tables, p: &RulesPosition<N>, (from, to): (u16, u16), promote: bool) -> RulesPosition<N> {
+fn play_step<const N: usize>(
+    t: &Tables,
+    p: &RulesPosition<N>,
+    (from, to): (u16, u16),
+    promote: bool,
+) -> RulesPosition<N> {
     let mut c = *p;
     c.pass_turn();
     if from >= DROP {

@@ -25,12 +25,12 @@ pub const MAX_TRAIL_CELLS: usize = 128;
 /// position is copied for every move and parent, and 48 pieces' room is 224 bytes.
 #[derive(Clone, Copy)]
 pub struct RulesPosition<const N: usize = MAX_PIECES> {
-    pub(crate) to_move: u8,
-    pub(crate) ended: u8,
-    pub(crate) len: u8,
-    pub(crate) walls: u128,
-    pub(crate) hand: u64,
-    pub(crate) pieces: [u32; N],
+    to_move: u8,
+    ended: u8,
+    len: u8,
+    walls: u128,
+    hand: u64,
+    pieces: [u32; N],
 }
 
 /// A piece on the board.
@@ -193,7 +193,7 @@ impl<const N: usize> RulesPosition<N> {
 
     /// The number of pieces on the board.
     #[inline]
-    pub fn piece_count(&self) -> usize {
+    pub(crate) fn piece_count(&self) -> usize {
         self.len as usize
     }
 

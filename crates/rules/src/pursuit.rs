@@ -132,7 +132,7 @@ impl Pursuit {
         }
         let mut fewer_pieces = Vec::new();
         for (tier, info) in index.tiers().iter().enumerate() {
-            if tier != layout.tier {
+            if tier != layout.tier() {
                 for i in info.offset..info.offset + info.size {
                     let code = match game.position(i) {
                         None => PackedValue::NONE.0,

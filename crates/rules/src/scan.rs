@@ -194,7 +194,7 @@ impl PlacementScan {
             && !endings.has_royal()
             && endings.stuck() == Outcome::Loss
             && ((0..2).all(|side| endings.reach_checks(side).is_empty()) || !endings.reach_bits().is_empty())
-            && index.places.iter().all(|p| !p.within.contains(&true));
+            && index.places().iter().all(|p| !p.holds_an_earlier_group());
         if !shape {
             return None;
         }
@@ -214,13 +214,12 @@ impl PlacementScan {
             let mut mult = 1u64;
             for g in 0..groups {
                 tier.mult[g] = mult;
-                tier.radix[g] = info.radices[g];
-
-                mult = mult.wrapping_mul(info.radices[g]);
+                tier.radix[g] = info.radix(g);
+                mult = mult.wrapping_mul(info.radix(g));
                 tier.table[g] = match info.counts[g] {
                     0 => NONE,
                     1 => ONE,
-                    _ => info.cell_tables[g]?,
+                    _ => info.cell_table(g)?,
                 };
                 if info.counts[g] > 0 {
                     let mut fewer = info.counts.clone();
@@ -239,24 +238,23 @@ impl PlacementScan {
             tiers.push(tier);
         }
         let pieces = index.limits()[..groups].iter().map(|&l| l as usize).max().unwrap_or(0);
-        let stride = cells + 1;
         let mut colex = vec![0u64; groups * cells * pieces];
-        for (g, places) in index.places.iter().enumerate() {
+        for (g, places) in index.places().iter().enumerate() {
             for c in 0..cells {
-                let slot = places.slot[c];
+                let slot = places.slots()[c];
                 if slot != u32::MAX {
                     for i in 0..pieces {
-                        colex[(g * cells + c) * pieces + i] = index.binomial[(i + 1) * stride + slot as usize];
+                        colex[(g * cells + c) * pieces + i] = index.choose(slot, i + 1);
                     }
                 }
             }
         }
         let ranked = index
-            .places
+            .places()
             .iter()
             .map(|places| {
-                let (n, first) = (places.cells.len(), *places.cells.first()?);
-                let contiguous = places.cells.iter().enumerate().all(|(i, &c)| c == first + i as u32);
+                let (n, first) = (places.cells().len(), *places.cells().first()?);
+                let contiguous = places.cells().iter().enumerate().all(|(i, &c)| c == first + i as u32);
                 (contiguous && n <= RANKED_PLACES).then(|| {
                     let table = (0u32..1 << n)
                         .map(|set| {
@@ -264,7 +262,7 @@ impl PlacementScan {
                             let mut bits = set;
                             let mut i = 1;
                             while bits != 0 {
-                                rank += index.binomial[i.min(pieces) * stride + bits.trailing_zeros() as usize];
+                                rank += index.choose(bits.trailing_zeros(), i.min(pieces));
                                 i += 1;
                                 bits &= bits - 1;
                             }
@@ -300,8 +298,8 @@ impl PlacementScan {
         let reach_bits =
             if endings.reach_bits().is_empty() { vec![0; groups * cells] } else { endings.reach_bits().to_vec() };
         let mut quiet = [true; MAX_GROUPS];
-        for (g, places) in index.places.iter().enumerate() {
-            quiet[g] = places.cells.iter().all(|&c| reach_bits[g * cells + c as usize] == 0);
+        for (g, places) in index.places().iter().enumerate() {
+            quiet[g] = places.cells().iter().all(|&c| reach_bits[g * cells + c as usize] == 0);
         }
         let mut side = [0; MAX_GROUPS];
         side[..groups].copy_from_slice(tables.group_sides());
@@ -310,8 +308,8 @@ impl PlacementScan {
             cells,
             groups,
             side,
-            slot: index.places.iter().flat_map(|p| p.slot.iter().copied()).collect(),
-            place_cell: index.places.iter().map(|p| p.cells.clone()).collect(),
+            slot: index.places().iter().flat_map(|p| p.slots().iter().copied()).collect(),
+            place_cell: index.places().iter().map(|p| p.cells().to_vec()).collect(),
             colex,
             pieces,
             ranked,
@@ -376,7 +374,7 @@ impl PlacementScan {
         match table {
             NONE => B::EMPTY,
             ONE => B::cell(self.place_cell[g][rank as usize]),
-            t => B::of(index.cell_sets[t as usize][rank as usize]),
+            t => B::of(index.cell_set(t, rank)),
         }
     }
 

@@ -64,7 +64,12 @@ impl Parents<'_> {
         }
     }
 
-    fn one_piece_parents<const N: usize>(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesPosition<N>)) {
+    fn one_piece_parents<const N: usize>(
+        &self,
+        c: &RulesPosition<N>,
+        side: usize,
+        f: &mut impl FnMut(RulesPosition<N>),
+    ) {
         let t = self.tables;
         let board = t.board();
         let n = t.groups();
@@ -124,8 +129,7 @@ impl Parents<'_> {
             // The piece came by a move: as itself (unless it would have had to
             // promote here), or as a kind that promotes to it here.
             let forced_here = t.promotion(g).is_some_and(|p| p.forced && p.zone[to as usize]);
-            let promoted_from =
-                (0..n).filter(|&b| t.promotion(b).is_some_and(|p| p.group == g && p.zone[to as usize]));
+            let promoted_from = (0..n).filter(|&b| t.promotion(b).is_some_and(|p| p.group == g && p.zone[to as usize]));
             let movers = (!forced_here).then_some(g).into_iter().chain(promoted_from);
             for mover in movers {
                 if mover != g {
@@ -229,7 +233,12 @@ impl Parents<'_> {
 
     /// Every piece of the side came from a cell of its backward rays (own pieces do
     /// not block: they all moved) or stayed; origins all different.
-    fn all_piece_parents<const N: usize>(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesPosition<N>)) {
+    fn all_piece_parents<const N: usize>(
+        &self,
+        c: &RulesPosition<N>,
+        side: usize,
+        f: &mut impl FnMut(RulesPosition<N>),
+    ) {
         let t = self.tables;
         let board = t.board();
         let mine: Vec<u32> = c.packed().iter().copied().filter(|&q| t.side_of(group_of(q)) == side).collect();
