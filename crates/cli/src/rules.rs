@@ -9,7 +9,7 @@ use gsolve_engine::search::{SearchError, Searcher};
 use gsolve_engine::{Solution, Value, Variant};
 use gsolve_games::notation::{Explain, PlainNotation};
 use gsolve_games::text::excerpt;
-use gsolve_rules::{setup, Rules, RulesGame, RulesPosition, SetupError, SolverChoice};
+use gsolve_rules::{setup, Rules, RulesError, RulesGame, RulesPosition, SetupError, SolverChoice};
 use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -125,9 +125,13 @@ impl Cache {
     }
 }
 
-/// A setup's error as the command line reports it.
-fn setup_error(what: &str, e: SetupError) -> Failure {
-    Failure::Input(format!("{what}: {e}"))
+/// A setup's error as the command line reports it: a map the rules need is
+/// given by `--map FILE`.
+pub fn setup_error(what: &str, e: SetupError) -> Failure {
+    match e {
+        SetupError::Rules(RulesError::NeedsMap { .. }) => Failure::Input(format!("{what}: {e} (--map FILE)")),
+        e => Failure::Input(format!("{what}: {e}")),
+    }
 }
 
 /// A board size (rows, columns) and a map, each if asked for.

@@ -146,7 +146,7 @@ fn rules_game(
         Some(p) => format!("{}: the position {}", file.display(), gsolve_games::text::excerpt(p)),
         None => format!("{}: the start", file.display()),
     };
-    let set = gsolve_rules::setup(rules, size, map, position).map_err(|e| Failure::Input(format!("{what}: {e}")))?;
+    let set = gsolve_rules::setup(rules, size, map, position).map_err(|e| crate::rules::setup_error(&what, e))?;
     if let Err(why) = set.game.placement_index() {
         return Err(Failure::Input(format!(
             "{what}: no index ({why}), so no tablebase; `gsolve rules` searches such games instead"

@@ -58,7 +58,7 @@ pub struct Ray {
     pub leap: bool,
 }
 
-/// Walls and marks of a map, given with a position or by `--map`.
+/// Walls and marks of a map, given with a position or on its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Map {
     /// Rows.
@@ -121,18 +121,11 @@ impl Board {
             (None, Some(s)) => s,
             (None, None) => match (rules.board.rows, rules.board.cols) {
                 (Some(r), Some(c)) => (r, c),
-                _ => {
-                    return Err(RulesError::Board(
-                        "these rules take their board from a map: give a position or --map".into(),
-                    ))
-                }
+                _ => return Err(RulesError::NeedsMap { whole_board: true }),
             },
         };
         if rules.board.map && map.is_none() {
-            return Err(RulesError::Board(
-                "these rules take walls and marks from a map: give a position (the map is read from it) or --map FILE"
-                    .into(),
-            ));
+            return Err(RulesError::NeedsMap { whole_board: false });
         }
         if !rules.board.map && map.as_ref().is_some_and(|m| m.chars.iter().any(|&c| c != '.')) {
             return Err(RulesError::Board(

@@ -23,6 +23,17 @@ pub enum RulesError {
         /// The limit.
         limit: usize,
     },
+    /// The rules take their board, or its walls and marks, from a map, and neither
+    /// a map nor a position (which carries one) was given. Front ends add how their
+    /// users give a map.
+    #[error(
+        "these rules take {} from a map: give a position (the map is read from it) or a map",
+        if *.whole_board { "their board" } else { "walls and marks" }
+    )]
+    NeedsMap {
+        /// The rules give no size either: the map is the whole board.
+        whole_board: bool,
+    },
     /// The rules are fine but the board asked for is not (too big for the index, a
     /// map without a cell the rules name, ...).
     #[error("{0}")]

@@ -39,13 +39,14 @@ impl RulesGame {
     /// without captures: pieces only come) or leaves a wall. Such a game has no
     /// draws, and alpha-beta search is exact for it.
     pub fn acyclic(&self) -> bool {
-        if self.rules.has_trails() {
-            return self.rules.kinds.iter().all(|k| k.trail && !k.stay);
+        let rules = self.rules();
+        if rules.has_trails() {
+            return rules.kinds.iter().all(|k| k.trail && !k.stay);
         }
-        if self.rules.has_drops() && self.rules.has_captures() {
+        if rules.has_drops() && rules.has_captures() {
             return false;
         }
-        self.rules.kinds.iter().all(|k| !k.stay && k.moves.iter().all(|m| m.vectors.iter().all(|&(f, _)| f > 0)))
+        rules.kinds.iter().all(|k| !k.stay && k.moves.iter().all(|m| m.vectors.iter().all(|&(f, _)| f > 0)))
     }
 
     /// Is the game a pursuit that [`crate::solve_whole`] solves by bit rows: one
@@ -68,25 +69,25 @@ impl RulesGame {
             _ if acyclic => Ok(SolverChoice::Search),
             Ok(index) => Err(format!(
                 "{}: {} positions to solve, more than the {max_positions} allowed here, and the game can go on forever (no search)",
-                self.rules.name,
+                self.rules().name,
                 index.size()
             )),
-            Err(why) => Err(format!("{}: no index ({why}), and the search cannot solve this game", self.rules.name)),
+            Err(why) => Err(format!("{}: no index ({why}), and the search cannot solve this game", self.rules().name)),
         }
     }
 
     /// The cell's coordinates (1-based).
     pub fn coord(&self, cell: u32) -> Coord {
-        let (r, c) = self.board.coords[cell as usize];
+        let (r, c) = self.board().coords[cell as usize];
         Coord { row: r + 1, col: c + 1 }
     }
 
     /// What the file means on this board, for `gsolve rules --check`.
     pub fn describe(&self) -> String {
-        let rules = &self.rules;
+        let rules = self.rules();
         let mut out = String::new();
         let _ = writeln!(out, "{} ({})", rules.title, rules.name);
-        let board = &self.board;
+        let board = self.board();
         let cells = match rules.board.cells {
             CellColour::All => String::new(),
             CellColour::Dark => ", dark cells only".into(),
@@ -276,13 +277,13 @@ impl RulesGame {
     /// True when the game is a trail race (the snakes on a graph of its steps), whose
     /// search knows the value of two pieces that can no longer meet.
     pub fn is_race(&self) -> bool {
-        self.race.is_some()
+        self.race().is_some()
     }
 }
 
 impl Explain for RulesGame {
     fn side_to_move(&self, p: &RulesPosition) -> &'static str {
-        intern(&self.rules.sides[p.to_move()].name)
+        intern(&self.rules().sides[p.to_move()].name)
     }
 
     /// The first piece that moves (a pass: the side's first piece staying), and,
@@ -290,11 +291,11 @@ impl Explain for RulesGame {
     fn describe_move(&self, p: &RulesPosition, m: &RulesMove) -> PieceMove {
         let side = self.side_to_move(p);
         if let Some((group, to)) = m.dropped() {
-            return PieceMove::dropped(side, self.board.groups[group].letter, self.coord(to));
+            return PieceMove::dropped(side, self.groups()[group].letter, self.coord(to));
         }
         let steps = m.steps();
         let Some(first) = steps.iter().position(|(f, t)| f != t).or((!steps.is_empty()).then_some(0)) else {
-            let own = p.pieces().find(|q| self.group_side[q.group] == p.to_move()).map_or(0, |q| q.cell);
+            let own = p.pieces().find(|q| self.groups()[q.group].side == p.to_move()).map_or(0, |q| q.cell);
             return PieceMove::new(side, self.coord(own), self.coord(own));
         };
         let (f, t) = steps[first];
@@ -308,10 +309,11 @@ impl Explain for RulesGame {
 
     fn describe_end(&self, p: &RulesPosition) -> Option<String> {
         let outcome = self.terminal(p);
-        let mover = &self.rules.sides[p.to_move()].name;
-        let other = &self.rules.sides[1 - p.to_move()].name;
-        Some(match (p.ended, outcome) {
-            (1 | 2, _) => format!("the pieces met: {} wins", self.rules.sides[p.ended as usize - 1].name),
+        let sides = &self.rules().sides;
+        let mover = &sides[p.to_move()].name;
+        let other = &sides[1 - p.to_move()].name;
+        Some(match (p.ended(), outcome) {
+            (1 | 2, _) => format!("the pieces met: {} wins", sides[p.ended() as usize - 1].name),
             (3, _) => "the pieces met: a tie".into(),
             (_, Some(Outcome::Win)) => format!("{mover} has won"),
             (_, Some(Outcome::Loss)) => format!("{other} has won"),

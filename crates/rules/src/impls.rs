@@ -13,7 +13,7 @@ use std::sync::Arc;
 impl<const N: usize> RulesGame<N> {
     fn placement(&self) -> &crate::index::PlacementIndex {
         // The front ends ask `placement_index()` before using an index solver.
-        self.index.as_ref().expect("a rules game used with an index solver has an index")
+        self.index().expect("a rules game used with an index solver has an index")
     }
 
     /// Calls `f(index, position)` for each of `indices` (ascending), holes skipped,
@@ -39,7 +39,7 @@ impl<const N: usize> RulesGame<N> {
             };
             if let Some((mut p, sides)) = pieces {
                 if sides >> (index & 1) & 1 == 1 {
-                    p.to_move = (index & 1) as u8;
+                    p.set_to_move((index & 1) as usize);
                     f(index, p);
                 }
             }
@@ -55,12 +55,12 @@ impl<const N: usize> Indexed for RulesGame<N> {
     /// index holds it there) or a side can lose its royal pieces (no tier holds
     /// it without them): then retrograde values terminal children from the moves.
     fn terminals_indexed(&self) -> bool {
-        !self.has_meetings() && self.index.as_ref().is_some_and(|index| index.holds_every_ending())
+        !self.tables().has_meetings() && self.index().is_some_and(|index| index.holds_every_ending())
     }
 
     /// 0 for a game without an index (never built from parameters).
     fn index_size(&self) -> u64 {
-        self.index.as_ref().map_or(0, |index| index.size())
+        self.index().map_or(0, |index| index.size())
     }
 
     /// `u64::MAX` (past every index) for a position no tier holds: more pieces
@@ -73,7 +73,7 @@ impl<const N: usize> Indexed for RulesGame<N> {
 
     /// The pieces are unranked once for both sides to move.
     fn for_each_position_in(&self, range: std::ops::Range<u64>, f: impl FnMut(u64, RulesPosition<N>)) {
-        let Some(placement) = self.index.as_ref() else { return };
+        let Some(placement) = self.index() else { return };
         let indices = range.start..range.end.min(placement.size());
         self.for_each_paired(
             indices,
@@ -88,14 +88,14 @@ impl<const N: usize> Indexed for RulesGame<N> {
 
     #[inline]
     fn position(&self, index: u64) -> Option<RulesPosition<N>> {
-        let placement = self.index.as_ref()?;
+        let placement = self.index()?;
         (index < placement.size()).then(|| placement.position(index)).flatten()
     }
 }
 
 impl<const N: usize> Unmoves for RulesGame<N> {
     fn for_each_parent(&self, p: &RulesPosition<N>, mut f: impl FnMut(RulesPosition<N>)) {
-        self.parents(p, &mut f)
+        crate::unmoves::parents(self.tables(), self.index(), p, &mut f)
     }
 }
 
@@ -112,12 +112,12 @@ impl<const N: usize> Tiered for RulesGame<N> {
         let index = self.placement();
         let counts = &index.tiers()[tier as usize].counts;
         let mut out = Vec::new();
-        let groups = self.group_side.len();
-        if self.rules.has_drops() || self.rules.has_promotions() {
+        let groups = self.tables().groups();
+        if self.rules().has_drops() || self.rules().has_promotions() {
             // The tiers one turn of either side leads to.
-            let cells = self.board.cells() as u32;
+            let cells = self.board().cells() as u32;
             for side in 0..2 {
-                for next in crate::index::count_successors(self, counts, side, cells) {
+                for next in crate::index::count_successors(self.tables(), counts, side, cells) {
                     if let Some(t) = index.tier_of(&next).filter(|&t| t != tier as usize) {
                         if !out.contains(&(t as u32)) {
                             out.push(t as u32);
@@ -150,7 +150,7 @@ impl<const N: usize> Tiered for RulesGame<N> {
     }
 
     fn locate(&self, p: &RulesPosition<N>) -> Option<(u32, u64)> {
-        if p.ended != 0 {
+        if p.ended() != 0 {
             return None;
         }
         self.placement().locate(p).map(|(t, i)| (t as u32, i))
@@ -185,8 +185,8 @@ impl<const N: usize> Tiered for RulesGame<N> {
         indices: impl Iterator<Item = u64>,
         f: impl FnMut(u64, gsolve_engine::Scan<'_, u32>),
     ) {
-        match &self.scan {
-            Some(scan) => scan.for_each_located_at(self, self.placement(), tier as usize, indices, f),
+        match self.scan() {
+            Some(scan) => scan.for_each_located_at(self.board(), self.placement(), tier as usize, indices, f),
             None => gsolve_engine::located_at(self, tier, indices, f),
         }
     }
@@ -195,17 +195,17 @@ impl<const N: usize> Tiered for RulesGame<N> {
     /// forward and no piece stays (pawn chess, Breakthrough; not Fox and Hounds,
     /// whose fox steps back).
     fn progress_bound(&self, tier: u32) -> Option<u32> {
-        self.tier_progress_bound(&self.placement().tiers()[tier as usize].counts)
+        self.tables().tier_progress_bound(&self.placement().tiers()[tier as usize].counts)
     }
 
     fn progress(&self, _tier: u32, position: &RulesPosition<N>) -> u32 {
-        self.progress_of(position).expect("asked only of games with a progress measure")
+        self.tables().progress_of(position).expect("asked only of games with a progress measure")
     }
 
     /// Read from the groups' cell sets where the game has the shape
     /// [`crate::scan`] takes.
     fn for_each_progress_in_tier(&self, tier: u32, range: std::ops::Range<u64>, mut f: impl FnMut(u64, u32)) {
-        match &self.scan {
+        match self.scan() {
             Some(scan) => scan.for_each_progress_in_tier(self.placement(), tier as usize, range, f),
             None => self.for_each_position_in_tier(tier, range, |index, p| f(index, self.progress(tier, &p))),
         }
@@ -261,14 +261,14 @@ impl Variant for RulesGame {
 
     fn parameters(&self) -> Vec<(String, String)> {
         let mut out = vec![
-            ("rules".to_string(), escape_text(&self.rules.text)),
-            ("rows".to_string(), self.board.rows.to_string()),
-            ("cols".to_string(), self.board.cols.to_string()),
+            ("rules".to_string(), escape_text(&self.rules().text)),
+            ("rows".to_string(), self.board().rows.to_string()),
+            ("cols".to_string(), self.board().cols.to_string()),
         ];
-        if let Some(map) = &self.board.map {
+        if let Some(map) = &self.board().map {
             out.push(("map".to_string(), map.text()));
         }
-        if let Some(index) = &self.index {
+        if let Some(index) = self.index() {
             out.push(("pieces".to_string(), index.given().iter().map(|l| l.to_string()).collect::<Vec<_>>().join(",")));
         }
         out
@@ -317,10 +317,10 @@ impl Variant for RulesGame {
         let game = RulesGame::new(rules, board, limits.as_deref()).map_err(|e| e.to_string())?;
         // Parameters name a game with an index (a tablebase's): without one, the
         // `Indexed` methods have nothing to answer with.
-        match (&limits, &game.index) {
-            (_, Some(_)) => Ok(game),
-            (None, None) => Err("the parameter \"pieces\" (the piece limits of the index) is missing".into()),
-            (Some(_), None) => Err(game.no_index.clone().unwrap_or_default()),
+        match (&limits, game.placement_index()) {
+            (_, Ok(_)) => Ok(game),
+            (None, Err(_)) => Err("the parameter \"pieces\" (the piece limits of the index) is missing".into()),
+            (Some(_), Err(why)) => Err(why.to_string()),
         }
     }
 }

@@ -34,8 +34,8 @@
 //! pieces are dropped, a drop leaves a tier for one with a piece more: the tiers
 //! are those reachable from the position's counts (the *floor*), most pieces first.
 
-use crate::game::RulesGame;
 use crate::position::{cell_of, group_of, pack, RulesPosition};
+use crate::tables::{Tables, MAX_HAND_SLOTS, NO_SLOT};
 
 /// The most positions an index may have (about 4.6·10¹⁸ leaves headroom for
 /// arithmetic; solvers refuse far smaller games for lack of memory).
@@ -57,28 +57,61 @@ pub struct TierInfo {
     /// Its number of positions.
     pub size: u64,
     /// `C_g` of each group (see the module docs).
-    pub(crate) radices: Vec<u64>,
+    radices: Vec<u64>,
     /// `free_g` of each group (see the module docs).
     free: Vec<u32>,
     /// For each group, its table in [`PlacementIndex::combinations`], if it has one.
     tables: Vec<Option<u32>>,
     /// For each group, its table in [`PlacementIndex::cell_sets`], if it has one.
-    pub(crate) cell_tables: Vec<Option<u32>>,
+    cell_tables: Vec<Option<u32>>,
+}
+
+impl TierInfo {
+    /// `C_g` of group `g`: how many placements its pieces have in the tier.
+    #[inline]
+    pub(crate) fn radix(&self, g: usize) -> u64 {
+        self.radices[g]
+    }
+
+    /// Group `g`'s table of cell sets ([`PlacementIndex::cell_set`]), if the group
+    /// has one in the tier.
+    #[inline]
+    pub(crate) fn cell_table(&self, g: usize) -> Option<u32> {
+        self.cell_tables[g]
+    }
 }
 
 /// Where a group's pieces may stand, and how it relates to earlier groups.
 #[derive(Clone, Debug)]
 pub(crate) struct Places {
     /// The cells, ascending.
-    pub(crate) cells: Vec<u32>,
+    cells: Vec<u32>,
     /// `slot[cell]`: the cell's place in `cells`, `u32::MAX` if it is not one.
-    pub(crate) slot: Vec<u32>,
+    slot: Vec<u32>,
     /// `cells` as a bit set, on boards of at most 128 cells.
     mask: u128,
     /// `within[h]` for each earlier group h: all of h's places are among these.
-    pub(crate) within: Vec<bool>,
+    within: Vec<bool>,
     /// Every earlier group is within: no index of this group is a hole.
     all_within: bool,
+}
+
+impl Places {
+    /// The cells, ascending.
+    pub(crate) fn cells(&self) -> &[u32] {
+        &self.cells
+    }
+
+    /// `[cell]`: the cell's place among [`Self::cells`], `u32::MAX` if it is not one.
+    pub(crate) fn slots(&self) -> &[u32] {
+        &self.slot
+    }
+
+    /// Are all of some earlier group's places among these (its pieces then always
+    /// take some of this group's places)?
+    pub(crate) fn holds_an_earlier_group(&self) -> bool {
+        self.within.contains(&true)
+    }
 }
 
 /// The index.
@@ -90,7 +123,7 @@ pub struct PlacementIndex {
     /// Hand slots (the last entries of a count vector: pieces in hand).
     slots: usize,
     /// Each group's places (see the module docs).
-    pub(crate) places: Vec<Places>,
+    places: Vec<Places>,
     limits: Vec<u8>,
     /// The counts the index was made for: the limits, or in games with drops the
     /// floor (the counts of the position whose game it is).
@@ -105,7 +138,7 @@ pub struct PlacementIndex {
     tier_of_code: TierLookup,
     /// `binomial[k * (cells + 1) + n]` = C(n, k), saturating, for k ≤ the largest
     /// limit: one flat table, one load a lookup.
-    pub(crate) binomial: Vec<u64>,
+    binomial: Vec<u64>,
     /// Unranking tables: `combinations[t][rank]` is the combination of colex rank
     /// `rank` as a bit set of the ranks among the free cells, for each (free cells,
     /// pieces) with 2 to [`TABLE_PIECES`] pieces among at most 64 cells and at most
@@ -118,7 +151,7 @@ pub struct PlacementIndex {
     /// within it has a piece in the tier), on boards of at most 128 cells. One
     /// load gives the group's cells, where the walk over the free places for each
     /// rank was a fifth of the pawns' tier sweeps.
-    pub(crate) cell_sets: Vec<Vec<u128>>,
+    cell_sets: Vec<Vec<u128>>,
     size: u64,
 }
 
@@ -135,7 +168,7 @@ pub struct PlacementIndex {
 #[derive(Clone, Debug)]
 pub(crate) struct PairLayout {
     /// The tier's number.
-    pub tier: usize,
+    tier: usize,
     offset: u64,
     first_radix: u64,
     first_slot: Vec<u32>,
@@ -143,6 +176,11 @@ pub(crate) struct PairLayout {
 }
 
 impl PairLayout {
+    /// The tier of the positions with both pieces.
+    pub fn tier(&self) -> usize {
+        self.tier
+    }
+
     /// The index of the position, `None` when a piece is off its group's places
     /// or both stand on one cell.
     #[inline]
@@ -251,23 +289,24 @@ fn colex_table(n: u32, k: u32) -> Vec<u64> {
 }
 
 impl PlacementIndex {
-    /// The index of `game` for up to `limits[g]` pieces of group g; an error says why
+    /// The index of the game of `tables` for up to `limits[g]` pieces of group g; an error says why
     /// the game is too big.
-    pub(crate) fn new(game: &RulesGame, given: &[u8]) -> Result<PlacementIndex, String> {
-        let cells = game.board.cells() as u32;
-        let groups = game.board.groups.len();
-        let slots = game.slot_group.len();
+    pub(crate) fn new(tables: &Tables, given: &[u8]) -> Result<PlacementIndex, String> {
+        let rules = tables.rules();
+        let cells = tables.board().cells() as u32;
+        let groups = tables.groups();
+        let slots = tables.hand_groups().len();
         if given.len() != groups + slots {
             return Err(format!("{} piece counts for {groups} kinds of piece and {slots} in hands", given.len()));
         }
-        let drops = game.rules.has_drops();
-        let captures = game.rules.has_captures();
-        let promotions = game.rules.has_promotions();
+        let drops = rules.has_drops();
+        let captures = rules.has_captures();
+        let promotions = rules.has_promotions();
         // Count vectors: with drops, those reachable from the floor; else every one
         // up to the limits where pieces can be captured, else the limits alone (no
         // move changes the counts).
         let mut vectors =
-            if drops || promotions { reachable_counts(game, given, cells) } else { count_vectors(given, captures) };
+            if drops || promotions { reachable_counts(tables, given, cells) } else { count_vectors(given, captures) };
         let mut limits = given.to_vec();
         for (v, _) in &vectors {
             for (l, &c) in limits.iter_mut().zip(v) {
@@ -287,7 +326,7 @@ impl PlacementIndex {
         }
         vectors.retain(|(v, _)| v[..groups].iter().map(|&c| c as u32).sum::<u32>() <= cells);
         let before = vectors.len();
-        vectors.retain(|(v, _)| !game.royal_lost(&v[..groups]));
+        vectors.retain(|(v, _)| !tables.endings().royal_lost(&v[..groups]));
         let royal_tiers_left_out = vectors.len() < before;
         vectors.sort_by_key(|(v, _)| {
             (v[..groups].iter().map(|&c| c as u32).sum::<u32>(), v.iter().rev().copied().collect::<Vec<_>>())
@@ -295,7 +334,7 @@ impl PlacementIndex {
         if drops {
             vectors.reverse();
         }
-        let places = group_places(game, groups);
+        let places = group_places(tables, groups);
         let mut tier_of_code = if codes <= MAX_TIERS as u128 {
             TierLookup::Dense(vec![u32::MAX; codes as usize])
         } else {
@@ -472,9 +511,22 @@ impl PlacementIndex {
         })
     }
 
+    /// C(n, k), for k up to the largest limit (one load from a flat table).
     #[inline]
-    fn choose(&self, n: u32, k: usize) -> u64 {
+    pub(crate) fn choose(&self, n: u32, k: usize) -> u64 {
         self.binomial[k * (self.cells as usize + 1) + n as usize]
+    }
+
+    /// Each group's places, in group order.
+    pub(crate) fn places(&self) -> &[Places] {
+        &self.places
+    }
+
+    /// The cells of the combination of colex rank `rank` in cell table `table`
+    /// ([`TierInfo::cell_table`]), as a bit set.
+    #[inline]
+    pub(crate) fn cell_set(&self, table: u32, rank: u64) -> u128 {
+        self.cell_sets[table as usize][rank as usize]
     }
 
     /// (tier, index within the tier) of a position, `None` if no tier holds it (a
@@ -482,7 +534,7 @@ impl PlacementIndex {
     pub fn locate<const N: usize>(&self, p: &RulesPosition<N>) -> Option<(usize, u64)> {
         let packed = p.packed();
         let groups = self.groups;
-        let mut counts = [0u8; 64 + crate::game::MAX_HAND_SLOTS];
+        let mut counts = [0u8; 64 + MAX_HAND_SLOTS];
         for &q in packed {
             counts[group_of(q)] += 1;
         }
@@ -513,10 +565,11 @@ impl PlacementIndex {
             taken.add_group(g, run.iter().map(|&q| cell_of(q)), false);
             i += k;
         }
-        if info.sides >> p.to_move & 1 == 0 {
+        let to_move = p.to_move();
+        if info.sides >> to_move & 1 == 0 {
             return None;
         }
-        Some((tier, rank * 2 + p.to_move as u64))
+        Some((tier, rank * 2 + to_move as u64))
     }
 
     /// The position at an index of a tier, `None` for a hole.
@@ -546,7 +599,7 @@ impl PlacementIndex {
         let mut taken = Taken::<N>::new(self.cells, self.groups);
         let mut ranks = [0u32; crate::position::MAX_PIECES];
         for (slot, &c) in info.counts[self.groups..].iter().enumerate() {
-            p.hand |= (c as u64) << (4 * slot);
+            p.fill_hand(slot, c);
         }
         for (g, &c) in info.counts[..self.groups].iter().enumerate() {
             let k = c as usize;
@@ -564,8 +617,7 @@ impl PlacementIndex {
                 }
                 let mut bits = mask;
                 while bits != 0 {
-                    p.pieces[p.len as usize] = pack(g, bits.trailing_zeros());
-                    p.len += 1;
+                    p.push_last(pack(g, bits.trailing_zeros()));
                     bits &= bits - 1;
                 }
                 continue;
@@ -607,12 +659,9 @@ impl PlacementIndex {
             }
             // The cells of a group are found among the places left free before any
             // is taken: a group's own cells do not shift each other.
-            let start = p.len as usize;
-            taken.free_places(places, &ranks[..k], |cell| {
-                p.pieces[p.len as usize] = pack(g, cell);
-                p.len += 1;
-            });
-            let cells = p.pieces[start..p.len as usize].iter().map(|&q| cell_of(q));
+            let start = p.piece_count();
+            taken.free_places(places, &ranks[..k], |cell| p.push_last(pack(g, cell)));
+            let cells = p.packed()[start..].iter().map(|&q| cell_of(q));
             if !taken.add_group(g, cells, !places.all_within) {
                 return None; // an earlier group not within stands there: a hole
             }
@@ -649,14 +698,14 @@ impl PlacementIndex {
 /// sides' counts stay within one of each other, and which side is to move follows
 /// from the counts: tic-tac-toe's 3×3 board has 15 tiers, not 55, and half their
 /// entries are holes (the other side to move).
-fn reachable_counts(game: &RulesGame, floor: &[u8], cells: u32) -> Vec<(Vec<u8>, u8)> {
+fn reachable_counts(tables: &Tables, floor: &[u8], cells: u32) -> Vec<(Vec<u8>, u8)> {
     let mut seen: std::collections::HashSet<(Vec<u8>, usize)> = std::collections::HashSet::new();
     let mut stack = vec![(floor.to_vec(), 0usize), (floor.to_vec(), 1usize)];
     while let Some((v, side)) = stack.pop() {
         if seen.contains(&(v.clone(), side)) {
             continue;
         }
-        for w in count_successors(game, &v, side, cells) {
+        for w in count_successors(tables, &v, side, cells) {
             stack.push((w, 1 - side));
         }
         seen.insert((v, side));
@@ -670,10 +719,10 @@ fn reachable_counts(game: &RulesGame, floor: &[u8], cells: u32) -> Vec<(Vec<u8>,
 
 /// The count vectors one turn of `side` can lead to from `v` (see
 /// [`reachable_counts`]), `v` itself where a move keeps the counts.
-pub(crate) fn count_successors<const N: usize>(game: &RulesGame<N>, v: &[u8], side: usize, cells: u32) -> Vec<Vec<u8>> {
-    let groups = game.board.groups.len();
-    let board = &game.board;
-    let rules = &game.rules;
+pub(crate) fn count_successors(tables: &Tables, v: &[u8], side: usize, cells: u32) -> Vec<Vec<u8>> {
+    let groups = tables.groups();
+    let board = tables.board();
+    let rules = tables.rules();
     let mut out = Vec::new();
     let quiet = board.groups.iter().any(|g| {
         let kind = &rules.kinds[g.kind];
@@ -683,13 +732,14 @@ pub(crate) fn count_successors<const N: usize>(game: &RulesGame<N>, v: &[u8], si
     let total: u32 = v[..groups].iter().map(|&c| c as u32).sum();
     if quiet {
         // The mover: unchanged, or a piece of a group that promotes.
-        let promoting =
-            (0..groups).filter(|&g| board.groups[g].side == side && v[g] > 0 && game.promotion[g].is_some()).map(Some);
+        let promoting = (0..groups)
+            .filter(|&g| board.groups[g].side == side && v[g] > 0 && tables.promotion(g).is_some())
+            .map(Some);
         let movers: Vec<Option<usize>> = std::iter::once(None).chain(promoting).collect();
         for mover in movers {
             let mut w = v.to_vec();
             if let Some(g) = mover {
-                let to = game.promotion[g].as_ref().map_or(g, |p| p.group);
+                let to = tables.promotion(g).map_or(g, |p| p.group);
                 w[g] -= 1;
                 if w[to] == u8::MAX {
                     continue;
@@ -706,8 +756,8 @@ pub(crate) fn count_successors<const N: usize>(game: &RulesGame<N>, v: &[u8], si
                 }
                 let mut x = w.clone();
                 x[h] -= 1;
-                let slot = game.to_hand[h];
-                if slot != crate::game::NO_SLOT {
+                let slot = tables.captured_to_hand(h);
+                if slot != NO_SLOT {
                     if x[groups + slot as usize] == 15 {
                         continue;
                     }
@@ -718,13 +768,13 @@ pub(crate) fn count_successors<const N: usize>(game: &RulesGame<N>, v: &[u8], si
         }
     }
     for g in 0..groups {
-        let Some(drop) = &game.drops[g] else { continue };
+        let Some(drop) = tables.drop_targets(g) else { continue };
         if board.groups[g].side != side || total >= cells || v[g] == u8::MAX {
             continue;
         }
         let mut w = v.to_vec();
         if drop.from_hand {
-            let slot = groups + game.hand_slot[g] as usize;
+            let slot = groups + tables.hand_slot_of(g) as usize;
             if w[slot] == 0 {
                 continue;
             }
@@ -789,11 +839,11 @@ fn binomial_exact(n: u64, k: u64) -> Option<u128> {
 
 /// Each group's places: every cell but those where one of its pieces ends the
 /// game the moment it stands there; then which earlier groups lie within.
-fn group_places(game: &RulesGame, groups: usize) -> Vec<Places> {
-    let cells = game.board.cells() as u32;
+fn group_places(tables: &Tables, groups: usize) -> Vec<Places> {
+    let cells = tables.board().cells() as u32;
     let mut out: Vec<Places> = Vec::with_capacity(groups);
     for g in 0..groups {
-        let list: Vec<u32> = (0..cells).filter(|&c| !game.ends_on_arrival(g, c)).collect();
+        let list: Vec<u32> = (0..cells).filter(|&c| !tables.endings().ends_on_arrival(g, c)).collect();
         let mut slot = vec![u32::MAX; cells as usize];
         for (i, &c) in list.iter().enumerate() {
             slot[c as usize] = i as u32;

@@ -17,22 +17,34 @@
 //! | [`spec`]     | the rules as read from the file, checked                       |
 //! | [`board`]    | a board of one size or map: cells, zones, move rays           |
 //! | [`position`] | positions: a sorted piece list, walls left by trails          |
-//! | [`game`]     | moves, play, endings                                          |
+//! | `endings`    | the endings compiled for the board: reach zones, royal kinds, lines, a full board |
+//! | `tables`     | the rules compiled for the board: sides, stays, trails, meetings, drops, hands, promotions, gravity, progress; the endings |
+//! | `moves`      | the move generator: moves, the position after one, whether play is over |
 //! | [`index`]    | the dense index over piece placements, in tiers               |
 //! | `unmoves`    | parents: the moves run backwards                              |
-//! | `pursuit`    | pursuits (one piece a side) solved whole by bit rows          |
+//! | `scan`       | pawn-like games: a tier's children ranked move by move        |
 //! | `race`       | trail races (the snakes on a graph): the search's knowledge   |
+//! | `mirror`     | the left-right symmetry the search folds                      |
+//! | [`game`]     | [`RulesGame`]: all of the above put together, an engine `Game` |
+//! | `pursuit`    | pursuits (one piece a side) solved whole by bit rows          |
 //! | [`notation`] | positions and maps as one line of text                        |
+//! | `impls`, `search`, `explain` | the engine's other traits; the game in words  |
 //! | [`setup()`]  | rules + size or map + position → a game to solve              |
+//!
+//! A module uses only those above it in this table: the tables, the moves, the
+//! index and the fast paths know nothing of [`RulesGame`], which composes them.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod board;
+mod endings;
 pub mod error;
 mod explain;
 pub mod game;
 mod impls;
 pub mod index;
+mod mirror;
+mod moves;
 pub mod notation;
 pub mod position;
 mod pursuit;
@@ -42,6 +54,7 @@ mod search;
 mod setup;
 pub mod spec;
 mod syntax;
+mod tables;
 mod unmoves;
 
 pub use error::RulesError;

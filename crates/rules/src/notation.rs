@@ -129,8 +129,8 @@ fn map_of_rows(rules: &Rules, token: &str, column: usize) -> Result<Map, FormatE
 
 /// Reads a position of `game`.
 pub fn parse_position(game: &RulesGame, text: &str) -> Result<RulesPosition, FormatError> {
-    let rules = &game.rules;
-    let board = &game.board;
+    let rules = game.rules();
+    let board = game.board();
     let ((column, token), (side_column, side), hand) = split(text, rules)?;
     let rows = rows(&token, column)?;
     if rows.len() as u32 != board.rows || rows[0].1.len() as u32 != board.cols {
@@ -169,7 +169,7 @@ pub fn parse_position(game: &RulesGame, text: &str) -> Result<RulesPosition, For
             let cell = board.cell(r as u32, c as u32);
             match ch {
                 '#' if map_char == '#' => {}
-                '#' if trails && cell.is_some() => p.walls |= 1u128 << cell.unwrap_or(0),
+                '#' if trails && cell.is_some() => p.add_walls(1u128 << cell.unwrap_or(0)),
                 '#' => {
                     return Err(at(
                         column,
@@ -192,7 +192,7 @@ pub fn parse_position(game: &RulesGame, text: &str) -> Result<RulesPosition, For
                             ));
                         };
                         let group = board.groups.iter().position(|g| g.side == side && g.kind == kind).unwrap_or(0);
-                        if p.len as usize == MAX_PIECES {
+                        if p.piece_count() == MAX_PIECES {
                             return Err(at(column, format!("more than {MAX_PIECES} pieces")));
                         }
                         p.insert(pack(group, cell));
@@ -240,16 +240,16 @@ pub(crate) fn read_hand(game: &RulesGame, p: &mut RulesPosition, hand: &str, col
     if hand == "-" {
         return Ok(());
     }
-    let rules = &game.rules;
-    let board = &game.board;
+    let rules = game.rules();
+    let board = game.board();
     for (i, l) in hand.chars().enumerate() {
         let column = column + i;
         let Some((side, kind)) = rules.piece_with_letter(l) else {
             return Err(at(column, format!("unknown piece {} in hand: not a piece letter", excerpt(&l.to_string()))));
         };
         let group = board.groups.iter().position(|g| g.side == side && g.kind == kind).unwrap_or(0);
-        let slot = game.hand_slot[group];
-        if slot == crate::game::NO_SLOT {
+        let slot = game.tables().hand_slot_of(group);
+        if slot == crate::tables::NO_SLOT {
             return Err(at(
                 column,
                 format!(
@@ -268,7 +268,7 @@ pub(crate) fn read_hand(game: &RulesGame, p: &mut RulesPosition, hand: &str, col
 
 /// Writes a position.
 pub fn format_position(game: &RulesGame, p: &RulesPosition) -> String {
-    let board = &game.board;
+    let board = game.board();
     let mut grid: Vec<char> = match &board.map {
         Some(m) => m.chars.clone(),
         None => vec!['.'; (board.rows * board.cols) as usize],
@@ -291,8 +291,8 @@ pub fn format_position(game: &RulesGame, p: &RulesPosition) -> String {
         out.extend(&grid[r * board.cols as usize..(r + 1) * board.cols as usize]);
     }
     out.push(' ');
-    out.push(game.rules.sides[p.to_move()].letter);
-    if game.rules.has_hands() {
+    out.push(game.rules().sides[p.to_move()].letter);
+    if game.rules().has_hands() {
         out.push(' ');
         let start = out.len();
         for (slot, &g) in game.hand_groups().iter().enumerate() {

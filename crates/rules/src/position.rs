@@ -7,7 +7,7 @@
 //!              bits 16..   bits 0..16
 //!   walls: bit c set = playable cell c is a wall now (left by a trail)
 //!   hand:  bits 4s..4s+4 = pieces in hand slot s (a group dropped from a hand:
-//!          crate::game::RulesGame::hand_slot), 16 slots of 0 to 15 pieces
+//!          crate::tables::Tables::hand_slot_of), 16 slots of 0 to 15 pieces
 //!   ended: 0 = play goes on; 1 + side = that side has won by a meeting; 3 = a tie
 //! ```
 //! Only the first `len` entries of `pieces` are meaningful; equality and hashing
@@ -25,12 +25,12 @@ pub const MAX_TRAIL_CELLS: usize = 128;
 /// position is copied for every move and parent, and 48 pieces' room is 224 bytes.
 #[derive(Clone, Copy)]
 pub struct RulesPosition<const N: usize = MAX_PIECES> {
-    pub(crate) to_move: u8,
-    pub(crate) ended: u8,
-    pub(crate) len: u8,
-    pub(crate) walls: u128,
-    pub(crate) hand: u64,
-    pub(crate) pieces: [u32; N],
+    to_move: u8,
+    ended: u8,
+    len: u8,
+    walls: u128,
+    hand: u64,
+    pieces: [u32; N],
 }
 
 /// A piece on the board.
@@ -138,6 +138,119 @@ impl<const N: usize> RulesPosition<N> {
     pub(crate) fn relocate(&mut self, from: u32, to: u32) {
         self.remove(from);
         self.insert(to);
+    }
+
+    /// Appends a piece that sorts after every piece there (unranking writes a
+    /// position in order). The caller keeps `len < N`.
+    #[inline]
+    pub(crate) fn push_last(&mut self, packed: u32) {
+        self.pieces[self.len as usize] = packed;
+        self.len += 1;
+    }
+
+    /// The place in the sorted list of the piece on `cell`, if any.
+    #[inline]
+    pub(crate) fn place_of(&self, cell: u32) -> Option<usize> {
+        self.packed().iter().position(|&q| cell_of(q) == cell)
+    }
+
+    /// Takes the piece at place `i` of the list off the board.
+    #[inline]
+    pub(crate) fn remove_at(&mut self, i: usize) {
+        let len = self.len as usize;
+        self.pieces.copy_within(i + 1..len, i);
+        self.len -= 1;
+    }
+
+    /// Rewrites the piece at place `i` of the list as `moved` and slides it to its
+    /// place: the list stays sorted and nothing is rebuilt (a move changes one
+    /// piece).
+    #[inline]
+    pub(crate) fn replace_at(&mut self, mut i: usize, moved: u32) {
+        let len = self.len as usize;
+        while i > 0 && self.pieces[i - 1] > moved {
+            self.pieces[i] = self.pieces[i - 1];
+            i -= 1;
+        }
+        while i + 1 < len && self.pieces[i + 1] < moved {
+            self.pieces[i] = self.pieces[i + 1];
+            i += 1;
+        }
+        self.pieces[i] = moved;
+    }
+
+    /// Every piece moved to `cell(its cell)` (a symmetry of the board), the list
+    /// sorted again.
+    pub(crate) fn with_cells(&self, cell: impl Fn(u32) -> u32) -> Self {
+        let mut m = *self;
+        let len = self.len as usize;
+        for q in &mut m.pieces[..len] {
+            *q = pack(group_of(*q), cell(cell_of(*q)));
+        }
+        m.pieces[..len].sort_unstable();
+        m
+    }
+
+    /// The number of pieces on the board.
+    #[inline]
+    pub(crate) fn piece_count(&self) -> usize {
+        self.len as usize
+    }
+
+    /// How a meeting ended the game: 0 = play goes on, 1 + side = that side won, 3
+    /// = a tie (module docs).
+    #[inline]
+    pub(crate) fn ended(&self) -> u8 {
+        self.ended
+    }
+
+    /// Ends the game by a meeting ([`Self::ended`]'s code).
+    #[inline]
+    pub(crate) fn set_ended(&mut self, code: u8) {
+        self.ended = code;
+    }
+
+    /// Hands the turn to the other side.
+    #[inline]
+    pub(crate) fn pass_turn(&mut self) {
+        self.to_move ^= 1;
+    }
+
+    /// Gives the turn to `side`.
+    #[inline]
+    pub(crate) fn set_to_move(&mut self, side: usize) {
+        self.to_move = side as u8;
+    }
+
+    /// The walls left by trails, as a set of cells (bit c: cell c).
+    #[inline]
+    pub(crate) fn walls(&self) -> u128 {
+        self.walls
+    }
+
+    /// Makes the cells of `cells` walls.
+    #[inline]
+    pub(crate) fn add_walls(&mut self, cells: u128) {
+        self.walls |= cells;
+    }
+
+    /// Sets hand slot `slot` to `count` pieces (the slot holds none yet).
+    #[inline]
+    pub(crate) fn fill_hand(&mut self, slot: usize, count: u8) {
+        self.hand |= (count as u64) << (4 * slot);
+    }
+
+    /// The cells taken by a piece or a wall.
+    #[inline]
+    pub(crate) fn taken_cells(&self) -> usize {
+        self.len as usize + self.walls.count_ones() as usize
+    }
+
+    /// The playable cells holding a piece, as a bit set (boards of at most 128
+    /// cells: every game with drops has such a board).
+    #[inline]
+    pub(crate) fn occupied(&self) -> u128 {
+        self.packed().iter().fold(0u128, |set, &q| set | 1u128 << (cell_of(q) & 127))
     }
 }
 

@@ -4,7 +4,7 @@
 //! queens-case.toml, cops and robbers with one cop).
 //!
 //! # Which games
-//! Those [`RulesGame::is_pursuit_shape`] accepts: one piece a side at most, whose
+//! Those [`is_pursuit_shape`] accepts: one piece a side at most, whose
 //! moves depend on its own cell alone (every ray lands on empty and enemy cells
 //! alike, and no piece blocks it), and endings that depend on the two cells and
 //! the side to move (`reach` zones, being stuck) or happen when one piece lands
@@ -15,7 +15,7 @@
 //! |---|---|
 //! | the first side's piece (group 0) on cell `a` | row `a` (its moves: [`Adjacency`]) |
 //! | the second side's piece (group 1) on cell `b` | bit `b` of the grid (its moves: shifts by vectors) |
-//! | `reach` endings, stuck pieces | level-0 bits, from [`RulesGame::pair_ending`] |
+//! | `reach` endings, stuck pieces | level-0 bits, from [`pair_ending`] |
 //! | a piece landing on the other on cell `c` | level-0 bit `c` of row `c`, the value of the real child (the rules game plays the move) |
 //! | positions with fewer pieces (after a capture) | valued one by one by the rules game: each must be terminal |
 //!
@@ -35,6 +35,8 @@
 use crate::game::RulesGame;
 use crate::index::PairLayout;
 use crate::position::{pack, RulesPosition};
+use crate::spec::{Onto, Turn};
+use crate::tables::Tables;
 use gsolve_engine::progress::Observer;
 use gsolve_engine::{Game, Indexed, Outcome, PackedValue, Solution, Value};
 use gsolve_games::pursuit::bit_rows::{set_bit, BitRows, BitwiseOptions, Terminals, ToMove};
@@ -50,7 +52,7 @@ const BUDGET_PER_POSITION: u64 = 6;
 /// decided that the caller needs).
 pub(crate) fn solve(game: &RulesGame, progress: Option<Observer<'_>>) -> Option<Solution> {
     let pursuit = Pursuit::new(game)?;
-    let index = game.index.as_ref()?;
+    let index = game.index()?;
     let mut codes = vec![PackedValue::DRAW.0 as u16; usize::try_from(index.size()).ok()?];
     for &(i, code) in &pursuit.fewer_pieces {
         codes[i as usize] = code;
@@ -64,7 +66,7 @@ pub(crate) fn solve(game: &RulesGame, progress: Option<Observer<'_>>) -> Option<
         }
     };
     let solved =
-        pursuit.rows.solve_all(&pursuit.first_moves, game.board.cells(), pursuit.terminals(game), &options, record);
+        pursuit.rows.solve_all(&pursuit.first_moves, game.board().cells(), pursuit.terminals(game), &options, record);
     solved.then(|| Solution::from_narrow(codes))
 }
 
@@ -112,24 +114,25 @@ pub(crate) fn applies(game: &RulesGame) -> bool {
 
 impl Pursuit {
     /// The bit rows of `game`, `None` unless it is a pursuit
-    /// ([`RulesGame::is_pursuit_shape`]) with both pieces' positions laid out
+    /// ([`is_pursuit_shape`]) with both pieces' positions laid out
     /// together in the index, on a grid at most a quarter wall, whose landings all
     /// end the game with a winner and whose positions with fewer pieces are all
     /// over.
     fn new(game: &RulesGame) -> Option<Pursuit> {
-        if !game.is_pursuit_shape() {
+        let tables = game.tables();
+        if !is_pursuit_shape(tables) {
             return None;
         }
-        let index = game.index.as_ref()?;
+        let index = game.index()?;
         let layout = index.pair_layout()?;
-        let board = &game.board;
+        let board = game.board();
         let (width, height, cells) = (board.cols as usize, board.rows as usize, board.cells());
         if 3 * width * height > 4 * cells {
             return None;
         }
         let mut fewer_pieces = Vec::new();
         for (tier, info) in index.tiers().iter().enumerate() {
-            if tier != layout.tier {
+            if tier != layout.tier() {
                 for i in info.offset..info.offset + info.size {
                     let code = match game.position(i) {
                         None => PackedValue::NONE.0,
@@ -144,7 +147,7 @@ impl Pursuit {
         for (cell, &bit) in bit_of_cell.iter().enumerate() {
             cell_of_bit[bit] = cell as u32;
         }
-        let first_moves = Adjacency::from_lists((0..cells as u32).map(|c| game.pursuit_targets(0, c)));
+        let first_moves = Adjacency::from_lists((0..cells as u32).map(|c| pursuit_targets(tables, 0, c)));
         // Group 1's moves as vectors, each legal from the cells where it lands on a
         // target.
         // (A leaping slider has hundreds of vectors: each found by a hash, not a
@@ -155,7 +158,7 @@ impl Pursuit {
         let mut legal: Vec<Vec<bool>> = Vec::new();
         for from in 0..cells as u32 {
             let (r, c) = board.coords[from as usize];
-            for to in game.pursuit_targets(1, from) {
+            for to in pursuit_targets(tables, 1, from) {
                 let (tr, tc) = board.coords[to as usize];
                 let vector = (tr as isize - r as isize, tc as isize - c as isize);
                 let v = *number.entry(vector).or_insert_with(|| {
@@ -169,8 +172,8 @@ impl Pursuit {
         let open = |r: usize, c: usize| cell_of_bit[r * width + c] != u32::MAX;
         let legal = |r: usize, c: usize, vector| legal[number[&vector]][cell_of_bit[r * width + c] as usize];
         let rows = BitRows::new(width, height, open, &vectors, legal);
-        let first_looked_at = (0..cells as u32).map(|c| game.pair_ending_looks_at(0, c)).collect();
-        let second_looked_at = (0..cells as u32).filter(|&c| game.pair_ending_looks_at(1, c)).collect();
+        let first_looked_at = (0..cells as u32).map(|c| pair_ending_looks_at(tables, 0, c)).collect();
+        let second_looked_at = (0..cells as u32).filter(|&c| pair_ending_looks_at(tables, 1, c)).collect();
         let landing = landings(game)?;
         Some(Pursuit {
             rows,
@@ -188,7 +191,7 @@ impl Pursuit {
     /// Writes each row's level-0 bits: the endings of two pieces on two cells,
     /// and the landings on the row's cell.
     fn terminals<'a>(&'a self, game: &'a RulesGame) -> impl FnMut(usize, Terminals<'_>) + 'a {
-        let cells = game.board.cells() as u32;
+        let cells = game.board().cells() as u32;
         move |first: usize, rows: Terminals<'_>| {
             let Terminals { first_wins, first_loses, second_wins, second_loses } = rows;
             let mut put = |second: u32, to_move: usize, outcome: Option<Outcome>| {
@@ -207,7 +210,7 @@ impl Pursuit {
             let mut two_cells = |b: u32| {
                 if b != a {
                     for to_move in 0..2 {
-                        put(b, to_move, game.pair_ending(a, b, to_move));
+                        put(b, to_move, pair_ending(game.tables(), a, b, to_move));
                     }
                 }
             };
@@ -229,12 +232,12 @@ impl Pursuit {
 /// where no move lands on `c`, and `None` overall when some landing does not end
 /// the game with a winner (the bit rows need it ended).
 fn landings(game: &RulesGame) -> Option<Vec<[Option<Outcome>; 2]>> {
-    let cells = game.board.cells() as u32;
+    let cells = game.board().cells() as u32;
     let mut landing = vec![[None, None]; cells as usize];
     for mover in 0..2usize {
         let victim = 1 - mover;
         for from in 0..cells {
-            for to in game.pursuit_targets(mover, from) {
+            for to in pursuit_targets(game.tables(), mover, from) {
                 if to == from || landing[to as usize][victim].is_some() {
                     continue;
                 }
@@ -253,4 +256,84 @@ fn landings(game: &RulesGame) -> Option<Vec<[Option<Outcome>; 2]>> {
         }
     }
     Some(landing)
+}
+
+/// Is the game of `tables` a *pursuit* the bit-parallel solve takes: two groups,
+/// one a side, at most one piece each, which moves on its turn (a side moving every
+/// piece at once only where the two pieces meet); no trails, drops, hands or
+/// promotions; every ray lands on empty and enemy cells alike and no piece blocks
+/// it (one cell long, or leaping); no line or full-board ending, and no ending or
+/// being stuck is a tie. Then a position with both pieces is two cells and a side
+/// to move, each piece's moves depend on its cell alone, and [`pair_ending`] tells
+/// the endings.
+fn is_pursuit_shape(tables: &Tables) -> bool {
+    let board = tables.board();
+    let rules = tables.rules();
+    let endings = tables.endings();
+    let groups_ok = tables.group_sides() == [0, 1];
+    // A side that moves every piece at once moves its one piece, but only onto
+    // an enemy it meets: with a meeting, that is every ray cell too.
+    let sides_ok = groups_ok
+        && (0..2).all(|side| {
+            rules.turn_of(side) == Turn::OnePiece || tables.meet_code(0, 1) != 0 && tables.meet_code(1, 0) != 0
+        });
+    let no_extras = !(0..2).any(|g| tables.leaves_trail(g))
+        && tables.drops_by_group().iter().all(Option::is_none)
+        && tables.hand_groups().is_empty()
+        && (0..2).all(|g| tables.promotion(g).is_none())
+        && !endings.has_lines()
+        && !endings.has_full();
+    let outcomes_ok = !endings.can_tie() && !tables.meetings_tie();
+    let rays_ok = || {
+        (0..2).all(|g| {
+            (0..board.cells() as u32)
+                .all(|c| board.rays(g, c).iter().all(|ray| ray.onto == Onto::Any && (ray.leap || ray.len <= 1)))
+        })
+    };
+    sides_ok && groups_ok && no_extras && outcomes_ok && rays_ok()
+}
+
+/// Has a piece of group `g` on `cell` a move in a pursuit (a ray holds at least
+/// one cell)?
+#[inline]
+fn pursuit_moves(tables: &Tables, g: usize, cell: u32) -> bool {
+    tables.stays(g) || !tables.board().rays(g, cell).is_empty()
+}
+
+/// The cells a piece of group `g` on `cell` moves to in a pursuit
+/// ([`is_pursuit_shape`]), whatever the other piece's cell: every cell of its
+/// rays, and its own cell when it may stay. Ascending, without repeats.
+fn pursuit_targets(tables: &Tables, g: usize, cell: u32) -> Vec<u32> {
+    let board = tables.board();
+    let mut out: Vec<u32> = board.rays(g, cell).iter().flat_map(|ray| board.ray_cells(ray)).copied().collect();
+    if tables.stays(g) {
+        out.push(cell);
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Does any ending of a pursuit look at a piece of group `g` on `cell` (it
+/// stands in a `reach` zone that counts, or it has no move)? Elsewhere
+/// [`pair_ending`] depends on the other piece alone.
+fn pair_ending_looks_at(tables: &Tables, g: usize, cell: u32) -> bool {
+    let at = g * tables.board().cells() + cell as usize;
+    tables.endings().reach_looks_at(at) || !pursuit_moves(tables, g, cell)
+}
+
+/// The ending, for the side to move, of the pursuit position with group 0's
+/// piece on `first` and group 1's on `second ≠ first` (both on the board,
+/// `ended` clear), as [`Game::terminal`] and the engine's "no move: lost in 0"
+/// give it: the endings of the side that just moved, then of the side to
+/// move, then being stuck ([`is_pursuit_shape`] leaves only `reach`,
+/// royal and `no-pieces` endings, and neither of the last two applies with
+/// both pieces on the board: each side's royal kinds are its one group).
+fn pair_ending(tables: &Tables, first: u32, second: u32, to_move: usize) -> Option<Outcome> {
+    let cells = tables.board().cells();
+    if let Some(outcome) = tables.endings().pair_reach(first as usize, cells + second as usize, to_move) {
+        return Some(outcome);
+    }
+    let own = [first, second][to_move];
+    (!pursuit_moves(tables, to_move, own)).then_some(tables.endings().stuck())
 }

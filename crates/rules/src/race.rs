@@ -16,9 +16,9 @@
 //! Cells are the board's playable cells (at most 128 in a game with trails): bit
 //! `c` of a mask is cell `c`.
 
-use crate::game::RulesGame;
 use crate::position::{cell_of, group_of, RulesPosition};
 use crate::spec::{Ending, Turn};
+use crate::tables::Tables;
 use gsolve_engine::{Outcome, Value};
 use gsolve_games::snakes::{Graph, LongestPaths, Node};
 use std::sync::Mutex;
@@ -35,9 +35,9 @@ pub(crate) struct Race {
 
 impl Race {
     /// The race a game is, if it is one (module documentation).
-    pub(crate) fn of(game: &RulesGame) -> Option<Race> {
-        let rules = &game.rules;
-        let board = &game.board;
+    pub(crate) fn of(tables: &Tables) -> Option<Race> {
+        let rules = tables.rules();
+        let board = tables.board();
         let cells = board.cells();
         let plain_kinds = rules.kinds.iter().all(|k| k.trail && !k.stay);
         let one_piece = rules.sides.iter().all(|s| s.turn == Turn::OnePiece);
@@ -75,25 +75,25 @@ impl Race {
 
     /// The heads (mover's first) and the free cells, when the position is a race
     /// position: play goes on, one piece a side.
-    fn heads(&self, game: &RulesGame, p: &RulesPosition) -> Option<(Node, Node, u128)> {
+    fn heads(&self, tables: &Tables, p: &RulesPosition) -> Option<(Node, Node, u128)> {
         let pieces = p.packed();
-        if p.ended != 0 || pieces.len() != 2 {
+        if p.ended() != 0 || pieces.len() != 2 {
             return None;
         }
         let (a, b) = (pieces[0], pieces[1]);
-        let (side_a, side_b) = (game.group_side[group_of(a)], game.group_side[group_of(b)]);
+        let (side_a, side_b) = (tables.side_of(group_of(a)), tables.side_of(group_of(b)));
         if side_a == side_b {
             return None;
         }
         let (mover, other) = if side_a == p.to_move() { (a, b) } else { (b, a) };
         let (mover, other) = (cell_of(mover) as Node, cell_of(other) as Node);
-        let free = self.cells & !p.walls & !(1u128 << mover) & !(1u128 << other);
+        let free = self.cells & !p.walls() & !(1u128 << mover) & !(1u128 << other);
         Some((mover, other, free))
     }
 
     /// The value when the pieces can no longer meet.
-    pub(crate) fn exact_value(&self, game: &RulesGame, p: &RulesPosition) -> Option<Value> {
-        let (mover, other, free) = self.heads(game, p)?;
+    pub(crate) fn exact_value(&self, tables: &Tables, p: &RulesPosition) -> Option<Value> {
+        let (mover, other, free) = self.heads(tables, p)?;
         let g = &self.graph;
         let mine = g.region(mover, free);
         // A region is closed under free neighbours: apart exactly when none of the
@@ -108,19 +108,19 @@ impl Race {
 
     /// The position with every free cell neither piece can reach made a wall: such
     /// cells play no part, and the moves (onto reachable cells) keep their order.
-    pub(crate) fn table_key(&self, game: &RulesGame, p: &RulesPosition) -> Option<RulesPosition> {
-        let (mover, other, free) = self.heads(game, p)?;
+    pub(crate) fn table_key(&self, tables: &Tables, p: &RulesPosition) -> Option<RulesPosition> {
+        let (mover, other, free) = self.heads(tables, p)?;
         let g = &self.graph;
         let live = g.flood((g.neighbours[mover as usize] | g.neighbours[other as usize]) & free, free);
         let mut key = *p;
-        key.walls |= free & !live;
+        key.add_walls(free & !live);
         Some(key)
     }
 
     /// The territory the move to `child` leaves the side that made it: the cells it
     /// reaches strictly before the other piece, minus the other's.
-    pub(crate) fn order_key(&self, game: &RulesGame, child: &RulesPosition) -> i32 {
-        let Some((to_move, moved, free)) = self.heads(game, child) else { return 0 };
+    pub(crate) fn order_key(&self, tables: &Tables, child: &RulesPosition) -> i32 {
+        let Some((to_move, moved, free)) = self.heads(tables, child) else { return 0 };
         let split = self.graph.voronoi(moved, to_move, free);
         split.a.count_ones() as i32 - split.b.count_ones() as i32
     }

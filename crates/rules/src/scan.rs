@@ -31,9 +31,11 @@
 //! hold an earlier group's, each group with an unranking table to cells in every
 //! tier where it has two pieces or more. Other games keep the engine's default.
 
-use crate::game::{flip, RulesGame};
+use crate::board::Board;
+use crate::endings::flip;
 use crate::index::PlacementIndex;
 use crate::spec::{Check, Turn};
+use crate::tables::Tables;
 use gsolve_engine::{ChildAt, Outcome, Scan, Value};
 
 /// The most groups a scanned game has (the index's cell tables need no more).
@@ -173,11 +175,11 @@ pub(crate) struct PlacementScan {
 
 impl PlacementScan {
     /// The scan of a game of the shape in the module docs, `None` for any other.
-    pub(crate) fn new<const N: usize>(game: &RulesGame<N>) -> Option<PlacementScan> {
-        let index = game.index.as_ref()?;
-        let rules = &game.rules;
-        let groups = game.group_side.len();
-        let cells = game.board.cells();
+    pub(crate) fn new(tables: &Tables, index: &PlacementIndex) -> Option<PlacementScan> {
+        let rules = tables.rules();
+        let endings = tables.endings();
+        let groups = tables.groups();
+        let cells = tables.board().cells();
         let shape = groups <= MAX_GROUPS
             && cells <= 128
             && index.hand_slots() == 0
@@ -185,14 +187,14 @@ impl PlacementScan {
             && !rules.has_promotions()
             && !rules.has_trails()
             && rules.sides.iter().all(|s| s.turn == Turn::OnePiece)
-            && !game.group_stay.iter().any(|&s| s)
-            && !game.has_meetings()
-            && game.lines.iter().all(|l| l.is_empty())
-            && game.full.is_none()
-            && game.royal.iter().all(|r| r.is_empty())
-            && game.stuck == Outcome::Loss
-            && (game.reach.iter().all(|r| r.is_empty()) || !game.reach_bits.is_empty())
-            && index.places.iter().all(|p| !p.within.contains(&true));
+            && !tables.any_stays()
+            && !tables.has_meetings()
+            && !endings.has_lines()
+            && !endings.has_full()
+            && !endings.has_royal()
+            && endings.stuck() == Outcome::Loss
+            && ((0..2).all(|side| endings.reach_checks(side).is_empty()) || !endings.reach_bits().is_empty())
+            && index.places().iter().all(|p| !p.holds_an_earlier_group());
         if !shape {
             return None;
         }
@@ -212,13 +214,12 @@ impl PlacementScan {
             let mut mult = 1u64;
             for g in 0..groups {
                 tier.mult[g] = mult;
-                tier.radix[g] = info.radices[g];
-
-                mult = mult.wrapping_mul(info.radices[g]);
+                tier.radix[g] = info.radix(g);
+                mult = mult.wrapping_mul(info.radix(g));
                 tier.table[g] = match info.counts[g] {
                     0 => NONE,
                     1 => ONE,
-                    _ => info.cell_tables[g]?,
+                    _ => info.cell_table(g)?,
                 };
                 if info.counts[g] > 0 {
                     let mut fewer = info.counts.clone();
@@ -227,7 +228,7 @@ impl PlacementScan {
                 }
             }
             let present =
-                |counts: &[u8]| (0..groups).filter(|&g| counts[g] > 0).fold(0u8, |p, g| p | 1 << game.group_side[g]);
+                |counts: &[u8]| (0..groups).filter(|&g| counts[g] > 0).fold(0u8, |p, g| p | 1 << tables.side_of(g));
             tier.present = present(&info.counts);
             for g in (0..groups).filter(|&g| info.counts[g] > 0) {
                 let mut fewer = info.counts.clone();
@@ -237,24 +238,23 @@ impl PlacementScan {
             tiers.push(tier);
         }
         let pieces = index.limits()[..groups].iter().map(|&l| l as usize).max().unwrap_or(0);
-        let stride = cells + 1;
         let mut colex = vec![0u64; groups * cells * pieces];
-        for (g, places) in index.places.iter().enumerate() {
+        for (g, places) in index.places().iter().enumerate() {
             for c in 0..cells {
-                let slot = places.slot[c];
+                let slot = places.slots()[c];
                 if slot != u32::MAX {
                     for i in 0..pieces {
-                        colex[(g * cells + c) * pieces + i] = index.binomial[(i + 1) * stride + slot as usize];
+                        colex[(g * cells + c) * pieces + i] = index.choose(slot, i + 1);
                     }
                 }
             }
         }
         let ranked = index
-            .places
+            .places()
             .iter()
             .map(|places| {
-                let (n, first) = (places.cells.len(), *places.cells.first()?);
-                let contiguous = places.cells.iter().enumerate().all(|(i, &c)| c == first + i as u32);
+                let (n, first) = (places.cells().len(), *places.cells().first()?);
+                let contiguous = places.cells().iter().enumerate().all(|(i, &c)| c == first + i as u32);
                 (contiguous && n <= RANKED_PLACES).then(|| {
                     let table = (0u32..1 << n)
                         .map(|set| {
@@ -262,7 +262,7 @@ impl PlacementScan {
                             let mut bits = set;
                             let mut i = 1;
                             while bits != 0 {
-                                rank += index.binomial[i.min(pieces) * stride + bits.trailing_zeros() as usize];
+                                rank += index.choose(bits.trailing_zeros(), i.min(pieces));
                                 i += 1;
                                 bits &= bits - 1;
                             }
@@ -273,7 +273,7 @@ impl PlacementScan {
                 })
             })
             .collect();
-        let board = &game.board;
+        let board = tables.board();
         let short =
             (0..groups).all(|g| (0..cells as u32).all(|c| board.rays(g, c).iter().all(|ray| ray.leap || ray.len <= 1)));
         let mut targets = Vec::new();
@@ -295,26 +295,27 @@ impl PlacementScan {
                 }
             }
         }
-        let reach_bits = if game.reach_bits.is_empty() { vec![0; groups * cells] } else { game.reach_bits.clone() };
+        let reach_bits =
+            if endings.reach_bits().is_empty() { vec![0; groups * cells] } else { endings.reach_bits().to_vec() };
         let mut quiet = [true; MAX_GROUPS];
-        for (g, places) in index.places.iter().enumerate() {
-            quiet[g] = places.cells.iter().all(|&c| reach_bits[g * cells + c as usize] == 0);
+        for (g, places) in index.places().iter().enumerate() {
+            quiet[g] = places.cells().iter().all(|&c| reach_bits[g * cells + c as usize] == 0);
         }
         let mut side = [0; MAX_GROUPS];
-        side[..groups].copy_from_slice(&game.group_side);
-        let (ends, reach_any, needs_present) = endings(game);
+        side[..groups].copy_from_slice(tables.group_sides());
+        let (ends, reach_any, needs_present) = ends_in_order(tables);
         Some(PlacementScan {
             cells,
             groups,
             side,
-            slot: index.places.iter().flat_map(|p| p.slot.iter().copied()).collect(),
-            place_cell: index.places.iter().map(|p| p.cells.clone()).collect(),
+            slot: index.places().iter().flat_map(|p| p.slots().iter().copied()).collect(),
+            place_cell: index.places().iter().map(|p| p.cells().to_vec()).collect(),
             colex,
             pieces,
             ranked,
             targets,
             quiet,
-            advance: game.advance.clone(),
+            advance: tables.advances().to_vec(),
             reach_bits,
             ends,
             reach_any,
@@ -373,7 +374,7 @@ impl PlacementScan {
         match table {
             NONE => B::EMPTY,
             ONE => B::cell(self.place_cell[g][rank as usize]),
-            t => B::of(index.cell_sets[t as usize][rank as usize]),
+            t => B::of(index.cell_set(t, rank)),
         }
     }
 
@@ -439,25 +440,25 @@ impl PlacementScan {
 
     /// Calls `f(index, scan)` for each of `indices` (ascending) of `tier`, holes
     /// skipped: [`gsolve_engine::Tiered::for_each_located_at`] for the game.
-    pub(crate) fn for_each_located_at<const N: usize>(
+    pub(crate) fn for_each_located_at(
         &self,
-        game: &RulesGame<N>,
+        board: &Board,
         index: &PlacementIndex,
         tier: usize,
         indices: impl Iterator<Item = u64>,
         f: impl FnMut(u64, Scan<'_, u32>),
     ) {
         if self.cells <= 64 {
-            self.located::<u64, N>(game, index, tier, indices, f)
+            self.located::<u64>(board, index, tier, indices, f)
         } else {
-            self.located::<u128, N>(game, index, tier, indices, f)
+            self.located::<u128>(board, index, tier, indices, f)
         }
     }
 
     /// [`Self::for_each_located_at`] with cell sets of type `B`.
-    fn located<B: Cells, const N: usize>(
+    fn located<B: Cells>(
         &self,
-        game: &RulesGame<N>,
+        board: &Board,
         index: &PlacementIndex,
         tier: usize,
         indices: impl Iterator<Item = u64>,
@@ -521,10 +522,10 @@ impl PlacementScan {
                         }
                         continue;
                     }
-                    let dedupe = game.board.rays_overlap(g, from);
+                    let dedupe = board.rays_overlap(g, from);
                     let mut seen = B::EMPTY;
-                    for ray in game.board.rays(g, from) {
-                        for &to in game.board.ray_cells(ray) {
+                    for ray in board.rays(g, from) {
+                        for &to in board.ray_cells(ray) {
                             let bit = B::cell(to);
                             if own & bit != B::EMPTY {
                                 if ray.leap {
@@ -624,23 +625,24 @@ impl PlacementScan {
 /// The endings in `terminal`'s order for each side to move: the side that just
 /// moved, then the side to move; each side's reach checks (those checked after
 /// the reply only for the side to move), then its having no pieces.
-fn endings<const N: usize>(game: &RulesGame<N>) -> ([Vec<End>; 2], [u64; 2], [u8; 2]) {
+fn ends_in_order(tables: &Tables) -> ([Vec<End>; 2], [u64; 2], [u8; 2]) {
+    let endings = tables.endings();
     let mut ends = [Vec::new(), Vec::new()];
     let mut reach_any = [0u64; 2];
     let mut needs_present = [0u8; 2];
     for to_move in 0..2 {
         for side in [1 - to_move, to_move] {
             let mover = side != to_move;
-            let first_bit = if side == 0 { 0 } else { game.reach[0].len() };
-            for (j, check) in game.reach[side].iter().enumerate() {
-                if mover && check.check == Check::AfterReply {
+            let first_bit = if side == 0 { 0 } else { endings.reach_checks(0).len() };
+            for (j, check) in endings.reach_checks(side).iter().enumerate() {
+                if mover && check.when() == Check::AfterReply {
                     continue;
                 }
                 let bit = 1u64 << (first_bit + j);
                 reach_any[to_move] |= bit;
-                ends[to_move].push(End::Reach(bit, if mover { flip(check.result) } else { check.result }));
+                ends[to_move].push(End::Reach(bit, if mover { flip(check.result()) } else { check.result() }));
             }
-            if let Some(result) = game.no_pieces[side] {
+            if let Some(result) = endings.no_pieces(side) {
                 needs_present[to_move] |= 1 << side;
                 ends[to_move].push(End::NoPieces(side, if mover { flip(result) } else { result }));
             }

@@ -4,10 +4,11 @@
 
 use crate::board::{Board, Map};
 use crate::error::RulesError;
-use crate::game::{check_counts, RulesGame};
+use crate::game::RulesGame;
 use crate::notation::{map_of_position, parse_position};
 use crate::position::{pack, RulesPosition, MAX_PIECES};
 use crate::spec::{Rules, Start};
+use crate::tables::check_counts;
 use gsolve_games::FormatError;
 use std::sync::Arc;
 
@@ -72,7 +73,7 @@ pub fn setup(
         None => place_start(&probe)?,
     };
     let counts = probe.counts(&position);
-    check_counts(&rules, &probe.board, &counts)?;
+    check_counts(&rules, probe.board(), &counts)?;
     if rules.has_hands() && text.is_some() {
         check_pieces_exist(&probe, &position)?;
     }
@@ -82,21 +83,21 @@ pub fn setup(
 
 /// The start made of cell sets (`[start.place]`).
 fn place_start(game: &RulesGame) -> Result<RulesPosition, RulesError> {
-    let Some(Start::Place { to_move, pieces, hand }) = &game.rules.start else {
+    let Some(Start::Place { to_move, pieces, hand }) = &game.rules().start else {
         return Err(RulesError::Board("no start position".into()));
     };
     let mut p = RulesPosition::empty(*to_move);
-    let board = &game.board;
+    let board = game.board();
     for (side, kind, set) in pieces {
         let g = board.groups.iter().position(|g| g.side == *side && g.kind == *kind).unwrap_or(0);
         let letter = board.groups[g].letter;
         let what = format!("the start's `{letter}`");
-        for cell in board.cell_set(set, game.rules.sides[*side].forward, &what)? {
+        for cell in board.cell_set(set, game.rules().sides[*side].forward, &what)? {
             if p.at(cell).is_some() {
                 let (r, c) = board.coords[cell as usize];
                 return Err(RulesError::Board(format!("the start puts two pieces on row {}, column {}", r + 1, c + 1)));
             }
-            if p.len as usize == MAX_PIECES {
+            if p.piece_count() == MAX_PIECES {
                 return Err(RulesError::Board(format!("the start has more than {MAX_PIECES} pieces")));
             }
             p.insert(pack(g, cell));
@@ -114,7 +115,7 @@ fn place_start(game: &RulesGame) -> Result<RulesPosition, RulesError> {
 /// a hand) than the start has: pieces change sides and kinds, but none is made.
 /// Kinds linked by promotion or by going to a hand as another count together.
 fn check_pieces_exist(game: &RulesGame, position: &RulesPosition) -> Result<(), SetupError> {
-    let rules = &game.rules;
+    let rules = game.rules();
     let start = match &rules.start {
         Some(Start::Text(t)) => parse_position(game, t)?,
         Some(Start::Place { .. }) => place_start(game)?,
@@ -129,10 +130,10 @@ fn check_pieces_exist(game: &RulesGame, position: &RulesPosition) -> Result<(), 
     let totals = |p: &RulesPosition| -> Vec<usize> {
         let mut out = vec![0usize; rules.kinds.len()];
         for piece in p.pieces() {
-            out[family(game.board.groups[piece.group].kind)] += 1;
+            out[family(game.groups()[piece.group].kind)] += 1;
         }
         for (slot, &g) in game.hand_groups().iter().enumerate() {
-            out[family(game.board.groups[g].kind)] += p.in_hand(slot) as usize;
+            out[family(game.groups()[g].kind)] += p.in_hand(slot) as usize;
         }
         out
     };

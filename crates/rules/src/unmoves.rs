@@ -23,35 +23,58 @@
 //! there) are left out: they have no moves. [`gsolve_engine::check::unmoves_match_moves`]
 //! checks all of this on every test game.
 
-use crate::game::{RulesGame, RulesMove, MAX_ALL_PIECES, MAX_HAND_SLOTS, NO_SLOT};
+use crate::index::PlacementIndex;
+use crate::moves::{self, RulesMove, Seen};
 use crate::position::{cell_of, group_of, pack, RulesPosition};
 use crate::spec::Turn;
-use gsolve_engine::Game;
+use crate::tables::{Tables, MAX_ALL_PIECES, MAX_HAND_SLOTS, NO_SLOT};
 
-impl<const N: usize> RulesGame<N> {
-    /// Calls `f` with each parent of a position where play goes on.
-    pub(crate) fn parents(&self, c: &RulesPosition<N>, f: &mut impl FnMut(RulesPosition<N>)) {
-        if c.ended != 0 {
+/// Calls `f` with each parent of a position where play goes on, in the game of
+/// `tables` with the index `index` (whose tiers bound the parents' counts).
+pub(crate) fn parents<const N: usize>(
+    tables: &Tables,
+    index: Option<&PlacementIndex>,
+    c: &RulesPosition<N>,
+    f: &mut impl FnMut(RulesPosition<N>),
+) {
+    Parents { tables, index }.of(c, f)
+}
+
+/// What the parents are found from: the tables, and the index.
+struct Parents<'a> {
+    tables: &'a Tables,
+    index: Option<&'a PlacementIndex>,
+}
+
+impl Parents<'_> {
+    fn of<const N: usize>(&self, c: &RulesPosition<N>, f: &mut impl FnMut(RulesPosition<N>)) {
+        if c.ended() != 0 {
             return;
         }
         let side = 1 - c.to_move();
-        match self.rules.sides[side].turn {
+        match self.tables.turn_of(side) {
             Turn::OnePiece => self.one_piece_parents(c, side, f),
             Turn::AllPieces => self.all_piece_parents(c, side, f),
         }
     }
 
-    fn emit(&self, parent: RulesPosition<N>, f: &mut impl FnMut(RulesPosition<N>)) {
-        if self.terminal(&parent).is_none() {
+    fn emit<const N: usize>(&self, parent: RulesPosition<N>, f: &mut impl FnMut(RulesPosition<N>)) {
+        if moves::terminal(self.tables, &parent).is_none() {
             f(parent);
         }
     }
 
-    fn one_piece_parents(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesPosition<N>)) {
-        let board = &self.board;
-        let n = self.group_side.len();
-        let slots = self.slot_group.len();
-        let limits = self.limits();
+    fn one_piece_parents<const N: usize>(
+        &self,
+        c: &RulesPosition<N>,
+        side: usize,
+        f: &mut impl FnMut(RulesPosition<N>),
+    ) {
+        let t = self.tables;
+        let board = t.board();
+        let n = t.groups();
+        let slots = t.hand_groups().len();
+        let limits = self.index.map(|index| index.limits());
         // The count vector (groups on the board, then hand slots), on the stack:
         // this runs for every position.
         let mut counts = [0u8; 64 + MAX_HAND_SLOTS];
@@ -64,25 +87,24 @@ impl<const N: usize> RulesGame<N> {
         // Where drops or promotions change the counts, the tiers are those they
         // reach: a parent must lie in one. Elsewhere every count up to the limits
         // is a tier.
-        let exact = self.index.is_some() && (self.rules.has_drops() || self.rules.has_promotions());
-        let in_index = |counts: &[u8]| {
-            !exact || self.index.as_ref().is_some_and(|index| index.tier_of(&counts[..n + slots]).is_some())
-        };
+        let exact = self.index.is_some() && (t.rules().has_drops() || t.rules().has_promotions());
+        let in_index =
+            |counts: &[u8]| !exact || self.index.is_some_and(|index| index.tier_of(&counts[..n + slots]).is_some());
         let mut can_pass = false;
         let mut seen = Seen::default();
         let mut occupied = None;
         for &packed in c.packed() {
             let g = group_of(packed);
-            if self.group_side[g] != side {
+            if t.side_of(g) != side {
                 continue;
             }
-            can_pass |= self.rules.kinds[board.groups[g].kind].stay;
+            can_pass |= t.stays(g);
             let to = cell_of(packed);
-            if let Some(drop) = &self.drops[g] {
+            if let Some(drop) = t.drop_targets(g) {
                 // Dropped here: the parent lacks the piece (and had it in hand).
-                let occupied = *occupied.get_or_insert_with(|| self.occupied(c));
-                let landed = drop.allowed[to as usize] && (!drop.gravity || self.rests_on(to, occupied));
-                let slot = self.hand_slot[g] as usize;
+                let occupied = *occupied.get_or_insert_with(|| c.occupied());
+                let landed = drop.allowed[to as usize] && (!drop.gravity || t.rests_on(to, occupied));
+                let slot = t.hand_slot_of(g) as usize;
                 let hand_room = !drop.from_hand || c.in_hand(slot) < 15;
                 if landed && hand_room {
                     counts[g] -= 1;
@@ -95,7 +117,7 @@ impl<const N: usize> RulesGame<N> {
                         if drop.from_hand {
                             parent.put_in_hand(slot);
                         }
-                        parent.to_move ^= 1;
+                        parent.pass_turn();
                         self.emit(parent, f);
                     }
                     counts[g] += 1;
@@ -106,9 +128,8 @@ impl<const N: usize> RulesGame<N> {
             }
             // The piece came by a move: as itself (unless it would have had to
             // promote here), or as a kind that promotes to it here.
-            let forced_here = self.promotion[g].as_ref().is_some_and(|p| p.forced && p.zone[to as usize]);
-            let promoted_from =
-                (0..n).filter(|&b| self.promotion[b].as_ref().is_some_and(|p| p.group == g && p.zone[to as usize]));
+            let forced_here = t.promotion(g).is_some_and(|p| p.forced && p.zone[to as usize]);
+            let promoted_from = (0..n).filter(|&b| t.promotion(b).is_some_and(|p| p.group == g && p.zone[to as usize]));
             let movers = (!forced_here).then_some(g).into_iter().chain(promoted_from);
             for mover in movers {
                 if mover != g {
@@ -128,10 +149,10 @@ impl<const N: usize> RulesGame<N> {
                             if quiet && (!dedupe || seen.insert((from, false))) && in_index(&counts) {
                                 let mut parent = *c;
                                 parent.relocate(packed, pack(mover, from));
-                                parent.to_move ^= 1;
+                                parent.pass_turn();
                                 self.emit(parent, f);
                             }
-                            if capture && (c.len as usize) < N && (!dedupe || seen.insert((from, true))) {
+                            if capture && c.piece_count() < N && (!dedupe || seen.insert((from, true))) {
                                 self.capture_parents(c, packed, mover, from, &mut counts, limits, exact, f);
                             }
                         }
@@ -148,7 +169,7 @@ impl<const N: usize> RulesGame<N> {
         }
         if can_pass {
             let mut parent = *c;
-            parent.to_move ^= 1;
+            parent.pass_turn();
             self.emit(parent, f);
         }
     }
@@ -160,7 +181,7 @@ impl<const N: usize> RulesGame<N> {
     /// from there. `counts` is the child's count vector with the mover's change
     /// made; it is left as it was.
     #[allow(clippy::too_many_arguments)]
-    fn capture_parents(
+    fn capture_parents<const N: usize>(
         &self,
         c: &RulesPosition<N>,
         packed: u32,
@@ -171,15 +192,16 @@ impl<const N: usize> RulesGame<N> {
         exact: bool,
         f: &mut impl FnMut(RulesPosition<N>),
     ) {
-        let n = self.group_side.len();
-        let slots = self.slot_group.len();
-        let side = self.group_side[mover];
+        let t = self.tables;
+        let n = t.groups();
+        let slots = t.hand_groups().len();
+        let side = t.side_of(mover);
         let to = cell_of(packed);
         for h in 0..n {
-            if self.group_side[h] == side || self.meet_code(mover, h, n) != 0 {
+            if t.side_of(h) == side || t.meet_code(mover, h) != 0 {
                 continue;
             }
-            let slot = self.to_hand[h];
+            let slot = t.captured_to_hand(h);
             if slot != NO_SLOT && c.in_hand(slot as usize) == 0 {
                 continue;
             }
@@ -188,7 +210,7 @@ impl<const N: usize> RulesGame<N> {
                 counts[n + slot as usize] -= 1;
             }
             let fits = if exact {
-                self.index.as_ref().is_some_and(|index| index.tier_of(&counts[..n + slots]).is_some())
+                self.index.is_some_and(|index| index.tier_of(&counts[..n + slots]).is_some())
             } else {
                 limits.is_none_or(|l| counts[h] <= l[h])
             };
@@ -199,7 +221,7 @@ impl<const N: usize> RulesGame<N> {
                 if slot != NO_SLOT {
                     parent.take_from_hand(slot as usize);
                 }
-                parent.to_move ^= 1;
+                parent.pass_turn();
                 self.emit(parent, f);
             }
             counts[h] -= 1;
@@ -211,9 +233,15 @@ impl<const N: usize> RulesGame<N> {
 
     /// Every piece of the side came from a cell of its backward rays (own pieces do
     /// not block: they all moved) or stayed; origins all different.
-    fn all_piece_parents(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesPosition<N>)) {
-        let board = &self.board;
-        let mine: Vec<u32> = c.packed().iter().copied().filter(|&q| self.group_side[group_of(q)] == side).collect();
+    fn all_piece_parents<const N: usize>(
+        &self,
+        c: &RulesPosition<N>,
+        side: usize,
+        f: &mut impl FnMut(RulesPosition<N>),
+    ) {
+        let t = self.tables;
+        let board = t.board();
+        let mine: Vec<u32> = c.packed().iter().copied().filter(|&q| t.side_of(group_of(q)) == side).collect();
         if mine.is_empty() {
             return;
         }
@@ -221,7 +249,7 @@ impl<const N: usize> RulesGame<N> {
         for &packed in &mine {
             let (g, to) = (group_of(packed), cell_of(packed));
             let mut origins = Vec::new();
-            if self.rules.kinds[board.groups[g].kind].stay {
+            if t.stays(g) {
                 origins.push(to);
             }
             for ray in board.back_rays(g, to) {
@@ -229,7 +257,7 @@ impl<const N: usize> RulesGame<N> {
                     continue; // such a move only meets enemies, which ends the game
                 }
                 for &from in board.ray_cells(ray) {
-                    let enemy = c.at(from).is_some_and(|o| self.group_side[group_of(o)] != side);
+                    let enemy = c.at(from).is_some_and(|o| t.side_of(group_of(o)) != side);
                     let blocked = enemy || c.is_wall(from);
                     if !blocked && !origins.contains(&from) {
                         origins.push(from);
@@ -257,15 +285,11 @@ impl<const N: usize> RulesGame<N> {
                 for (i, &packed) in mine.iter().enumerate() {
                     parent.insert(pack(group_of(packed), origins[i]));
                 }
-                parent.to_move ^= 1;
+                parent.pass_turn();
                 // The parent's turn must really lead here (each piece's move legal
                 // from where the others stood): checked by playing it.
-                let mut m = RulesMove::PASS;
-                for (i, &packed) in mine.iter().enumerate() {
-                    m.steps[i] = (origins[i] as u16, cell_of(packed) as u16);
-                }
-                m.len = mine.len() as u8;
-                if self.play_move(&parent, &m) == *c {
+                let m = RulesMove::all(origins.iter().zip(&mine).map(|(&from, &packed)| (from, cell_of(packed))));
+                if moves::play(t, &parent, &m) == *c {
                     parents.push(parent);
                 }
             }
@@ -286,42 +310,5 @@ impl<const N: usize> RulesGame<N> {
                 i += 1;
             }
         }
-    }
-}
-
-/// The targets (or origins) already yielded for one piece: a few on the stack,
-/// more in a `Vec` (a piece that slides across a big board), so that the common
-/// case allocates nothing: move generation runs for every position of a solve.
-pub(crate) struct Seen<T> {
-    inline: [T; 16],
-    len: usize,
-    spill: Vec<T>,
-}
-
-impl<T: Copy + Default + PartialEq> Default for Seen<T> {
-    fn default() -> Self {
-        Seen { inline: [T::default(); 16], len: 0, spill: Vec::new() }
-    }
-}
-
-impl<T: Copy + PartialEq> Seen<T> {
-    /// Adds `item`; false if it was there already.
-    #[inline]
-    pub(crate) fn insert(&mut self, item: T) -> bool {
-        if self.inline[..self.len].contains(&item) || self.spill.contains(&item) {
-            return false;
-        }
-        if self.len < self.inline.len() {
-            self.inline[self.len] = item;
-            self.len += 1;
-        } else {
-            self.spill.push(item);
-        }
-        true
-    }
-
-    pub(crate) fn clear(&mut self) {
-        self.len = 0;
-        self.spill.clear();
     }
 }
