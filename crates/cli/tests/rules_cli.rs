@@ -286,6 +286,23 @@ fn check_says_what_the_file_means() {
     }
 }
 
+/// `--check` on rules without a start (a map game): the rules described, the index
+/// said to need a position, exit 0; with a position, its index as before.
+#[test]
+fn check_describes_rules_without_a_start() {
+    for file in ["queens-case", "cops-and-robbers"] {
+        let out = ok(&["rules", &rules(file), "--check"], "");
+        for needle in ["board: from a map", "side ", "piece ", "end: ", "index: its size depends on a map and the pieces"] {
+            assert!(out.contains(needle), "{file}: {needle:?} missing:\n{out}");
+        }
+        assert!(!out.contains("index: none") && !out.contains(" positions in "), "{file}: {out}");
+    }
+    let out = ok(&["rules", &rules("queens-case"), "--check"], "");
+    assert!(out.contains("zone exit for queen: its cells depend on the board"), "{out}");
+    let out = ok(&["rules", &rules("cops-and-robbers"), "C..../.#.#./..R.. c", "--check"], "");
+    assert!(out.contains("index: ") && out.contains(" positions in "), "{out}");
+}
+
 #[test]
 fn bad_rules_files_name_the_file_line_and_column() {
     let dir = std::env::temp_dir().join(format!("gsolve-rules-cli-{}", std::process::id()));

@@ -1,9 +1,10 @@
 //! A rules game in words: moves and endings for explanations, what the file means
 //! for `gsolve rules --check`, and which solver fits it.
 
+use crate::board::Board;
 use crate::game::{RulesGame, RulesMove};
 use crate::position::RulesPosition;
-use crate::spec::{CellColour, Check, Ending, Facing, Onto, Turn};
+use crate::spec::{CellColour, Check, Ending, Facing, Onto, Rules, Turn};
 use gsolve_engine::{Game, Outcome};
 use gsolve_games::notation::{Coord, Explain, PieceMove};
 use std::collections::HashSet;
@@ -39,13 +40,7 @@ impl RulesGame {
     /// without captures: pieces only come) or leaves a wall. Such a game has no
     /// draws, and alpha-beta search is exact for it.
     pub fn acyclic(&self) -> bool {
-        if self.rules.has_trails() {
-            return self.rules.kinds.iter().all(|k| k.trail && !k.stay);
-        }
-        if self.rules.has_drops() && self.rules.has_captures() {
-            return false;
-        }
-        self.rules.kinds.iter().all(|k| !k.stay && k.moves.iter().all(|m| m.vectors.iter().all(|&(f, _)| f > 0)))
+        acyclic(&self.rules)
     }
 
     /// Is the game a pursuit that [`crate::solve_whole`] solves by bit rows: one
@@ -83,151 +78,7 @@ impl RulesGame {
 
     /// What the file means on this board, for `gsolve rules --check`.
     pub fn describe(&self) -> String {
-        let rules = &self.rules;
-        let mut out = String::new();
-        let _ = writeln!(out, "{} ({})", rules.title, rules.name);
-        let board = &self.board;
-        let cells = match rules.board.cells {
-            CellColour::All => String::new(),
-            CellColour::Dark => ", dark cells only".into(),
-            CellColour::Light => ", light cells only".into(),
-        };
-        let _ = writeln!(
-            out,
-            "board: {} rows × {} columns, {} playable cells{cells}{}",
-            board.rows,
-            board.cols,
-            board.cells(),
-            if board.map.is_some() { " (walls and marks from the map)" } else { "" }
-        );
-        for (i, side) in rules.sides.iter().enumerate() {
-            let facing = match side.forward {
-                Facing::Up => "up",
-                Facing::Down => "down",
-                Facing::Left => "left",
-                Facing::Right => "right",
-            };
-            let turn = match side.turn {
-                Turn::OnePiece => "one piece moves a turn",
-                Turn::AllPieces => "every piece moves each turn",
-            };
-            let first = if i == 0 { ", moves first in the start position" } else { "" };
-            let _ = writeln!(out, "side {} (`{}`): forward is {facing}, {turn}{first}", side.name, side.letter);
-        }
-        for kind in &rules.kinds {
-            let owners: Vec<String> =
-                (0..2).filter_map(|s| kind.letters[s].map(|l| format!("`{l}` for {}", rules.sides[s].name))).collect();
-            let _ = writeln!(out, "piece {}: {}", kind.name, owners.join(", "));
-            for m in &kind.moves {
-                let range = match m.range {
-                    None => "sliding".to_string(),
-                    Some(1) => "one step".to_string(),
-                    Some(k) => format!("up to {k} steps"),
-                };
-                let onto = match m.onto {
-                    Onto::Empty => "onto empty cells",
-                    Onto::Enemy => "onto enemy pieces only",
-                    Onto::Any => "onto empty cells or enemy pieces",
-                };
-                let vectors: Vec<String> = m.vectors.iter().map(|(f, r)| format!("[{f},{r}]")).collect();
-                let leap = if m.leap { ", leaping" } else { "" };
-                let _ = writeln!(out, "  moves {range} along {} (forward, right), {onto}{leap}", vectors.join(" "));
-            }
-            if kind.stay {
-                let _ = writeln!(out, "  may stay where it is");
-            }
-            if kind.trail {
-                let _ = writeln!(out, "  leaves a wall on every cell it leaves");
-            }
-            if let Some(drop) = &kind.drop {
-                let zone = drop.zone.map_or("an empty cell".to_string(), |z| {
-                    format!("an empty cell of the zone {}", rules.zones[z].name)
-                });
-                let supply = if drop.from_hand { "its side's hand" } else { "an endless supply" };
-                let how = if drop.gravity {
-                    format!("dropped from {supply} into a column, falls to the lowest empty cell it reaches ({zone})")
-                } else {
-                    format!("dropped from {supply} onto {zone}")
-                };
-                let _ = writeln!(out, "  is {how}");
-            }
-            if let Some(promote) = &kind.promote {
-                let how = if promote.forced { "becomes" } else { "may become" };
-                let _ = writeln!(
-                    out,
-                    "  {how} a {} on a move that ends in the zone {}",
-                    rules.kinds[promote.to].name, rules.zones[promote.zone].name
-                );
-            }
-            if let Some(to) = kind.to_hand {
-                let _ = writeln!(out, "  captured, goes to the captor's hand as a {}", rules.kinds[to].name);
-            }
-        }
-        for (z, zone) in rules.zones.iter().enumerate() {
-            for side in 0..2 {
-                let count = (0..board.cells() as u32).filter(|&c| board.in_zone(z, side, c)).count();
-                let _ = writeln!(out, "zone {} for {}: {count} cells", zone.name, rules.sides[side].name);
-            }
-        }
-        let result = |o: Outcome| match o {
-            Outcome::Win => "wins",
-            Outcome::Loss => "loses",
-            Outcome::Tie => "ties",
-        };
-        for e in &rules.endings {
-            let line = match e {
-                Ending::Reach { zone, kinds, sides, check, result: r } => {
-                    let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
-                    let pieces = kinds.as_ref().map_or("a piece".to_string(), |k| {
-                        k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ")
-                    });
-                    let when = match check {
-                        Check::AfterMove => "as soon as it stands there",
-                        Check::AfterReply => "if it still stands there when its side is to move again",
-                    };
-                    format!(
-                        "{} with {pieces} in the zone {}: {} ({when})",
-                        who.join(" or "),
-                        rules.zones[*zone].name,
-                        result(*r)
-                    )
-                }
-                Ending::Meet { kinds, winner } => format!(
-                    "{} and {} on one cell: {}",
-                    rules.kinds[kinds[0]].name,
-                    rules.kinds[kinds[1]].name,
-                    winner.map_or("a tie".to_string(), |w| format!("{} wins", rules.sides[w].name))
-                ),
-                Ending::NoPieces { sides, result: r } => {
-                    let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
-                    format!("{} without pieces: {}", who.join(" or "), result(*r))
-                }
-                Ending::Line { length, orthogonal, diagonal, kinds, sides, result: r } => {
-                    let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
-                    let pieces = kinds.as_ref().map_or("pieces".to_string(), |k| {
-                        k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ")
-                    });
-                    let along = match (orthogonal, diagonal) {
-                        (true, true) => "in a row, a column or a diagonal",
-                        (true, false) => "in a row or a column",
-                        _ => "in a diagonal",
-                    };
-                    format!("{} with {length} {pieces} {along}: {}", who.join(" or "), result(*r))
-                }
-                Ending::Full { result: r } => format!("every cell taken: the side to move {}", result(*r)),
-                Ending::Captured { kinds, result: r } => format!(
-                    "a side whose {} is captured {} (whoever captures it)",
-                    kinds.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or "),
-                    result(*r)
-                ),
-                Ending::Stuck { result: r } => format!("the side to move without a legal move {}", result(*r)),
-            };
-            let _ = writeln!(out, "end: {line}");
-        }
-        if !rules.endings.iter().any(|e| matches!(e, Ending::Stuck { .. })) {
-            let _ = writeln!(out, "end: the side to move without a legal move loses (the default)");
-        }
-        let _ = writeln!(out, "otherwise play goes on; a game that never ends is a draw");
+        let mut out = describe_rules(&self.rules, Some(&self.board));
         match self.placement_index() {
             Ok(index) => {
                 let limits: Vec<String> =
@@ -278,6 +129,195 @@ impl RulesGame {
     pub fn is_race(&self) -> bool {
         self.race.is_some()
     }
+}
+
+/// What a rules file means (its board, sides, pieces, zones and endings), on
+/// `board` when there is one: the first part of [`RulesGame::describe`].
+fn describe_rules(rules: &Rules, board: Option<&Board>) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({})", rules.title, rules.name);
+    let cells = match rules.board.cells {
+        CellColour::All => String::new(),
+        CellColour::Dark => ", dark cells only".into(),
+        CellColour::Light => ", light cells only".into(),
+    };
+    let _ = match board {
+        Some(board) => writeln!(
+            out,
+            "board: {} rows × {} columns, {} playable cells{cells}{}",
+            board.rows,
+            board.cols,
+            board.cells(),
+            if board.map.is_some() { " (walls and marks from the map)" } else { "" }
+        ),
+        None if rules.board.map => writeln!(out, "board: from a map, which a position or --map gives{cells}"),
+        None => writeln!(out, "board: its size comes with a position or --rows R --cols C{cells}"),
+    };
+    for (i, side) in rules.sides.iter().enumerate() {
+        let facing = match side.forward {
+            Facing::Up => "up",
+            Facing::Down => "down",
+            Facing::Left => "left",
+            Facing::Right => "right",
+        };
+        let turn = match side.turn {
+            Turn::OnePiece => "one piece moves a turn",
+            Turn::AllPieces => "every piece moves each turn",
+        };
+        let first = if i == 0 { ", moves first in the start position" } else { "" };
+        let _ = writeln!(out, "side {} (`{}`): forward is {facing}, {turn}{first}", side.name, side.letter);
+    }
+    for kind in &rules.kinds {
+        let owners: Vec<String> =
+            (0..2).filter_map(|s| kind.letters[s].map(|l| format!("`{l}` for {}", rules.sides[s].name))).collect();
+        let _ = writeln!(out, "piece {}: {}", kind.name, owners.join(", "));
+        for m in &kind.moves {
+            let range = match m.range {
+                None => "sliding".to_string(),
+                Some(1) => "one step".to_string(),
+                Some(k) => format!("up to {k} steps"),
+            };
+            let onto = match m.onto {
+                Onto::Empty => "onto empty cells",
+                Onto::Enemy => "onto enemy pieces only",
+                Onto::Any => "onto empty cells or enemy pieces",
+            };
+            let vectors: Vec<String> = m.vectors.iter().map(|(f, r)| format!("[{f},{r}]")).collect();
+            let leap = if m.leap { ", leaping" } else { "" };
+            let _ = writeln!(out, "  moves {range} along {} (forward, right), {onto}{leap}", vectors.join(" "));
+        }
+        if kind.stay {
+            let _ = writeln!(out, "  may stay where it is");
+        }
+        if kind.trail {
+            let _ = writeln!(out, "  leaves a wall on every cell it leaves");
+        }
+        if let Some(drop) = &kind.drop {
+            let zone = drop.zone.map_or("an empty cell".to_string(), |z| {
+                format!("an empty cell of the zone {}", rules.zones[z].name)
+            });
+            let supply = if drop.from_hand { "its side's hand" } else { "an endless supply" };
+            let how = if drop.gravity {
+                format!("dropped from {supply} into a column, falls to the lowest empty cell it reaches ({zone})")
+            } else {
+                format!("dropped from {supply} onto {zone}")
+            };
+            let _ = writeln!(out, "  is {how}");
+        }
+        if let Some(promote) = &kind.promote {
+            let how = if promote.forced { "becomes" } else { "may become" };
+            let _ = writeln!(
+                out,
+                "  {how} a {} on a move that ends in the zone {}",
+                rules.kinds[promote.to].name, rules.zones[promote.zone].name
+            );
+        }
+        if let Some(to) = kind.to_hand {
+            let _ = writeln!(out, "  captured, goes to the captor's hand as a {}", rules.kinds[to].name);
+        }
+    }
+    for (z, zone) in rules.zones.iter().enumerate() {
+        for side in 0..2 {
+            let cells = match board {
+                Some(board) => {
+                    format!("{} cells", (0..board.cells() as u32).filter(|&c| board.in_zone(z, side, c)).count())
+                }
+                None => "its cells depend on the board (a position or a map gives it)".into(),
+            };
+            let _ = writeln!(out, "zone {} for {}: {cells}", zone.name, rules.sides[side].name);
+        }
+    }
+    let result = |o: Outcome| match o {
+        Outcome::Win => "wins",
+        Outcome::Loss => "loses",
+        Outcome::Tie => "ties",
+    };
+    for e in &rules.endings {
+        let line = match e {
+            Ending::Reach { zone, kinds, sides, check, result: r } => {
+                let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
+                let pieces = kinds.as_ref().map_or("a piece".to_string(), |k| {
+                    k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ")
+                });
+                let when = match check {
+                    Check::AfterMove => "as soon as it stands there",
+                    Check::AfterReply => "if it still stands there when its side is to move again",
+                };
+                format!(
+                    "{} with {pieces} in the zone {}: {} ({when})",
+                    who.join(" or "),
+                    rules.zones[*zone].name,
+                    result(*r)
+                )
+            }
+            Ending::Meet { kinds, winner } => format!(
+                "{} and {} on one cell: {}",
+                rules.kinds[kinds[0]].name,
+                rules.kinds[kinds[1]].name,
+                winner.map_or("a tie".to_string(), |w| format!("{} wins", rules.sides[w].name))
+            ),
+            Ending::NoPieces { sides, result: r } => {
+                let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
+                format!("{} without pieces: {}", who.join(" or "), result(*r))
+            }
+            Ending::Line { length, orthogonal, diagonal, kinds, sides, result: r } => {
+                let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
+                let pieces = kinds.as_ref().map_or("pieces".to_string(), |k| {
+                    k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ")
+                });
+                let along = match (orthogonal, diagonal) {
+                    (true, true) => "in a row, a column or a diagonal",
+                    (true, false) => "in a row or a column",
+                    _ => "in a diagonal",
+                };
+                format!("{} with {length} {pieces} {along}: {}", who.join(" or "), result(*r))
+            }
+            Ending::Full { result: r } => format!("every cell taken: the side to move {}", result(*r)),
+            Ending::Captured { kinds, result: r } => format!(
+                "a side whose {} is captured {} (whoever captures it)",
+                kinds.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or "),
+                result(*r)
+            ),
+            Ending::Stuck { result: r } => format!("the side to move without a legal move {}", result(*r)),
+        };
+        let _ = writeln!(out, "end: {line}");
+    }
+    if !rules.endings.iter().any(|e| matches!(e, Ending::Stuck { .. })) {
+        let _ = writeln!(out, "end: the side to move without a legal move loses (the default)");
+    }
+    let _ = writeln!(out, "otherwise play goes on; a game that never ends is a draw");
+    out
+}
+
+/// What a rules file means when there is no position to set the game up with (the
+/// rules give no start and none was given), for `gsolve rules --check`: the rules
+/// on `board` if there is one, and what the index needs to be sized.
+pub fn describe_without_position(rules: &Rules, board: Option<&Board>) -> String {
+    let mut out = describe_rules(rules, board);
+    let needs = if rules.board.map && board.is_none() {
+        "a map and the pieces: give a position (the map comes with it)"
+    } else {
+        "the pieces: give a position"
+    };
+    let _ = writeln!(out, "index: its size depends on {needs}");
+    let _ = writeln!(
+        out,
+        "positions can repeat: {}",
+        if acyclic(rules) { "no (search is exact; no draws)" } else { "yes (retrograde finds draws)" }
+    );
+    let _ = writeln!(out, "position: none (the rules give no start)");
+    out
+}
+
+/// True when no position of a game by these rules can come back ([`RulesGame::acyclic`]).
+fn acyclic(rules: &Rules) -> bool {
+    if rules.has_trails() {
+        return rules.kinds.iter().all(|k| k.trail && !k.stay);
+    }
+    if rules.has_drops() && rules.has_captures() {
+        return false;
+    }
+    rules.kinds.iter().all(|k| !k.stay && k.moves.iter().all(|m| m.vectors.iter().all(|&(f, _)| f > 0)))
 }
 
 impl Explain for RulesGame {
