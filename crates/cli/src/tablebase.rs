@@ -319,12 +319,18 @@ pub(crate) fn report_written(
         }
         None => format!("solved and written in {:.2} s", total.as_secs_f64()),
     };
+    // As `verify` says it: indices, of which some may name no position (holes).
+    let size = header.index_size;
+    let positions = match written.holes {
+        Some(0) => format!("{size} positions"),
+        Some(holes) => format!("{size} indices ({} positions, {holes} name no position)", size - holes),
+        None => format!("{size} indices"),
+    };
     writeln!(
         out,
-        "{}: {game} {}, {} positions, {}-byte values in {} block{}; {} bytes ({ratio:.1}x compression of the raw {} bytes); {timing}{note}",
+        "{}: {game} {}, {positions}, {}-byte values in {} block{}; {} bytes ({ratio:.1}x compression of the raw {} bytes); {timing}{note}",
         output.display(),
         parameters_text(&header.parameters),
-        header.index_size,
         header.value_width,
         header.block_count,
         if header.block_count == 1 { "" } else { "s" },
@@ -421,8 +427,10 @@ impl Command for Probe<'_> {
             let shown = value.map_or_else(|| "no value stored".to_string(), |v| v.to_string());
             writeln!(out, "{notation}: {shown}, {side} to move").map_err(write_error)?;
             if moves.is_empty() {
+                // Over by the rules (moves may exist, none is played), or stuck.
+                let over = game.terminal(position).is_some();
                 let end = game.describe_end(position).unwrap_or_else(|| "the game is over".into());
-                writeln!(out, "  no moves: {end}").map_err(write_error)?;
+                writeln!(out, "  {}: {end}", if over { "game over" } else { "no moves" }).map_err(write_error)?;
             }
             for m in &moves {
                 let described = game.describe_move(position, &m.mv);

@@ -208,12 +208,13 @@ fn describe_rules(rules: &Rules, board: Option<&Board>) -> String {
             let how = if promote.forced { "becomes" } else { "may become" };
             let _ = writeln!(
                 out,
-                "  {how} a {} on a move that ends in the zone {}",
-                rules.kinds[promote.to].name, rules.zones[promote.zone].name
+                "  {how} {} on a move that ends in the zone {}",
+                with_article(&rules.kinds[promote.to].name),
+                rules.zones[promote.zone].name
             );
         }
         if let Some(to) = kind.to_hand {
-            let _ = writeln!(out, "  captured, goes to the captor's hand as a {}", rules.kinds[to].name);
+            let _ = writeln!(out, "  captured, goes to the captor's hand as {}", with_article(&rules.kinds[to].name));
         }
     }
     for (z, zone) in rules.zones.iter().enumerate() {
@@ -232,12 +233,21 @@ fn describe_rules(rules: &Rules, board: Option<&Board>) -> String {
         Outcome::Loss => "loses",
         Outcome::Tie => "ties",
     };
+    // An outcome for a side named as a noun ("cops", "white or black", "that side"),
+    // so that it reads right whether the name is singular or plural.
+    let outcome_for = |o: Outcome, who: &str| match o {
+        Outcome::Win => format!("a win for {who}"),
+        Outcome::Loss => format!("a loss for {who}"),
+        Outcome::Tie => "a tie".to_string(),
+    };
+    // The side an ending names: itself if one, "that side" if both.
+    let which = |who: &[&str]| if who.len() == 1 { who[0].to_string() } else { "that side".to_string() };
     for e in &rules.endings {
         let line = match e {
             Ending::Reach { zone, kinds, sides, check, result: r } => {
                 let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
                 let pieces = kinds.as_ref().map_or("a piece".to_string(), |k| {
-                    k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ")
+                    with_article(&k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or "))
                 });
                 let when = match check {
                     Check::AfterMove => "as soon as it stands there",
@@ -247,18 +257,18 @@ fn describe_rules(rules: &Rules, board: Option<&Board>) -> String {
                     "{} with {pieces} in the zone {}: {} ({when})",
                     who.join(" or "),
                     rules.zones[*zone].name,
-                    result(*r)
+                    outcome_for(*r, &which(&who))
                 )
             }
             Ending::Meet { kinds, winner } => format!(
                 "{} and {} on one cell: {}",
                 rules.kinds[kinds[0]].name,
                 rules.kinds[kinds[1]].name,
-                winner.map_or("a tie".to_string(), |w| format!("{} wins", rules.sides[w].name))
+                winner.map_or("a tie".to_string(), |w| format!("a win for {}", rules.sides[w].name))
             ),
             Ending::NoPieces { sides, result: r } => {
                 let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
-                format!("{} without pieces: {}", who.join(" or "), result(*r))
+                format!("{} without pieces: {}", who.join(" or "), outcome_for(*r, &which(&who)))
             }
             Ending::Line { length, orthogonal, diagonal, kinds, sides, result: r } => {
                 let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
@@ -270,9 +280,9 @@ fn describe_rules(rules: &Rules, board: Option<&Board>) -> String {
                     (true, false) => "in a row or a column",
                     _ => "in a diagonal",
                 };
-                format!("{} with {length} {pieces} {along}: {}", who.join(" or "), result(*r))
+                format!("{} with {length} {pieces} {along}: {}", who.join(" or "), outcome_for(*r, &which(&who)))
             }
-            Ending::Full { result: r } => format!("every cell taken: the side to move {}", result(*r)),
+            Ending::Full { result: r } => format!("every cell taken: {}", outcome_for(*r, "the side to move")),
             Ending::Captured { kinds, result: r } => format!(
                 "a side whose {} is captured {} (whoever captures it)",
                 kinds.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or "),
@@ -307,6 +317,12 @@ pub fn describe_without_position(rules: &Rules, board: Option<&Board>) -> String
     );
     let _ = writeln!(out, "position: none (the rules give no start)");
     out
+}
+
+/// A noun with its indefinite article: "a lion", "an elephant".
+fn with_article(noun: &str) -> String {
+    let an = noun.starts_with(|c: char| "aeiouAEIOU".contains(c));
+    format!("{} {noun}", if an { "an" } else { "a" })
 }
 
 /// True when no position of a game by these rules can come back ([`RulesGame::acyclic`]).
@@ -346,24 +362,99 @@ impl Explain for RulesGame {
         described
     }
 
+    /// How the game ended and who won, e.g. "the lion of sente was captured, a win
+    /// for gote" (worded so that a side's name may be singular or plural).
     fn describe_end(&self, p: &RulesPosition) -> Option<String> {
         let outcome = self.terminal(p);
         let mover = &self.rules.sides[p.to_move()].name;
         let other = &self.rules.sides[1 - p.to_move()].name;
+        let result = |o: Outcome| match o {
+            Outcome::Win => format!("a win for {mover}"),
+            Outcome::Loss => format!("a win for {other}"),
+            Outcome::Tie => "a tie".to_string(),
+        };
         Some(match (p.ended, outcome) {
-            (1 | 2, _) => format!("the pieces met: {} wins", self.rules.sides[p.ended as usize - 1].name),
-            (3, _) => "the pieces met: a tie".into(),
-            (_, Some(Outcome::Win)) => format!("{mover} has won"),
-            (_, Some(Outcome::Loss)) => format!("{other} has won"),
-            (_, Some(Outcome::Tie)) => "the game is tied".into(),
+            (1 | 2, _) => format!("the pieces met, a win for {}", self.rules.sides[p.ended as usize - 1].name),
+            (3, _) => "the pieces met, a tie".into(),
+            (_, Some(o)) => match self.end_reason(p) {
+                Some(why) => format!("{why}, {}", result(o)),
+                None => format!("{mover} cannot move, {}", result(o)),
+            },
             (_, None) => {
                 let mut any = false;
                 self.for_each_move(p, |_| any = true);
                 if any {
                     return None;
                 }
-                format!("{mover} cannot move and loses")
+                format!("{mover} cannot move, a win for {other}")
             }
         })
+    }
+}
+
+impl RulesGame {
+    /// Which ending is over at `p`, in words, checked in the order of
+    /// [`Game::terminal`]: the side that just moved first, then the side to move,
+    /// each side's `reach`, `captured`, `line` and `no-pieces` endings, then a full
+    /// board. `None` when none applies (the side to move is stuck).
+    fn end_reason(&self, p: &RulesPosition) -> Option<String> {
+        let (rules, board) = (&self.rules, &self.board);
+        let names = |kinds: &[usize]| kinds.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ");
+        let to_move = p.to_move();
+        for side in [1 - to_move, to_move] {
+            let name = &rules.sides[side].name;
+            let counts = |kinds: &Option<Vec<usize>>, group: usize| {
+                let g = &board.groups[group];
+                g.side == side && kinds.as_ref().is_none_or(|k| k.contains(&g.kind))
+            };
+            for e in &rules.endings {
+                let Ending::Reach { zone, kinds, sides, check, .. } = e else { continue };
+                let applies = sides[side] && (*check == Check::AfterMove || side == to_move);
+                if applies && p.pieces().any(|q| counts(kinds, q.group) && board.in_zone(*zone, side, q.cell)) {
+                    let piece = kinds.as_ref().map_or("a piece".to_string(), |k| with_article(&names(k)));
+                    return Some(format!("{piece} of {name} in the zone {}", rules.zones[*zone].name));
+                }
+            }
+            for e in &rules.endings {
+                let Ending::Captured { kinds, .. } = e else { continue };
+                let kinds = Some(kinds.clone());
+                let royal = (0..board.groups.len()).any(|g| counts(&kinds, g));
+                if royal && !p.pieces().any(|q| counts(&kinds, q.group)) {
+                    return Some(format!("the {} of {name} was captured", names(kinds.as_deref().unwrap_or(&[]))));
+                }
+            }
+            for e in &rules.endings {
+                let Ending::Line { length, orthogonal, diagonal, kinds, sides, .. } = e else { continue };
+                if !sides[side] {
+                    continue;
+                }
+                let mut directions = Vec::new();
+                if *orthogonal {
+                    directions.extend([(0i64, 1i64), (1, 0)]);
+                }
+                if *diagonal {
+                    directions.extend([(1, 1), (1, -1)]);
+                }
+                let holds = |r: i64, c: i64| {
+                    (r >= 0 && c >= 0)
+                        .then(|| board.cell(r as u32, c as u32))
+                        .flatten()
+                        .and_then(|cell| p.at(cell))
+                        .is_some_and(|q| counts(kinds, crate::position::group_of(q)))
+                };
+                let line = board.coords.iter().any(|&(r, c)| {
+                    directions
+                        .iter()
+                        .any(|&(dr, dc)| (0..*length as i64).all(|i| holds(r as i64 + dr * i, c as i64 + dc * i)))
+                });
+                if line {
+                    return Some(format!("{length} in a line for {name}"));
+                }
+            }
+            if self.no_pieces[side].is_some() && !p.pieces().any(|q| board.groups[q.group].side == side) {
+                return Some(format!("no piece of {name} is left"));
+            }
+        }
+        (self.full.is_some() && self.empty_cells(p) == 0).then(|| "every cell is taken".to_string())
     }
 }
