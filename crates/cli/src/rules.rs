@@ -21,7 +21,7 @@ pub const MAX_POSITIONS: u64 = 200_000_000;
 
 /// Reads and checks a rules file; errors name the file, line and column.
 pub fn load(path: &Path) -> Result<Arc<Rules>, Failure> {
-    let (text, name) = input::read(Some(&path.to_path_buf()))?;
+    let (text, name) = input::read_rules(path)?;
     Rules::parse(&text).map(Arc::new).map_err(|e| Failure::Input(format!("{name}: {e}")))
 }
 
