@@ -494,6 +494,8 @@ fn serve_offers_a_rules_game() {
     };
     let (status, games) = get("api/games");
     assert_eq!(status, 200);
+    // The page opens on the rules file's game, not on the first built-in one.
+    assert_eq!(games["default"], "rules", "{games}");
     let rules_game = games["games"].as_array().unwrap().iter().find(|g| g["name"] == "rules").expect("listed");
     assert_eq!(rules_game["title"], "Breakthrough");
     assert_eq!(rules_game["pieces"], serde_json::json!({"W": 0, "B": 1}));

@@ -122,6 +122,7 @@ fn games_lists_every_game_with_its_example() {
     assert_eq!(games[0]["example"]["position"], "pppp/..../..../PPPP w");
     assert!(body["limits"]["max_positions"].as_u64().unwrap() > 0);
     assert_eq!(body["tablebase"], Value::Null);
+    assert_eq!(body["default"], "pawns", "the page opens on the first game");
 }
 
 #[test]
@@ -168,6 +169,7 @@ fn a_tablebase_gives_its_variant_to_requests_without_one() {
     let server = Server::start_with(&["--tablebase", path.to_str().unwrap()]);
     let (_, games) = server.get_json("api/games");
     assert_eq!(games["tablebase"]["parameters"], json!({"size": "5"}));
+    assert_eq!(games["default"], "chase", "the page opens on the tablebase's game");
     assert_eq!(games["tablebase"]["start"]["position"], "1,1 5,5 w");
     let (status, answer) = server.analyze(&[("game", "chase"), ("position", "1,1 5,5 b")]);
     assert_eq!(status, 200, "{answer}");
