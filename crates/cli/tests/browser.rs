@@ -467,7 +467,10 @@ fn play_a_move_in_headless_chromium() {
         );
         (got == json!(["ready", "rules", "too-large"])).then_some(())
     });
-    assert_eq!(browser.script("return document.getElementById('position-text').value;"), json!("BBBBB/BBBBB/...../WWWWW/WWWWW w"));
+    assert_eq!(
+        browser.script("return document.getElementById('position-text').value;"),
+        json!("BBBBB/BBBBB/...../WWWWW/WWWWW w")
+    );
 
     // The Octapawn start, through the address.
     let octapawn = "pppp/..../..../PPPP w";

@@ -6,9 +6,9 @@
 mod common;
 
 use common::{example, fails, ok};
-use std::path::PathBuf;
 use gsolve_games::queens_case::{generate, Cell};
 use gsolve_games::rng::SplitMix64;
+use std::path::PathBuf;
 
 fn rules(name: &str) -> String {
     example(&format!("rules/{name}.toml")).to_str().unwrap().to_string()
@@ -185,7 +185,10 @@ fn drop_games_solve_their_starts_and_name_their_drops() {
         "....../....../....../...... r: loss in 24, red to move"
     );
     let explained = ok(&["rules", &rules("tic-tac-toe"), "XO./.X./... o", "--explain"], "");
-    assert!(explained.contains("1. o O*(3,3)") && explained.contains("end: 3 in a line for x, a win for x"), "{explained}");
+    assert!(
+        explained.contains("1. o O*(3,3)") && explained.contains("end: 3 in a line for x, a win for x"),
+        "{explained}"
+    );
     let json: serde_json::Value =
         serde_json::from_str(ok(&["rules", &rules("tic-tac-toe"), "XO./.X./... o", "--json"], "").trim()).unwrap();
     assert_eq!(json["line"][0]["drop"], "O", "{json}");
@@ -314,7 +317,9 @@ fn check_says_what_the_file_means() {
 fn check_describes_rules_without_a_start() {
     for file in ["queens-case", "cops-and-robbers"] {
         let out = ok(&["rules", &rules(file), "--check"], "");
-        for needle in ["board: from a map", "side ", "piece ", "end: ", "index: its size depends on a map and the pieces"] {
+        for needle in
+            ["board: from a map", "side ", "piece ", "end: ", "index: its size depends on a map and the pieces"]
+        {
             assert!(out.contains(needle), "{file}: {needle:?} missing:\n{out}");
         }
         assert!(!out.contains("index: none") && !out.contains(" positions in "), "{file}: {out}");

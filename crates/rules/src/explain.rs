@@ -193,9 +193,9 @@ fn describe_rules(rules: &Rules, board: Option<&Board>) -> String {
             let _ = writeln!(out, "  leaves a wall on every cell it leaves");
         }
         if let Some(drop) = &kind.drop {
-            let zone = drop.zone.map_or("an empty cell".to_string(), |z| {
-                format!("an empty cell of the zone {}", rules.zones[z].name)
-            });
+            let zone = drop
+                .zone
+                .map_or("an empty cell".to_string(), |z| format!("an empty cell of the zone {}", rules.zones[z].name));
             let supply = if drop.from_hand { "its side's hand" } else { "an endless supply" };
             let how = if drop.gravity {
                 format!("dropped from {supply} into a column, falls to the lowest empty cell it reaches ({zone})")
@@ -399,7 +399,8 @@ impl RulesGame {
     /// board. `None` when none applies (the side to move is stuck).
     fn end_reason(&self, p: &RulesPosition) -> Option<String> {
         let (rules, board) = (&self.rules, &self.board);
-        let names = |kinds: &[usize]| kinds.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ");
+        let names =
+            |kinds: &[usize]| kinds.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ");
         let to_move = p.to_move();
         for side in [1 - to_move, to_move] {
             let name = &rules.sides[side].name;
