@@ -141,6 +141,16 @@ async function startSetup(setup) {
   return true;
 }
 
+// A game whose start the server refused as too large: its controls, the position
+// and the notice, no board, until a smaller board or another position is chosen.
+function showUnanswered(setup) {
+  state.info = gameInfo(setup.game);
+  state.variant = setup.variant || {};
+  state.history = [];
+  buildControls();
+  $("position-text").value = setup.position;
+}
+
 async function play(move) {
   cancelComputer();
   if (state.editing || !move) return;
@@ -291,6 +301,7 @@ function editedPosition() {
 }
 
 function enterEdit() {
+  if (!state.history.length) return; // no position shown yet
   cancelComputer();
   const analysis = current();
   state.editing = true;
@@ -435,6 +446,7 @@ function updateState() {
 // ---------------------------------------------------------------- drawing
 
 function render() {
+  if (!state.editing && !state.history.length) return; // no position shown yet
   const analysis = state.editing ? state.edit.analysis : current();
   renderStatus(analysis);
   renderControls();
@@ -983,7 +995,7 @@ async function main() {
   $("show-values").addEventListener("change", render);
   $("undo").addEventListener("click", undo);
   $("restart").addEventListener("click", () => goTo(0));
-  $("best").addEventListener("click", () => play(current().moves[0]));
+  $("best").addEventListener("click", () => state.history.length && play(current().moves[0]));
   document.addEventListener("keydown", (event) => {
     if (event.target.closest("input, textarea, select")) return;
     if (event.key === "Escape" && state.editing) leaveEdit(false);
@@ -1003,10 +1015,18 @@ async function main() {
   const fromHash = setupFromHash();
   if (fromHash && (await startSetup(fromHash))) return;
   const failed = fromHash ? state.error : null;
-  const setups = state.games.map(firstSetup);
+  // The server's default game first (a rules file's game when it serves one).
+  const ordered = [...state.games].sort((a, b) => (b.name === games.default) - (a.name === games.default));
+  const setups = ordered.map(firstSetup);
   if (state.tablebase) setups.unshift(state.tablebase.start);
   for (const setup of setups) {
     if (await startSetup(setup)) break;
+    // Its start too hard to answer here (Connect 4 on 6x7): the page stays on the
+    // default game, with the notice and its board settings, not on another game.
+    if (setup.game === games.default && state.error && state.error.kind === "too-large") {
+      showUnanswered(setup);
+      break;
+    }
   }
   if (failed) showError(`the address's position: ${failed.message}`, failed.kind);
 }

@@ -17,14 +17,31 @@ const FIFO_WAIT: Duration = Duration::from_secs(10);
 /// Reads the whole input: the file, or standard input for `None` and `-`.
 /// Returns the text and a name for messages.
 pub fn read(file: Option<&PathBuf>) -> Result<(String, String), Failure> {
+    read_at_most(file, &Limit { bytes: MAX_INPUT, what: "gsolve reads as input" })
+}
+
+/// Reads a rules file, refusing it once it passes [`gsolve_rules::MAX_RULES_BYTES`]
+/// (reading stops there: `/dev/zero` is refused after 64 KiB, not 64 MiB).
+pub fn read_rules(path: &Path) -> Result<(String, String), Failure> {
+    let limit = Limit { bytes: gsolve_rules::MAX_RULES_BYTES as u64, what: "a rules file may have" };
+    read_at_most(Some(&path.to_path_buf()), &limit)
+}
+
+/// The most bytes read, and what the limit is, for the message.
+struct Limit {
+    bytes: u64,
+    what: &'static str,
+}
+
+fn read_at_most(file: Option<&PathBuf>, limit: &Limit) -> Result<(String, String), Failure> {
     let (bytes, name) = match file.filter(|p| p.as_path() != Path::new("-")) {
         Some(path) => {
             let name = path.display().to_string();
-            (read_file(path, &name)?, name)
+            (read_file(path, &name, limit)?, name)
         }
         None => {
             let name = "standard input".to_string();
-            (read_limited(std::io::stdin().lock(), &name)?, name)
+            (read_limited(std::io::stdin().lock(), &name, limit)?, name)
         }
     };
     Ok((utf8(bytes, &name)?, name))
@@ -32,7 +49,7 @@ pub fn read(file: Option<&PathBuf>) -> Result<(String, String), Failure> {
 
 /// A file's bytes. A directory or a socket is refused by name; a FIFO that no
 /// writer opens within [`FIFO_WAIT`] too (opening one blocks until a writer comes).
-fn read_file(path: &Path, name: &str) -> Result<Vec<u8>, Failure> {
+fn read_file(path: &Path, name: &str, limit: &Limit) -> Result<Vec<u8>, Failure> {
     let cannot = |e: std::io::Error| Failure::Input(format!("cannot read {name}: {e}"));
     let metadata = std::fs::metadata(path).map_err(cannot)?;
     let kind = metadata.file_type();
@@ -59,24 +76,27 @@ fn read_file(path: &Path, name: &str) -> Result<Vec<u8>, Failure> {
                     FIFO_WAIT.as_secs()
                 ))
             })?;
-            return read_limited(file.map_err(cannot)?, name);
+            return read_limited(file.map_err(cannot)?, name, limit);
         }
     }
-    read_limited(std::fs::File::open(path).map_err(cannot)?, name)
+    read_limited(std::fs::File::open(path).map_err(cannot)?, name, limit)
 }
 
-/// Reads to the end, refusing more than [`MAX_INPUT`] bytes.
-fn read_limited(source: impl Read, name: &str) -> Result<Vec<u8>, Failure> {
+/// Reads to the end, refusing more than `limit.bytes` bytes (reading stops one
+/// byte past it).
+fn read_limited(source: impl Read, name: &str, limit: &Limit) -> Result<Vec<u8>, Failure> {
     let mut bytes = Vec::new();
     source
-        .take(MAX_INPUT + 1)
+        .take(limit.bytes + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Failure::Input(format!("cannot read {name}: {e}")))?;
-    if bytes.len() as u64 > MAX_INPUT {
-        return Err(Failure::Input(format!(
-            "{name} is larger than {} MiB, more than gsolve reads as input",
-            MAX_INPUT >> 20
-        )));
+    if bytes.len() as u64 > limit.bytes {
+        let size = if limit.bytes >= 1 << 20 {
+            format!("{} MiB", limit.bytes >> 20)
+        } else {
+            format!("{} KiB", limit.bytes >> 10)
+        };
+        return Err(Failure::Input(format!("{name} is larger than {size}, more than {}", limit.what)));
     }
     Ok(bytes)
 }

@@ -164,12 +164,18 @@ pub(crate) fn report_written(
         ),
         None => format!("solved and written in {:.2} s", total.as_secs_f64()),
     };
+    // As `verify` says it: indices, of which some may name no position (holes).
+    let size = header.index_size;
+    let positions = match written.holes {
+        Some(0) => format!("{size} positions"),
+        Some(holes) => format!("{size} indices ({} positions, {holes} name no position)", size - holes),
+        None => format!("{size} indices"),
+    };
     writeln!(
         out,
-        "{}: {game} {}, {} positions, {}-byte values in {} block{}; {} bytes ({ratio:.1}x compression of the raw {} bytes); {timing}{note}",
+        "{}: {game} {}, {positions}, {}-byte values in {} block{}; {} bytes ({ratio:.1}x compression of the raw {} bytes); {timing}{note}",
         output.display(),
         parameters_text(&header.parameters),
-        header.index_size,
         header.value_width,
         header.block_count,
         if header.block_count == 1 { "" } else { "s" },

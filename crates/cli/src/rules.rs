@@ -21,7 +21,7 @@ pub const MAX_POSITIONS: u64 = 200_000_000;
 
 /// Reads and checks a rules file; errors name the file, line and column.
 pub fn load(path: &Path) -> Result<Arc<Rules>, Failure> {
-    let (text, name) = input::read(Some(&path.to_path_buf()))?;
+    let (text, name) = input::read_rules(path)?;
     Rules::parse(&text).map(Arc::new).map_err(|e| Failure::Input(format!("{name}: {e}")))
 }
 
@@ -169,6 +169,18 @@ pub fn run(args: &RulesArgs) -> Result<(), Failure> {
         if args.positions.is_empty() { vec![None] } else { args.positions.iter().map(|p| Some(p.as_str())).collect() };
     let style = Style::new(args.explain, args.json);
     let mut out = BufWriter::new(std::io::stdout().lock());
+    if args.check && args.positions.is_empty() && rules.start.is_none() {
+        // No position to size the index with: the rules alone, on the board asked for.
+        let board = match (size, &map) {
+            (None, None) => None,
+            _ => Some(
+                gsolve_rules::board::Board::new(&rules, size, map.clone())
+                    .map_err(|e| Failure::Input(format!("{name}: {e}")))?,
+            ),
+        };
+        write!(out, "{}", gsolve_rules::describe_without_position(&rules, board.as_ref())).map_err(write_error)?;
+        return out.flush().map_err(write_error);
+    }
     let mut cache = Cache::default();
     for (i, text) in positions.iter().enumerate() {
         let what = match text {

@@ -13,7 +13,7 @@ use gsolve_games::chase::Chase;
 use gsolve_games::pawns::Pawns;
 use gsolve_games::queens_case::{Map, QueensCase};
 use gsolve_rules::RulesGame;
-use gsolve_tablebase::summary::{summarize, SideCounts};
+use gsolve_tablebase::summary::{remoteness_range, summarize, SideCounts, EXACT_REMOTENESS};
 use gsolve_tablebase::{write, Error, GameTablebase, Tablebase, WriteOptions};
 use serde_json::json;
 use std::io::{BufWriter, Write};
@@ -279,8 +279,10 @@ impl Command for Probe<'_> {
             let shown = value.map_or_else(|| "no value stored".to_string(), |v| v.to_string());
             writeln!(out, "{notation}: {shown}, {side} to move").map_err(write_error)?;
             if moves.is_empty() {
+                // Over by the rules (moves may exist, none is played), or stuck.
+                let over = game.terminal(position).is_some();
                 let end = game.describe_end(position).unwrap_or_else(|| "the game is over".into());
-                writeln!(out, "  no moves: {end}").map_err(write_error)?;
+                writeln!(out, "  {}: {end}", if over { "game over" } else { "no moves" }).map_err(write_error)?;
             }
             for m in &moves {
                 let described = game.describe_move(position, &m.mv);
@@ -398,9 +400,14 @@ impl Command for Info<'_> {
         let bar = Bar::new();
         let sides = game.sides();
         let side_of = |p: &G::Position| game.side_index(p);
-        // Block by block: memory for one block and the counts, not the whole table.
-        let summary =
-            summarize(game, file, sides.len(), side_of, Some(&|p| bar.observe(p))).map_err(|e| bad_file(path, e))?;
+        // Block by block: memory for one block a thread and the counts (bounded,
+        // summary::EXACT_REMOTENESS), not the whole table; the file's digest beside.
+        let (summary, digest) = rayon::join(
+            || summarize(game, file, sides.len(), side_of, Some(&|p| bar.observe(p))),
+            || file.file_digest(),
+        );
+        let summary = summary.map_err(|e| bad_file(path, e))?;
+        let digest = format!("{digest:032x}");
         drop(bar);
         let longest = summary.longest_win.map(|(r, index)| {
             let position = game.position(index).expect("a stored win is a position");
@@ -410,8 +417,17 @@ impl Command for Info<'_> {
         let ratio = file.raw_size() as f64 / file.file_size().max(1) as f64;
         let mut out = BufWriter::new(std::io::stdout().lock());
         if self.args.json {
-            let histogram =
-                |h: &std::collections::BTreeMap<u32, u64>| h.iter().map(|(r, n)| json!([r, n])).collect::<Vec<_>>();
+            // Remoteness below summary::EXACT_REMOTENESS one by one, `[r, n]`; above
+            // it (4-byte files only) by ranges, `[first, last, n]`.
+            let histogram = |h: &std::collections::BTreeMap<u32, u64>| {
+                h.range(..EXACT_REMOTENESS).map(|(r, n)| json!([r, n])).collect::<Vec<_>>()
+            };
+            let ranges = |h: &std::collections::BTreeMap<u32, u64>| {
+                let range = |&k: &u32| remoteness_range(k);
+                h.range(EXACT_REMOTENESS..)
+                    .map(|(k, n)| json!([range(k).start(), range(k).end(), n]))
+                    .collect::<Vec<_>>()
+            };
             let side_json = |c: &SideCounts| {
                 json!({
                     "wins": c.total_wins(),
@@ -421,6 +437,9 @@ impl Command for Info<'_> {
                     "wins_by_remoteness": histogram(&c.wins),
                     "losses_by_remoteness": histogram(&c.losses),
                     "ties_by_remoteness": histogram(&c.ties),
+                    "wins_by_remoteness_range": ranges(&c.wins),
+                    "losses_by_remoteness_range": ranges(&c.losses),
+                    "ties_by_remoteness_range": ranges(&c.ties),
                 })
             };
             let mut by_side = serde_json::Map::new();
@@ -441,6 +460,7 @@ impl Command for Info<'_> {
                 "block_positions": header.block_positions,
                 "blocks": header.block_count,
                 "file_bytes": file.file_size(),
+                "file_digest": digest,
                 "raw_bytes": file.raw_size(),
                 "sides": by_side,
                 "longest_win": longest.as_ref().map(|(r, p, s)| json!({"remoteness": r, "position": p, "to_move": s})),
@@ -463,6 +483,7 @@ impl Command for Info<'_> {
             file.file_size(),
             file.raw_size()
         ))?;
+        w(format!("digest      {digest} (XXH3-128 of the whole file, as `xxhsum -H2` prints it)"))?;
         w(format!("game        {}", header.game))?;
         for (key, value) in &header.parameters {
             w(format!("  {key:<10}{}", long_parameter(value)))?;
@@ -470,13 +491,17 @@ impl Command for Info<'_> {
         w(format!("positions   {positions} ({} indices name no position)", summary.holes))?;
         w(String::new())?;
         let [a, b] = sides;
-        w(format!("{:>10}  {:>36}  {:>36}", "", format!("{a} to move"), format!("{b} to move")))?;
+        // Wide enough for a range of remoteness ("536870912-1073741823"), if any.
+        let ranged = summary.sides.iter().any(|c| c.max_remoteness().is_some_and(|k| k >= EXACT_REMOTENESS));
+        let width = if ranged { 21 } else { 10 };
+        w(format!("{:>width$}  {:>36}  {:>36}", "", format!("{a} to move"), format!("{b} to move")))?;
         w(format!(
-            "{:>10}  {:>12}{:>12}{:>12}  {:>12}{:>12}{:>12}",
+            "{:>width$}  {:>12}{:>12}{:>12}  {:>12}{:>12}{:>12}",
             "remoteness", "wins", "losses", "ties", "wins", "losses", "ties"
         ))?;
         let get = |h: &std::collections::BTreeMap<u32, u64>, r: u32| h.get(&r).copied().unwrap_or(0);
-        // Every remoteness that occurs, in order (the file decides how many there are).
+        // Every remoteness that occurs, in order: one by one below
+        // summary::EXACT_REMOTENESS, by ranges above (so at most that many rows).
         let mut remoteness: Vec<u32> = summary
             .sides
             .iter()
@@ -488,15 +513,18 @@ impl Command for Info<'_> {
             let row: Vec<u64> =
                 summary.sides.iter().flat_map(|c| [get(&c.wins, r), get(&c.losses, r), get(&c.ties, r)]).collect();
             if row.iter().any(|&n| n > 0) {
+                let range = remoteness_range(r);
+                let label =
+                    if r < EXACT_REMOTENESS { r.to_string() } else { format!("{}-{}", range.start(), range.end()) };
                 w(format!(
-                    "{r:>10}  {:>12}{:>12}{:>12}  {:>12}{:>12}{:>12}",
+                    "{label:>width$}  {:>12}{:>12}{:>12}  {:>12}{:>12}{:>12}",
                     row[0], row[1], row[2], row[3], row[4], row[5]
                 ))?;
             }
         }
         let [sa, sb] = [&summary.sides[0], &summary.sides[1]];
         w(format!(
-            "{:>10}  {:>12}{:>12}{:>12}  {:>12}{:>12}{:>12}",
+            "{:>width$}  {:>12}{:>12}{:>12}  {:>12}{:>12}{:>12}",
             "total",
             sa.total_wins(),
             sa.total_losses(),
@@ -505,7 +533,7 @@ impl Command for Info<'_> {
             sb.total_losses(),
             sb.total_ties()
         ))?;
-        w(format!("{:>10}  {:>36}  {:>36}", "draws", sa.draws, sb.draws))?;
+        w(format!("{:>width$}  {:>36}  {:>36}", "draws", sa.draws, sb.draws))?;
         match longest {
             Some((r, position, side)) => w(format!("longest win: {r} plies, {side} to move, e.g. {position}"))?,
             None => w("longest win: none (no position is won)".into())?,

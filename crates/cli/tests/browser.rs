@@ -1,6 +1,7 @@
 //! End to end in a real headless browser: `gsolve serve --port 0`, Debian's
 //! `chromedriver` and `chromium`, driven over the WebDriver HTTP protocol (a small std-only client in `common::http`).
-//! The page opens on the Octapawn start; the test plays a move by clicking it on the
+//! The page opens on the served rules game (Breakthrough, too hard to answer at its
+//! start: the notice is shown), then on the Octapawn start; the test plays a move by clicking it on the
 //! board and checks the value shown against the API's answer, lets the computer
 //! reply, undoes, and sets up a position by clicking in edit mode. Then: the chart's
 //! axes (points inside, each tick label once), move badges on cells with pieces (in a
@@ -455,10 +456,26 @@ fn play_a_move_in_headless_chromium() {
     let browser = Browser::start(&driver, &chromium);
     eprintln!("browser session up in {:.1} s", started.elapsed().as_secs_f64());
 
-    // The page opens on the first game's example, the Octapawn start.
+    // The page opens on the served rules game (the server's `default`): Breakthrough
+    // on 5×5, whose start is too hard to answer here, so the page stays on it with
+    // the notice and its board settings instead of opening another game.
     browser.open(&url);
-    browser.wait_ready(0);
-    let start = api_pawns(&url, "pppp/..../..../PPPP w");
+    wait_for("the rules game's notice", 60, || {
+        let got = browser.script(
+            "return [document.body.dataset.state, document.getElementById('game').value, \
+             document.getElementById('error').dataset.kind || ''];",
+        );
+        (got == json!(["ready", "rules", "too-large"])).then_some(())
+    });
+    assert_eq!(
+        browser.script("return document.getElementById('position-text').value;"),
+        json!("BBBBB/BBBBB/...../WWWWW/WWWWW w")
+    );
+
+    // The Octapawn start, through the address.
+    let octapawn = "pppp/..../..../PPPP w";
+    browser.load(&json!({"game": "pawns", "position": octapawn}), octapawn);
+    let start = api_pawns(&url, octapawn);
     assert_eq!(browser.text("#value"), value_line(&start));
     assert_eq!(browser.text("#value"), "white to move: win in 11");
     let badges = browser.script("return document.querySelectorAll('#board .move-badge').length;");

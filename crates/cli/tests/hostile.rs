@@ -102,6 +102,46 @@ fn inputs_that_are_not_text_files_get_a_clear_answer() {
     refused(&["queens-case", "/nonexistent/maps.txt"], "", "cannot read /nonexistent/maps.txt");
 }
 
+/// A rules file is read up to its cap of 64 KiB, not to the 64 MiB of other
+/// inputs: a 1 MiB file, `/dev/zero` and a 1 MiB stream are refused at once with
+/// the cap named, and the stream is not read much past it.
+#[test]
+fn rules_files_are_read_only_up_to_64_kib() {
+    let dir = Scratch::new("rules-cap");
+    let big = dir.path("big.toml");
+    std::fs::write(&big, format!("# {}\n", "x".repeat(1 << 20))).unwrap();
+    let started = Instant::now();
+    refused(&["rules", s(&big)], "", "larger than 64 KiB, more than a rules file may have");
+    refused(&["rules", "/dev/zero", "--check"], "", "larger than 64 KiB");
+    refused(&["analyze", "--rules", s(&big)], "", "larger than 64 KiB");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    // Standard input: what gsolve took before it stopped reading (the rest is
+    // refused by the closed pipe); at most the cap and a pipe's buffer.
+    let mut child = gsolve()
+        .args(["rules", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let chunk = vec![b'#'; 4096];
+        let mut written = 0usize;
+        while written < 1 << 20 && pipe.write_all(&chunk).is_ok() {
+            written += chunk.len();
+        }
+        written
+    });
+    let output = child.wait_with_output().unwrap();
+    let written = writer.join().unwrap();
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{message}");
+    assert!(message.contains("larger than 64 KiB"), "{message}");
+    assert!(written < 512 << 10, "gsolve read {written} bytes of a rules file capped at 64 KiB");
+}
+
 #[cfg(unix)]
 #[test]
 fn a_fifo_without_a_writer_is_given_up_on() {

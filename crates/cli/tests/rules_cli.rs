@@ -8,6 +8,7 @@ mod common;
 use common::{example, fails, ok};
 use gsolve_games::queens_case::{generate, Cell};
 use gsolve_games::rng::SplitMix64;
+use std::path::PathBuf;
 
 fn rules(name: &str) -> String {
     example(&format!("rules/{name}.toml")).to_str().unwrap().to_string()
@@ -184,7 +185,10 @@ fn drop_games_solve_their_starts_and_name_their_drops() {
         "....../....../....../...... r: loss in 24, red to move"
     );
     let explained = ok(&["rules", &rules("tic-tac-toe"), "XO./.X./... o", "--explain"], "");
-    assert!(explained.contains("1. o O*(3,3)") && explained.contains("end: x has won"), "{explained}");
+    assert!(
+        explained.contains("1. o O*(3,3)") && explained.contains("end: 3 in a line for x, a win for x"),
+        "{explained}"
+    );
     let json: serde_json::Value =
         serde_json::from_str(ok(&["rules", &rules("tic-tac-toe"), "XO./.X./... o", "--json"], "").trim()).unwrap();
     assert_eq!(json["line"][0]["drop"], "O", "{json}");
@@ -192,8 +196,8 @@ fn drop_games_solve_their_starts_and_name_their_drops() {
     let check = ok(&["rules", &rules("connect-4"), "--check"], "");
     for needle in [
         "is dropped from an endless supply into a column, falls to the lowest empty cell it reaches",
-        "red or yellow with 4 pieces in a row, a column or a diagonal: wins",
-        "every cell taken: the side to move ties",
+        "red or yellow with 4 pieces in a row, a column or a diagonal: a win for that side",
+        "every cell taken: a tie",
         "positions can repeat: no",
     ] {
         assert!(check.contains(needle), "{needle:?} missing:\n{check}");
@@ -212,7 +216,8 @@ fn a_tic_tac_toe_tablebase_is_built_and_verified() {
     let file = dir.join("ttt.gtb");
     let path = file.to_str().unwrap();
     let built = ok(&["build", "rules", &rules("tic-tac-toe"), "-o", path], "");
-    assert!(built.contains("17906 positions"), "{built}");
+    // As `verify` says it: the index's entries, and the positions among them.
+    assert!(built.contains("17906 indices (12092 positions, 5814 name no position)"), "{built}");
     let verified = ok(&["verify", path], "");
     assert!(verified.contains("12092 checked") && verified.contains("every value follows"), "{verified}");
     let probed = ok(&["probe", path, ".../.../... x", "X../.O./..X o"], "");
@@ -256,6 +261,26 @@ fn dobutsu_hands_drops_and_a_verified_endgame_tablebase() {
     }
 }
 
+/// `probe` of a Dobutsu position whose lion was just captured (moves exist, none is
+/// played: the game is over) says how the game ended; a side without a move says
+/// so too.
+#[test]
+fn probe_says_how_a_dobutsu_game_ended() {
+    let dir = std::env::temp_dir().join(format!("gsolve-rules-dobutsu-end-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("lions-chick.gtb");
+    let path = file.to_str().unwrap();
+    ok(&["build", "rules", &rules("dobutsu"), "l../.../.../..L s C", "-o", path], "");
+    let probed = ok(&["probe", path, "l../.../.../... s C", "..L/.../.../l.. s C"], "");
+    assert!(probed.contains("  game over: the lion of sente was captured, a win for gote"), "{probed}");
+    assert!(probed.contains("  game over: a lion of sente in the zone far, a win for sente"), "{probed}");
+    assert!(!probed.contains("no moves"), "{probed}");
+    let json = ok(&["probe", path, "l../.../.../... s C", "--json"], "");
+    let object: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(object["end"], "the lion of sente was captured, a win for gote", "{object}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn check_says_what_the_file_means() {
     let out = ok(&["rules", &rules("fox-and-hounds"), "--check"], "");
@@ -283,6 +308,59 @@ fn check_says_what_the_file_means() {
         let position = if file == "chase" { "W.../..../..../...B w" } else { "Q.E./.#../E..A q" };
         let out = ok(&["rules", &rules(file), position, "--check"], "");
         assert!(out.contains("a pursuit: one piece a side, solved whole by bit rows"), "{file}: {out}");
+    }
+}
+
+/// `--check` on rules without a start (a map game): the rules described, the index
+/// said to need a position, exit 0; with a position, its index as before.
+#[test]
+fn check_describes_rules_without_a_start() {
+    for file in ["queens-case", "cops-and-robbers"] {
+        let out = ok(&["rules", &rules(file), "--check"], "");
+        for needle in
+            ["board: from a map", "side ", "piece ", "end: ", "index: its size depends on a map and the pieces"]
+        {
+            assert!(out.contains(needle), "{file}: {needle:?} missing:\n{out}");
+        }
+        assert!(!out.contains("index: none") && !out.contains(" positions in "), "{file}: {out}");
+    }
+    let out = ok(&["rules", &rules("queens-case"), "--check"], "");
+    assert!(out.contains("zone exit for queen: its cells depend on the board"), "{out}");
+    let out = ok(&["rules", &rules("cops-and-robbers"), "C..../.#.#./..R.. c", "--check"], "");
+    assert!(out.contains("index: ") && out.contains(" positions in "), "{out}");
+}
+
+/// `--check` words each ending so that it reads right for a side named in the
+/// singular (white) or the plural (cops): no side name as the subject of a verb.
+#[test]
+fn check_words_endings_for_singular_and_plural_sides() {
+    let cops = ok(&["rules", &rules("cops-and-robbers"), "C..../.#.#./..R.. c", "--check"], "");
+    assert!(cops.contains("end: cop and robber on one cell: a win for cops"), "{cops}");
+    let queens = ok(&["rules", &rules("queens-case"), "Q.E./.#../E..A q", "--check"], "");
+    assert!(queens.contains("queen with a piece in the zone exit: a win for queen ("), "{queens}");
+    let dobutsu = ok(&["rules", &rules("dobutsu"), "--check"], "");
+    assert!(dobutsu.contains("hand as an elephant") && dobutsu.contains("becomes a hen"), "{dobutsu}");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/rules");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let file = path.to_str().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let sides: Vec<String> = text
+            .lines()
+            .find_map(|l| l.strip_prefix("sides = "))
+            .map(|l| l.split('"').skip(1).step_by(2).map(String::from).collect())
+            .unwrap_or_default();
+        let out = ok(&["rules", file, "--check"], "");
+        for side in &sides {
+            for verb in ["wins", "loses", "ties", "has won", "win", "lose", "tie"] {
+                let bad = format!("{side} {verb}\n");
+                let bad_mid = format!("{side} {verb} ");
+                assert!(!out.contains(&bad) && !out.contains(&bad_mid), "{file}: {bad_mid:?} in\n{out}");
+            }
+        }
+        for bad in [": wins", ": loses", ": ties", " a elephant", " a a", " a e", " a i", " a o", " a u"] {
+            assert!(!out.contains(bad), "{file}: {bad:?} in\n{out}");
+        }
     }
 }
 
@@ -421,6 +499,8 @@ fn serve_offers_a_rules_game() {
     };
     let (status, games) = get("api/games");
     assert_eq!(status, 200);
+    // The page opens on the rules file's game, not on the first built-in one.
+    assert_eq!(games["default"], "rules", "{games}");
     let rules_game = games["games"].as_array().unwrap().iter().find(|g| g["name"] == "rules").expect("listed");
     assert_eq!(rules_game["title"], "Breakthrough");
     assert_eq!(rules_game["pieces"], serde_json::json!({"W": 0, "B": 1}));

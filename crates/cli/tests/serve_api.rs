@@ -122,6 +122,7 @@ fn games_lists_every_game_with_its_example() {
     assert_eq!(games[0]["example"]["position"], "pppp/..../..../PPPP w");
     assert!(body["limits"]["max_positions"].as_u64().unwrap() > 0);
     assert_eq!(body["tablebase"], Value::Null);
+    assert_eq!(body["default"], "pawns", "the page opens on the first game");
 }
 
 #[test]
@@ -168,6 +169,7 @@ fn a_tablebase_gives_its_variant_to_requests_without_one() {
     let server = Server::start_with(&["--tablebase", path.to_str().unwrap()]);
     let (_, games) = server.get_json("api/games");
     assert_eq!(games["tablebase"]["parameters"], json!({"size": "5"}));
+    assert_eq!(games["default"], "chase", "the page opens on the tablebase's game");
     assert_eq!(games["tablebase"]["start"]["position"], "1,1 5,5 w");
     let (status, answer) = server.analyze(&[("game", "chase"), ("position", "1,1 5,5 b")]);
     assert_eq!(status, 200, "{answer}");
@@ -627,6 +629,47 @@ fn bodies_with_duplicate_keys_or_over_2_mib_are_refused() {
         format!(r#"{{"game": "chase", "variant": {{"size": "4"}}, "position": "1,1 4,4 w"{}}}"#, " ".repeat(2_000_000));
     let (status, answer) = server.post_json("api/analyze", &padded);
     assert_eq!(status, 200, "{answer}");
+    server.assert_alive();
+}
+
+/// A request head over 64 KiB (docs/reliability.md) is answered `431` and the
+/// connection closed, whether sent at once or line by line; one just under the
+/// limit is served. (hyper's `max_buf_size` alone let a 110 KB head through when
+/// it came in one read.)
+#[test]
+fn heads_over_64_kib_are_refused() {
+    use std::io::Write;
+    let mut server = Server::start();
+    let head = |padding: usize| {
+        format!(
+            "GET /api/games HTTP/1.1\r\nHost: gsolve\r\nX-Padding: {}\r\nConnection: keep-alive\r\n\r\n",
+            "a".repeat(padding)
+        )
+    };
+    let under = answer_to(&server, &head(60_000), |_| {});
+    assert_eq!(under.status, 200, "{}", under.body);
+    for (padding, pieces) in [(110_000, 1), (110_000, 20), (70_000, 1)] {
+        let text = head(padding);
+        let (first, rest) = text.split_at(64);
+        let since = Instant::now();
+        let stream = connect_and_send(&server, first.as_bytes());
+        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let mut writer = stream.try_clone().expect("a second handle");
+        let answer = std::thread::scope(|scope| {
+            scope.spawn(move || {
+                // The server may close before reading it all.
+                for piece in rest.as_bytes().chunks(rest.len().div_ceil(pieces)) {
+                    if writer.write_all(piece).is_err() {
+                        break;
+                    }
+                }
+            });
+            http::read_response_from(&stream).expect("an answer")
+        });
+        assert_eq!(answer.status, 431, "a {padding}-byte header in {pieces} pieces: {}", answer.body);
+        let closed = closed_after(&stream, since, Duration::from_secs(5));
+        assert!(closed.is_some(), "a {padding}-byte header: the connection was left open");
+    }
     server.assert_alive();
 }
 

@@ -9,7 +9,7 @@ use gsolve_engine::{Indexed, PackedValue, Value};
 use gsolve_games::chase::Chase;
 use gsolve_games::notation::PlainNotation;
 use gsolve_tablebase::{write, Tablebase, WriteOptions};
-use serde_json::Value as Json;
+use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
 
 /// A fresh directory for one test's files, removed when dropped.
@@ -346,6 +346,54 @@ fn info_counts_match_the_pawns_summary() {
     let text = ok(&["info", s(&file)], "");
     assert!(text.contains("game        pawns"), "{text}");
     assert!(text.contains("longest win: "), "{text}");
+}
+
+/// `info` of a forged file whose positions each have their own remoteness (chase
+/// 16: 131,072 positions, wins in 0 to 131,070 plies, losses near 2^30): the
+/// remoteness below 16,384 one by one, above by ranges, so that the output stays
+/// small (it was one row or entry a position: 2.6 MB of JSON here, 2.47 GB of
+/// memory for a 2.5 MB file); every position counted; the file's digest printed.
+#[test]
+fn info_of_a_forged_file_stays_bounded_and_gives_the_digest() {
+    let dir = Scratch::new("info-forged");
+    let file = dir.path("forged.gtb");
+    let game = Chase::new(16);
+    let values: Vec<PackedValue> = (0..game.index_size() as u32)
+        .map(|i| PackedValue::pack(if i % 2 == 0 { Value::Win(i) } else { Value::Loss((1 << 30) - 1 - i) }))
+        .collect();
+    let identity = write::Identity { game: "chase", parameters: &[("size".into(), "16".into())], index_version: 1 };
+    write::write_values(&file, &identity, values.as_slice(), &WriteOptions::default(), None).unwrap();
+    let digest = format!("{:032x}", Tablebase::open(&file).unwrap().file_digest());
+
+    let json = ok(&["info", s(&file), "--json"], "");
+    assert!(json.len() < 500_000, "{} bytes of JSON", json.len());
+    let info: Json = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(info["file_digest"], digest.as_str());
+    let sides = &info["sides"];
+    let total: u64 = ["white_to_move", "black_to_move"]
+        .iter()
+        .map(|side| sides[side]["wins"].as_u64().unwrap() + sides[side]["losses"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 131_072);
+    let list = |side: &str, key: &str| sides[side][key].as_array().unwrap().clone();
+    let both = |key: &str| [list("white_to_move", key), list("black_to_move", key)].concat();
+    let exact = both("wins_by_remoteness");
+    assert!(exact.iter().all(|e| e[0].as_u64().unwrap() < 16_384), "remoteness past 16,383 listed one by one");
+    assert_eq!(exact.len(), 8_192);
+    // [first, last, count]: 16,384 to 32,767, 32,768 to 65,535, 65,536 to 131,071.
+    let mut ranges: Vec<(u64, u64)> =
+        both("wins_by_remoteness_range").iter().map(|r| (r[0].as_u64().unwrap(), r[1].as_u64().unwrap())).collect();
+    ranges.sort_unstable();
+    ranges.dedup();
+    assert_eq!(ranges, [(16_384, 32_767), (32_768, 65_535), (65_536, 131_071)]);
+    let losses = both("losses_by_remoteness_range");
+    assert!(losses.iter().all(|r| r[0] == json!(1 << 29) && r[1] == json!((1 << 30) - 1)), "{losses:?}");
+    assert_eq!(info["longest_win"]["remoteness"], 131_070);
+
+    let text = ok(&["info", s(&file)], "");
+    assert!(text.lines().count() < 9_000, "{} lines", text.lines().count());
+    assert!(text.contains(&format!("digest      {digest}")), "{}", &text[..600]);
+    assert!(text.contains("16384-32767") && text.contains("536870912-1073741823"), "ranges missing");
 }
 
 #[test]

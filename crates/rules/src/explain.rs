@@ -1,9 +1,10 @@
 //! A rules game in words: moves and endings for explanations, what the file means
 //! for `gsolve rules --check`, and which solver fits it.
 
+use crate::board::Board;
 use crate::game::{RulesGame, RulesMove};
 use crate::position::RulesPosition;
-use crate::spec::{CellColour, Check, Ending, Facing, Onto, Turn};
+use crate::spec::{CellColour, Check, Ending, Facing, Onto, Rules, Turn};
 use gsolve_engine::{Game, Outcome};
 use gsolve_games::notation::{Coord, Explain, PieceMove};
 use std::collections::HashSet;
@@ -39,14 +40,7 @@ impl RulesGame {
     /// without captures: pieces only come) or leaves a wall. Such a game has no
     /// draws, and alpha-beta search is exact for it.
     pub fn acyclic(&self) -> bool {
-        let rules = self.rules();
-        if rules.has_trails() {
-            return rules.kinds.iter().all(|k| k.trail && !k.stay);
-        }
-        if rules.has_drops() && rules.has_captures() {
-            return false;
-        }
-        rules.kinds.iter().all(|k| !k.stay && k.moves.iter().all(|m| m.vectors.iter().all(|&(f, _)| f > 0)))
+        acyclic(&self.rules())
     }
 
     /// Is the game a pursuit that [`crate::solve_whole`] solves by bit rows: one
@@ -82,25 +76,28 @@ impl RulesGame {
         Coord { row: r + 1, col: c + 1 }
     }
 
-    /// What the file means on this board, for `gsolve rules --check`.
-    pub fn describe(&self) -> String {
-        let rules = self.rules();
+    /// What a rules file means (its board, sides, pieces, zones and endings), on
+    /// `board` when there is one: the first part of [`RulesGame::describe`].
+    fn describe_rules(rules: &Rules, board: Option<&Board>) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "{} ({})", rules.title, rules.name);
-        let board = self.board();
         let cells = match rules.board.cells {
             CellColour::All => String::new(),
             CellColour::Dark => ", dark cells only".into(),
             CellColour::Light => ", light cells only".into(),
         };
-        let _ = writeln!(
-            out,
-            "board: {} rows × {} columns, {} playable cells{cells}{}",
-            board.rows,
-            board.cols,
-            board.cells(),
-            if board.map.is_some() { " (walls and marks from the map)" } else { "" }
-        );
+        let _ = match board {
+            Some(board) => writeln!(
+                out,
+                "board: {} rows × {} columns, {} playable cells{cells}{}",
+                board.rows,
+                board.cols,
+                board.cells(),
+                if board.map.is_some() { " (walls and marks from the map)" } else { "" }
+            ),
+            None if rules.board.map => writeln!(out, "board: from a map, which a position or --map gives{cells}"),
+            None => writeln!(out, "board: its size comes with a position or --rows R --cols C{cells}"),
+        };
         for (i, side) in rules.sides.iter().enumerate() {
             let facing = match side.forward {
                 Facing::Up => "up",
@@ -156,18 +153,25 @@ impl RulesGame {
                 let how = if promote.forced { "becomes" } else { "may become" };
                 let _ = writeln!(
                     out,
-                    "  {how} a {} on a move that ends in the zone {}",
-                    rules.kinds[promote.to].name, rules.zones[promote.zone].name
+                    "  {how} {} on a move that ends in the zone {}",
+                    with_article(&rules.kinds[promote.to].name),
+                    rules.zones[promote.zone].name
                 );
             }
             if let Some(to) = kind.to_hand {
-                let _ = writeln!(out, "  captured, goes to the captor's hand as a {}", rules.kinds[to].name);
+                let _ =
+                    writeln!(out, "  captured, goes to the captor's hand as {}", with_article(&rules.kinds[to].name));
             }
         }
         for (z, zone) in rules.zones.iter().enumerate() {
             for side in 0..2 {
-                let count = (0..board.cells() as u32).filter(|&c| board.in_zone(z, side, c)).count();
-                let _ = writeln!(out, "zone {} for {}: {count} cells", zone.name, rules.sides[side].name);
+                let cells = match board {
+                    Some(board) => {
+                        format!("{} cells", (0..board.cells() as u32).filter(|&c| board.in_zone(z, side, c)).count())
+                    }
+                    None => "its cells depend on the board (a position or a map gives it)".into(),
+                };
+                let _ = writeln!(out, "zone {} for {}: {cells}", zone.name, rules.sides[side].name);
             }
         }
         let result = |o: Outcome| match o {
@@ -175,12 +179,21 @@ impl RulesGame {
             Outcome::Loss => "loses",
             Outcome::Tie => "ties",
         };
+        // An outcome for a side named as a noun ("cops", "white or black", "that side"),
+        // so that it reads right whether the name is singular or plural.
+        let outcome_for = |o: Outcome, who: &str| match o {
+            Outcome::Win => format!("a win for {who}"),
+            Outcome::Loss => format!("a loss for {who}"),
+            Outcome::Tie => "a tie".to_string(),
+        };
+        // The side an ending names: itself if one, "that side" if both.
+        let which = |who: &[&str]| if who.len() == 1 { who[0].to_string() } else { "that side".to_string() };
         for e in &rules.endings {
             let line = match e {
                 Ending::Reach { zone, kinds, sides, check, result: r } => {
                     let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
                     let pieces = kinds.as_ref().map_or("a piece".to_string(), |k| {
-                        k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ")
+                        with_article(&k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or "))
                     });
                     let when = match check {
                         Check::AfterMove => "as soon as it stands there",
@@ -190,18 +203,18 @@ impl RulesGame {
                         "{} with {pieces} in the zone {}: {} ({when})",
                         who.join(" or "),
                         rules.zones[*zone].name,
-                        result(*r)
+                        outcome_for(*r, &which(&who))
                     )
                 }
                 Ending::Meet { kinds, winner } => format!(
                     "{} and {} on one cell: {}",
                     rules.kinds[kinds[0]].name,
                     rules.kinds[kinds[1]].name,
-                    winner.map_or("a tie".to_string(), |w| format!("{} wins", rules.sides[w].name))
+                    winner.map_or("a tie".to_string(), |w| format!("a win for {}", rules.sides[w].name))
                 ),
                 Ending::NoPieces { sides, result: r } => {
                     let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
-                    format!("{} without pieces: {}", who.join(" or "), result(*r))
+                    format!("{} without pieces: {}", who.join(" or "), outcome_for(*r, &which(&who)))
                 }
                 Ending::Line { length, orthogonal, diagonal, kinds, sides, result: r } => {
                     let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
@@ -213,9 +226,9 @@ impl RulesGame {
                         (true, false) => "in a row or a column",
                         _ => "in a diagonal",
                     };
-                    format!("{} with {length} {pieces} {along}: {}", who.join(" or "), result(*r))
+                    format!("{} with {length} {pieces} {along}: {}", who.join(" or "), outcome_for(*r, &which(&who)))
                 }
-                Ending::Full { result: r } => format!("every cell taken: the side to move {}", result(*r)),
+                Ending::Full { result: r } => format!("every cell taken: {}", outcome_for(*r, "the side to move")),
                 Ending::Captured { kinds, result: r } => format!(
                     "a side whose {} is captured {} (whoever captures it)",
                     kinds.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or "),
@@ -229,6 +242,12 @@ impl RulesGame {
             let _ = writeln!(out, "end: the side to move without a legal move loses (the default)");
         }
         let _ = writeln!(out, "otherwise play goes on; a game that never ends is a draw");
+        out
+    }
+
+    /// What the file means on this board, for `gsolve rules --check`.
+    pub fn describe(&self) -> String {
+        let mut out = RulesGame::describe_rules(&self.rules(), Some(&self.board()));
         match self.placement_index() {
             Ok(index) => {
                 let limits: Vec<String> =
@@ -281,6 +300,43 @@ impl RulesGame {
     }
 }
 
+/// What a rules file means when there is no position to set the game up with (the
+/// rules give no start and none was given), for `gsolve rules --check`: the rules
+/// on `board` if there is one, and what the index needs to be sized.
+pub fn describe_without_position(rules: &Rules, board: Option<&Board>) -> String {
+    let mut out = RulesGame::describe_rules(rules, board);
+    let needs = if rules.board.map && board.is_none() {
+        "a map and the pieces: give a position (the map comes with it)"
+    } else {
+        "the pieces: give a position"
+    };
+    let _ = writeln!(out, "index: its size depends on {needs}");
+    let _ = writeln!(
+        out,
+        "positions can repeat: {}",
+        if acyclic(rules) { "no (search is exact; no draws)" } else { "yes (retrograde finds draws)" }
+    );
+    let _ = writeln!(out, "position: none (the rules give no start)");
+    out
+}
+
+/// A noun with its indefinite article: "a lion", "an elephant".
+fn with_article(noun: &str) -> String {
+    let an = noun.starts_with(|c: char| "aeiouAEIOU".contains(c));
+    format!("{} {noun}", if an { "an" } else { "a" })
+}
+
+/// True when no position of a game by these rules can come back ([`RulesGame::acyclic`]).
+fn acyclic(rules: &Rules) -> bool {
+    if rules.has_trails() {
+        return rules.kinds.iter().all(|k| k.trail && !k.stay);
+    }
+    if rules.has_drops() && rules.has_captures() {
+        return false;
+    }
+    rules.kinds.iter().all(|k| !k.stay && k.moves.iter().all(|m| m.vectors.iter().all(|&(f, _)| f > 0)))
+}
+
 impl Explain for RulesGame {
     fn side_to_move(&self, p: &RulesPosition) -> &'static str {
         intern(&self.rules().sides[p.to_move()].name)
@@ -307,25 +363,100 @@ impl Explain for RulesGame {
         described
     }
 
+    /// How the game ended and who won, e.g. "the lion of sente was captured, a win
+    /// for gote" (worded so that a side's name may be singular or plural).
     fn describe_end(&self, p: &RulesPosition) -> Option<String> {
         let outcome = self.terminal(p);
-        let sides = &self.rules().sides;
-        let mover = &sides[p.to_move()].name;
-        let other = &sides[1 - p.to_move()].name;
+        let mover = &self.rules().sides[p.to_move()].name;
+        let other = &self.rules().sides[1 - p.to_move()].name;
+        let result = |o: Outcome| match o {
+            Outcome::Win => format!("a win for {mover}"),
+            Outcome::Loss => format!("a win for {other}"),
+            Outcome::Tie => "a tie".to_string(),
+        };
         Some(match (p.ended(), outcome) {
-            (1 | 2, _) => format!("the pieces met: {} wins", sides[p.ended() as usize - 1].name),
-            (3, _) => "the pieces met: a tie".into(),
-            (_, Some(Outcome::Win)) => format!("{mover} has won"),
-            (_, Some(Outcome::Loss)) => format!("{other} has won"),
-            (_, Some(Outcome::Tie)) => "the game is tied".into(),
+            (1 | 2, _) => format!("the pieces met, a win for {}", self.rules().sides[p.ended() as usize - 1].name),
+            (3, _) => "the pieces met, a tie".into(),
+            (_, Some(o)) => match self.end_reason(p) {
+                Some(why) => format!("{why}, {}", result(o)),
+                None => format!("{mover} cannot move, {}", result(o)),
+            },
             (_, None) => {
                 let mut any = false;
                 self.for_each_move(p, |_| any = true);
                 if any {
                     return None;
                 }
-                format!("{mover} cannot move and loses")
+                format!("{mover} cannot move, a win for {other}")
             }
         })
+    }
+}
+
+impl RulesGame {
+    /// Which ending is over at `p`, in words, checked in the order of
+    /// [`Game::terminal`]: the side that just moved first, then the side to move,
+    /// each side's `reach`, `captured`, `line` and `no-pieces` endings, then a full
+    /// board. `None` when none applies (the side to move is stuck).
+    fn end_reason(&self, p: &RulesPosition) -> Option<String> {
+        let (rules, board) = (&self.rules(), &self.board());
+        let names =
+            |kinds: &[usize]| kinds.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ");
+        let to_move = p.to_move();
+        for side in [1 - to_move, to_move] {
+            let name = &rules.sides[side].name;
+            let counts = |kinds: &Option<Vec<usize>>, group: usize| {
+                let g = &board.groups[group];
+                g.side == side && kinds.as_ref().is_none_or(|k| k.contains(&g.kind))
+            };
+            for e in &rules.endings {
+                let Ending::Reach { zone, kinds, sides, check, .. } = e else { continue };
+                let applies = sides[side] && (*check == Check::AfterMove || side == to_move);
+                if applies && p.pieces().any(|q| counts(kinds, q.group) && board.in_zone(*zone, side, q.cell)) {
+                    let piece = kinds.as_ref().map_or("a piece".to_string(), |k| with_article(&names(k)));
+                    return Some(format!("{piece} of {name} in the zone {}", rules.zones[*zone].name));
+                }
+            }
+            for e in &rules.endings {
+                let Ending::Captured { kinds, .. } = e else { continue };
+                let kinds = Some(kinds.clone());
+                let royal = (0..board.groups.len()).any(|g| counts(&kinds, g));
+                if royal && !p.pieces().any(|q| counts(&kinds, q.group)) {
+                    return Some(format!("the {} of {name} was captured", names(kinds.as_deref().unwrap_or(&[]))));
+                }
+            }
+            for e in &rules.endings {
+                let Ending::Line { length, orthogonal, diagonal, kinds, sides, .. } = e else { continue };
+                if !sides[side] {
+                    continue;
+                }
+                let mut directions = Vec::new();
+                if *orthogonal {
+                    directions.extend([(0i64, 1i64), (1, 0)]);
+                }
+                if *diagonal {
+                    directions.extend([(1, 1), (1, -1)]);
+                }
+                let holds = |r: i64, c: i64| {
+                    (r >= 0 && c >= 0)
+                        .then(|| board.cell(r as u32, c as u32))
+                        .flatten()
+                        .and_then(|cell| p.at(cell))
+                        .is_some_and(|q| counts(kinds, crate::position::group_of(q)))
+                };
+                let line = board.coords.iter().any(|&(r, c)| {
+                    directions
+                        .iter()
+                        .any(|&(dr, dc)| (0..*length as i64).all(|i| holds(r as i64 + dr * i, c as i64 + dc * i)))
+                });
+                if line {
+                    return Some(format!("{length} in a line for {name}"));
+                }
+            }
+            if self.tables().endings().no_pieces(side).is_some() && !p.pieces().any(|q| board.groups[q.group].side == side) {
+                return Some(format!("no piece of {name} is left"));
+            }
+        }
+        (self.tables().endings().has_full() && self.tables().endings().empty_cells(p) == 0).then(|| "every cell is taken".to_string())
     }
 }

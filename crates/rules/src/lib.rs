@@ -58,7 +58,7 @@ mod tables;
 mod unmoves;
 
 pub use error::RulesError;
-pub use explain::{intern, SolverChoice};
+pub use explain::{describe_without_position, intern, SolverChoice};
 pub use game::{RulesGame, RulesMove};
 pub use impls::{escape_text, map_from_line, unescape_text};
 pub use position::RulesPosition;

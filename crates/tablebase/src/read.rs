@@ -116,6 +116,14 @@ impl Tablebase {
         self.bytes.len() as u64
     }
 
+    /// The XXH3-128 of the whole file (`gsolve info` prints it in hex), for a
+    /// publisher to list beside the file. The checksums inside catch damage and
+    /// mix-ups, but anyone who changes the file can recompute them; a digest read
+    /// from elsewhere says the file is the one published. Reads every byte once.
+    pub fn file_digest(&self) -> u128 {
+        xxhash_rust::xxh3::xxh3_128(&self.bytes)
+    }
+
     /// Bytes of the values before compression.
     pub fn raw_size(&self) -> u64 {
         self.header.index_size * self.header.value_width as u64

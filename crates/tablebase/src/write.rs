@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use std::fs;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How to write.
 #[derive(Clone, Debug)]
@@ -40,6 +41,9 @@ pub struct Written {
     pub file_bytes: u64,
     /// Size of the values before compression.
     pub raw_bytes: u64,
+    /// Indices that name no position, when the writer saw every value
+    /// ([`write_values`]); `None` when it was given compressed blocks.
+    pub holes: Option<u64>,
 }
 
 /// The values to store, by index: the whole table in memory, or read piece by piece
@@ -143,6 +147,7 @@ pub fn write_values<V: Values + ?Sized>(
     observer: Option<Observer<'_>>,
 ) -> Result<Written> {
     let header = plan(identity, values.len(), values.max_code(), options)?;
+    let values = &CountingHoles { values, holes: AtomicU64::new(0) };
     let batches: Vec<u64> = (0..header.block_count).step_by(BATCH_BLOCKS).collect();
     let mut batches = batches.into_iter();
     let next_batch = |header: &Header| match batches.next() {
@@ -152,7 +157,33 @@ pub fn write_values<V: Values + ?Sized>(
             compress_blocks(header, values, &blocks, options.level).map(Some)
         }
     };
-    write_blocks(path, header, next_batch, options, observer)
+    let written = write_blocks(path, header, next_batch, options, observer)?;
+    Ok(Written { holes: Some(values.holes.load(Ordering::Relaxed)), ..written })
+}
+
+/// Values that count the holes among the codes they give, as blocks are compressed.
+struct CountingHoles<'a, V: ?Sized> {
+    values: &'a V,
+    holes: AtomicU64,
+}
+
+impl<V: Values + ?Sized> Values for CountingHoles<'_, V> {
+    fn len(&self) -> u64 {
+        self.values.len()
+    }
+    fn max_code(&self) -> u32 {
+        self.values.max_code()
+    }
+    fn fill(&self, range: std::ops::Range<u64>, width: u8, out: &mut Vec<u8>) -> std::io::Result<()> {
+        let start = out.len();
+        self.values.fill(range, width, out)?;
+        let codes = &out[start..];
+        let holes = (0..codes.len() / width as usize)
+            .filter(|&i| format::read_code(codes, width, i) == PackedValue::NONE)
+            .count();
+        self.holes.fetch_add(holes as u64, Ordering::Relaxed);
+        Ok(())
+    }
 }
 
 /// The header of a file of `index_size` values whose largest code is `max_code`:
@@ -229,7 +260,7 @@ pub fn write_blocks(
     match result.and_then(|file_bytes| fs::rename(&temporary, path).map(|()| file_bytes).map_err(Error::from)) {
         Ok(file_bytes) => {
             let raw_bytes = header.index_size * header.value_width as u64;
-            Ok(Written { header, file_bytes, raw_bytes })
+            Ok(Written { header, file_bytes, raw_bytes, holes: None })
         }
         Err(e) => {
             let _ = fs::remove_file(&temporary);

@@ -765,6 +765,89 @@ fn swapped_blocks_are_found_by_every_reader() {
     assert!(summary.is_err());
 }
 
+/// The checksums catch damage and mix-ups, not forgery: two blocks swapped with
+/// every checksum recomputed (anyone can: they are keyless XXH3) make a file that
+/// opens, probes and summarizes without an error, with the wrong values; only
+/// `verify` (the values against the rules) proves a file. The whole file's digest
+/// (`gsolve info`) differs from the published one.
+#[test]
+fn swapped_blocks_with_checksums_recomputed_pass_every_reader_but_verify() {
+    let original = pawns_file().clone();
+    let mut bytes = original.clone();
+    let layout = Layout::of(&bytes);
+    let entry = |k: usize| layout.block_index_offset as usize + 24 * k;
+    // Two whole blocks (the last may be shorter).
+    assert!(layout.block_count >= 3);
+    let (a, b) = (entry(0), entry(1));
+    let saved: Vec<u8> = bytes[a..a + 24].to_vec();
+    bytes.copy_within(b..b + 24, a);
+    bytes[b..b + 24].copy_from_slice(&saved);
+    common::reseal(&mut bytes);
+    let forged = Tablebase::from_bytes(bytes).expect("every checksum matches");
+    let clean = Tablebase::from_bytes(original).unwrap();
+    assert_ne!(forged.file_digest(), clean.file_digest());
+    let mut buffer = Vec::new();
+    for block in 0..layout.block_count {
+        forged.read_block(block, &mut buffer).expect("every block reads");
+    }
+    let range = forged.header().block_range(0);
+    assert!(range.clone().any(|i| forged.value(i).unwrap() != clean.value(i).unwrap()), "the values moved");
+    let typed = GameTablebase::<Pawns>::new(forged).unwrap();
+    let summary = gsolve_tablebase::summary::summarize(
+        typed.game(),
+        typed.tablebase(),
+        2,
+        |p| usize::from(!p.white_to_move),
+        None,
+    );
+    assert!(summary.is_ok(), "info reads it");
+    let table = typed.tablebase().load(None).unwrap();
+    let report = gsolve_tablebase::verify(typed.game(), &table, 10, None);
+    assert!(!report.is_ok(), "verify finds the forgery");
+}
+
+/// A forged file whose positions each have their own remoteness (chase 12: 41,472
+/// positions, wins in 0 to 41,471 plies and losses up to 2^30 − 1): the summary
+/// `gsolve info` prints counts every position, remoteness below
+/// `EXACT_REMOTENESS` one by one and above it by ranges, so it holds at most
+/// `EXACT_REMOTENESS` + 16 counters a histogram, however many values the file has.
+#[test]
+fn a_summary_of_a_forged_file_stays_bounded() {
+    use gsolve_engine::{Indexed, Variant};
+    use gsolve_games::chase::Chase;
+    use gsolve_tablebase::summary::{remoteness_range, summarize, EXACT_REMOTENESS};
+    let game = Chase::new(12);
+    let size = game.index_size();
+    let values: Vec<PackedValue> = (0..size as u32)
+        .map(|i| {
+            PackedValue::pack(if i % 2 == 0 { Value::Win(i) } else { Value::Loss(PackedValue::MAX_REMOTENESS - i) })
+        })
+        .collect();
+    let dir = TempDir::new("forged-summary");
+    let path = dir.join("chase.gtb");
+    let identity =
+        write::Identity { game: Chase::NAME, parameters: &game.parameters(), index_version: Chase::INDEX_VERSION };
+    write::write_values(&path, &identity, values.as_slice(), &WriteOptions::default(), None).unwrap();
+    let file = Tablebase::open(&path).unwrap();
+    assert_eq!(file.file_digest(), xxhash_rust::xxh3::xxh3_128(&fs::read(&path).unwrap()));
+    let typed = GameTablebase::<Chase>::new(file).unwrap();
+    let summary = summarize(typed.game(), typed.tablebase(), 1, |_| 0, None).unwrap();
+    let counts = &summary.sides[0];
+    for histogram in [&counts.wins, &counts.losses, &counts.ties] {
+        assert!(histogram.len() <= EXACT_REMOTENESS as usize + 16, "{} counters", histogram.len());
+        assert!(histogram.keys().all(|&k| k < EXACT_REMOTENESS || k.is_power_of_two()));
+    }
+    assert_eq!(counts.total_wins() + counts.total_losses() + summary.holes, size);
+    assert_eq!(counts.wins.range(..EXACT_REMOTENESS).count(), EXACT_REMOTENESS as usize / 2);
+    // Wins of 16,384 to 32,767 plies, and 32,768 to 41,471: two ranges.
+    let ranges: Vec<_> = counts.wins.range(EXACT_REMOTENESS..).map(|(&k, _)| remoteness_range(k)).collect();
+    assert_eq!(ranges, [16_384..=32_767, 32_768..=65_535]);
+    assert_eq!(counts.wins[&(1 << 15)], (41_472 - 32_768) / 2);
+    assert_eq!(counts.losses.keys().copied().collect::<Vec<_>>(), [1 << 29]);
+    assert_eq!(remoteness_range(1 << 29), (1 << 29)..=PackedValue::MAX_REMOTENESS);
+    assert_eq!(summary.longest_win, Some((41_470, 41_470)));
+}
+
 /// A block taken from another file, with the checksum it has there: two files of
 /// the same values but of different games have the same compressed blocks, and
 /// each block's checksum is seeded with its own file's identity, so the donor's

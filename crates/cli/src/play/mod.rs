@@ -36,8 +36,9 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         return Err(Failure::Input("gsolve play needs a terminal (standard output is not one)".into()));
     }
     let mut screen = Screen::start().map_err(terminal_error)?;
-    let solved =
-        screen.solve(&analyzer, &setup, "the start position", |frame, busy| ui::draw_waiting(frame, &setup, busy))?;
+    let solved = screen.solve(&analyzer, &setup, "the start position", |frame, busy| {
+        ui::draw_waiting(frame, &analyzer, &setup, busy)
+    })?;
     let Some(start) = solved else { return Ok(()) };
     let start = start.map_err(failure)?;
     let mut play = Play::new(analyzer, start, args.second);

@@ -339,6 +339,23 @@ fn a_rules_game_is_played_like_a_built_in_one() {
     assert!(screen.contains('B'), "{screen}");
 }
 
+/// While the start of a rules game is solved, the screen's title is the rules'
+/// title, not "Rules file".
+#[test]
+fn the_waiting_screen_of_a_rules_game_has_its_title() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rules/connect-4.toml");
+    let rules = gsolve_rules::Rules::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let analyzer = Analyzer::with_rules(Limits::default(), std::sync::Arc::new(rules));
+    let setup = Setup::new(GameKind::Rules, "......./......./......./......./......./....... r");
+    let busy = ui::Busy { what: "the start position".into(), progress: None, elapsed: std::time::Duration::ZERO };
+    let mut terminal = Terminal::new(TestBackend::new(110, 30)).unwrap();
+    terminal.draw(|frame| ui::draw_waiting(frame, &analyzer, &setup, &busy)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let first: String = (0..buffer.area.width).map(|x| buffer[(x, 0)].symbol().to_string()).collect();
+    assert!(first.contains("gsolve play: Connect 4"), "{first}");
+    assert!(!first.contains("Rules file"), "{first}");
+}
+
 #[test]
 fn quit() {
     let mut play = start(&hexapawn(), false);

@@ -18,7 +18,7 @@
 use super::state::{Play, Player};
 use crate::progress::describe;
 use gsolve_analysis::catalog::CellRole;
-use gsolve_analysis::{Board, GameKind, MoveInfo, Setup};
+use gsolve_analysis::{Analyzer, Board, GameKind, MoveInfo, Setup};
 use gsolve_engine::{Progress, Value};
 use gsolve_games::notation::Coord;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -101,13 +101,14 @@ fn key_lines(width: u16) -> Vec<String> {
     lines
 }
 
-/// The screen while the start position is solved, before the game can be drawn.
-pub fn draw_waiting(frame: &mut Frame, setup: &Setup, busy: &Busy) {
+/// The screen while the start position is solved, before the game can be drawn;
+/// the game's title as the analyzer gives it (a rules game's own).
+pub fn draw_waiting(frame: &mut Frame, analyzer: &Analyzer, setup: &Setup, busy: &Busy) {
     if too_small(frame) {
         return;
     }
     let [title, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(frame.area());
-    let heading = format!(" gsolve play: {}  {}", setup.game.title(), setup.position);
+    let heading = format!(" gsolve play: {}  {}", analyzer.title(setup.game), setup.position);
     frame.render_widget(Paragraph::new(heading).bold(), title);
     let text = vec![Line::raw(busy.line()), Line::raw("q quits").dim()];
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).block(Block::bordered()), body);

@@ -223,9 +223,17 @@ fn rules_description(analyzer: &Analyzer) -> (Value, Value, Value) {
 /// `GET /api/games`.
 async fn games(State(state): State<Arc<App>>) -> Json<Value> {
     let limits = state.analyzer.limits();
-    let games: Vec<Value> = state.analyzer.games().into_iter().map(|g| describe(&state.analyzer, g)).collect();
+    let kinds = state.analyzer.games();
+    let games: Vec<Value> = kinds.iter().map(|&g| describe(&state.analyzer, g)).collect();
+    // The game the page opens on: the tablebase's, else the rules file's, else the first.
+    let tablebase_game = state.tablebase.as_ref().and_then(|t| t["game"].as_str().map(String::from));
+    let default = tablebase_game.unwrap_or_else(|| {
+        let served = kinds.iter().find(|&&g| g == GameKind::Rules).or(kinds.first());
+        served.map_or_else(String::new, |g| g.name().to_string())
+    });
     Json(json!({
         "games": games,
+        "default": default,
         "limits": {
             "max_positions": limits.max_positions,
             "max_snake_cells": limits.max_snake_cells,

@@ -204,10 +204,16 @@ impl Drop for RequestUnderWay {
 }
 
 /// HTTP/1 with the head timeout (which is also the idle timeout, see the module's
-/// comment) and a bounded head.
+/// comment) and a bounded head. `max_buf_size` alone does not bound the head: a
+/// read may fill the buffer past it, and a head that arrives whole in one read is
+/// served (a 110 KB header was); `max_header_size` counts the head itself.
 fn http1() -> hyper::server::conn::http1::Builder {
     let mut http = hyper::server::conn::http1::Builder::new();
-    http.timer(TokioTimer::new()).header_read_timeout(HEAD_TIMEOUT).max_buf_size(MAX_HEAD).keep_alive(true);
+    http.timer(TokioTimer::new())
+        .header_read_timeout(HEAD_TIMEOUT)
+        .max_header_size(MAX_HEAD)
+        .max_buf_size(MAX_HEAD)
+        .keep_alive(true);
     http
 }
 
