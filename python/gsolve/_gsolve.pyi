@@ -100,6 +100,9 @@ class Solution:
     @property
     def values(self) -> Union[npt.NDArray[np.uint16], npt.NDArray[np.uint32]]:
         """Packed value codes by index, the solver's own buffer (no copy)."""
+    @property
+    def solver(self) -> str:
+        """``"layered"``, ``"bit rows"`` or ``"retrograde"``: the solver ``gsolve build`` takes too."""
     def __len__(self) -> int: ...
     def index(self, position: str) -> int: ...
     def position(self, index: int) -> Optional[str]: ...

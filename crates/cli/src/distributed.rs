@@ -38,6 +38,24 @@ pub struct DistributedArgs {
 }
 
 /// What a build does with these arguments.
+/// A cluster error in the command line's words: the library's, with the flags that
+/// set what it refuses.
+fn worded(e: &gsolve_distributed::cluster::Error) -> String {
+    use gsolve_distributed::cluster::Error;
+    match e {
+        Error::HostfileCount { file, listed, processes } => {
+            format!(
+                "{file} lists {listed} process{} but --processes is {processes}",
+                if *listed == 1 { "" } else { "es" }
+            )
+        }
+        Error::NoSuchProcess { process, processes } => {
+            format!("--process {process} is not below --processes {processes}")
+        }
+        e => e.to_string(),
+    }
+}
+
 pub enum Plan {
     /// The single-process build.
     Alone,
@@ -65,7 +83,7 @@ impl DistributedArgs {
                 Cluster::new(processes, process, addresses, threads)
             }
         }
-        .map_err(|e| Failure::Input(e.to_string()))?;
+        .map_err(|e| Failure::Input(worded(&e)))?;
         cluster.connect_timeout = Duration::from_secs(self.connect_timeout);
         Ok(Plan::Member(cluster))
     }

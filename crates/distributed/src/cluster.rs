@@ -73,6 +73,24 @@ pub enum Error {
     /// The processes and the hostfile disagree, or the numbers make no sense.
     #[error("{0}")]
     Setup(String),
+    /// The hostfile lists another number of processes than the run has.
+    #[error("{file} lists {listed} process{} but the run has {processes}", if *.listed == 1 { "" } else { "es" })]
+    HostfileCount {
+        /// The hostfile's name.
+        file: String,
+        /// The processes it lists.
+        listed: usize,
+        /// The processes of the run.
+        processes: usize,
+    },
+    /// This process's number is not below the number of processes.
+    #[error("process {process} is not below the run's {processes} processes (processes are numbered from 0)")]
+    NoSuchProcess {
+        /// This process's number.
+        process: usize,
+        /// The processes of the run.
+        processes: usize,
+    },
     /// This process cannot listen on its address (most often: the port is in use).
     #[error("process {process} cannot listen on {address}: {source}")]
     Bind {
@@ -178,11 +196,7 @@ impl Cluster {
             addresses.push(line.to_string());
         }
         if addresses.len() != processes {
-            return Err(Error::Setup(format!(
-                "{file} lists {} process{} but --processes is {processes}",
-                addresses.len(),
-                if addresses.len() == 1 { "" } else { "es" }
-            )));
+            return Err(Error::HostfileCount { file: file.to_string(), listed: addresses.len(), processes });
         }
         Cluster::new(processes, process, addresses, threads)
     }
@@ -212,7 +226,7 @@ impl Cluster {
             return Err(Error::Setup("a run needs at least one process and one worker thread".into()));
         }
         if process >= processes {
-            return Err(Error::Setup(format!("--process {process} is not below --processes {processes}")));
+            return Err(Error::NoSuchProcess { process, processes });
         }
         if processes > 1 && addresses.len() != processes {
             return Err(Error::Setup(format!("{} addresses for {processes} processes", addresses.len())));
@@ -346,7 +360,7 @@ impl Cluster {
             return Err(self.handshake_error(
                 expected,
                 format!(
-                    "runs {threads} worker thread(s), this process {}: give every process the same --threads",
+                    "runs {threads} worker thread(s), this process {}: give every process the same number of worker threads",
                     self.threads
                 ),
             ));

@@ -40,7 +40,7 @@ impl RulesGame {
     /// without captures: pieces only come) or leaves a wall. Such a game has no
     /// draws, and alpha-beta search is exact for it.
     pub fn acyclic(&self) -> bool {
-        acyclic(&self.rules())
+        acyclic(self.rules())
     }
 
     /// Is the game a pursuit that [`crate::solve_whole`] solves by bit rows: one
@@ -247,7 +247,7 @@ impl RulesGame {
 
     /// What the file means on this board, for `gsolve rules --check`.
     pub fn describe(&self) -> String {
-        let mut out = RulesGame::describe_rules(&self.rules(), Some(&self.board()));
+        let mut out = RulesGame::describe_rules(self.rules(), Some(self.board()));
         match self.placement_index() {
             Ok(index) => {
                 let limits: Vec<String> =
@@ -399,7 +399,7 @@ impl RulesGame {
     /// each side's `reach`, `captured`, `line` and `no-pieces` endings, then a full
     /// board. `None` when none applies (the side to move is stuck).
     fn end_reason(&self, p: &RulesPosition) -> Option<String> {
-        let (rules, board) = (&self.rules(), &self.board());
+        let (rules, board) = (self.rules(), self.board());
         let names =
             |kinds: &[usize]| kinds.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ");
         let to_move = p.to_move();
@@ -453,10 +453,13 @@ impl RulesGame {
                     return Some(format!("{length} in a line for {name}"));
                 }
             }
-            if self.tables().endings().no_pieces(side).is_some() && !p.pieces().any(|q| board.groups[q.group].side == side) {
+            if self.tables().endings().no_pieces(side).is_some()
+                && !p.pieces().any(|q| board.groups[q.group].side == side)
+            {
                 return Some(format!("no piece of {name} is left"));
             }
         }
-        (self.tables().endings().has_full() && self.tables().endings().empty_cells(p) == 0).then(|| "every cell is taken".to_string())
+        (self.tables().endings().has_full() && self.tables().endings().empty_cells(p) == 0)
+            .then(|| "every cell is taken".to_string())
     }
 }
