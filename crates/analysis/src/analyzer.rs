@@ -785,8 +785,22 @@ where
         solver,
         moves,
         end,
+        over,
         board,
     })
+}
+
+/// The analysis of `position` from a tablebase of its game (`"tablebase"` its
+/// solver; the setup carries the variant a position needs, as the analyzer's do).
+/// Fails when the file stores no value for the position (a damaged or forged file).
+pub fn analysis_of_stored<G: CatalogGame>(
+    tablebase: &GameTablebase<G>,
+    position: &G::Position,
+) -> Result<Analysis, AnalysisError> {
+    let game = tablebase.game();
+    let variant = G::KIND.entry().variant_of(&game.board_parameters());
+    let setup = Setup { game: G::KIND, variant, position: game.format_position(position) };
+    analysis_of(&setup, game, tablebase, position, "tablebase")
 }
 
 /// `(1,1)->(2,1)`, or `stay at (1,1)` for a piece that stays (Queen's Case).

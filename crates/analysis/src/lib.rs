@@ -34,8 +34,9 @@
 mod analyzer;
 pub mod catalog;
 mod draw;
+pub mod print;
 
-pub use analyzer::{move_label, piece_move_label, Analyzer, Limits};
+pub use analyzer::{analysis_of_stored, move_label, piece_move_label, Analyzer, Limits};
 pub use catalog::{CatalogGame, GameKind, CATALOG};
 pub use draw::{Board, Draw};
 
@@ -151,56 +152,17 @@ pub struct Analysis {
     pub moves: Vec<MoveInfo>,
     /// How the game ended, when it is over here.
     pub end: Option<String>,
+    /// True when the game is over by its rules here (moves may exist, none is
+    /// played); false when play goes on, or the side to move is stuck.
+    pub over: bool,
     /// The board, for drawing.
     pub board: Board,
-}
-
-/// `"win"`, `"loss"`, `"tie"` or `"draw"` and the remoteness (`null` for a draw).
-fn value_json(value: Value) -> (serde_json::Value, serde_json::Value) {
-    (json!(value.kind_name()), json!(value.remoteness()))
 }
 
 impl Analysis {
     /// The move the computer plays: the best (fastest win, slowest loss, a draw kept).
     pub fn best_move(&self) -> Option<&MoveInfo> {
         self.moves.first()
-    }
-
-    /// As JSON (the web API's response; documented in the README).
-    pub fn to_json(&self) -> serde_json::Value {
-        let (value, remoteness) = value_json(self.value);
-        let moves: Vec<_> = self
-            .moves
-            .iter()
-            .map(|m| {
-                let (value, remoteness) = value_json(m.value);
-                let mut out = json!({
-                    "move": m.label,
-                    "from": [m.from.row, m.from.col],
-                    "to": [m.to.row, m.to.col],
-                    "value": value,
-                    "remoteness": remoteness,
-                    "delta": m.delta,
-                    "position": m.position,
-                });
-                if let Some(letter) = m.drop {
-                    out["drop"] = json!(letter.to_string());
-                }
-                out
-            })
-            .collect();
-        json!({
-            "game": self.setup.game.name(),
-            "variant": self.setup.to_json()["variant"],
-            "position": self.setup.position,
-            "to_move": self.to_move,
-            "value": value,
-            "remoteness": remoteness,
-            "solver": self.solver,
-            "end": self.end,
-            "board": self.board.to_json(),
-            "moves": moves,
-        })
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::progress::Bar;
 use crate::report::write_error;
 use crate::{input, AnalyzeArgs, Failure, SetupArgs};
-use gsolve_analysis::{Analysis, AnalysisError, Analyzer, GameKind, Limits, Setup};
+use gsolve_analysis::{AnalysisError, Analyzer, GameKind, Limits, Setup};
 use gsolve_engine::Variant;
 use gsolve_games::queens_case::{Map, QueensCase};
 use std::io::{BufWriter, Write};
@@ -221,35 +221,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     if args.json {
         writeln!(out, "{}", analysis.to_json()).map_err(write_error)?;
     } else {
-        print(&analysis, &mut out).map_err(write_error)?;
+        gsolve_analysis::print::write_analysis(&analysis, &mut out).map_err(write_error)?;
     }
     out.flush().map_err(write_error)
-}
-
-/// The human-readable analysis: value, board, moves.
-pub fn print(analysis: &Analysis, out: &mut impl Write) -> std::io::Result<()> {
-    let setup = &analysis.setup;
-    writeln!(out, "{} {}", setup.game, setup.position)?;
-    for (key, value) in &setup.variant {
-        writeln!(out, "  {key}: {value}")?;
-    }
-    writeln!(out, "{} to move: {} (solver: {})", analysis.to_move, analysis.value, analysis.solver)?;
-    writeln!(out)?;
-    for row in &analysis.board.cells {
-        let spaced: Vec<String> = row.chars().map(String::from).collect();
-        writeln!(out, "  {}", spaced.join(" "))?;
-    }
-    writeln!(out)?;
-    if analysis.moves.is_empty() {
-        writeln!(out, "no moves: {}", analysis.end.as_deref().unwrap_or("the game is over"))?;
-        return Ok(());
-    }
-    // Labels of every piece a side moves at once are longer than one piece's.
-    let width = analysis.moves.iter().map(|m| m.label.chars().count()).max().unwrap_or(0).max(16);
-    writeln!(out, "{:<width$} {:<14} {:>8}  position after", "move", "value", "vs best")?;
-    for m in &analysis.moves {
-        let delta = m.delta.map_or_else(|| "-".to_string(), |d| if d > 0 { format!("+{d}") } else { d.to_string() });
-        writeln!(out, "{:<width$} {:<14} {:>8}  {}", m.label, m.value.to_string(), delta, m.position)?;
-    }
-    Ok(())
 }

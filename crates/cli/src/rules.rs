@@ -197,7 +197,7 @@ pub fn run(args: &RulesArgs) -> Result<(), Failure> {
         let side = s.game.side_to_move(&s.position);
         let position = s.position;
         let solved = cache.solve(s.game, &position)?;
-        let answer = |value: Value| format!("{notation}: {value}, {side} to move");
+        let answer = |value: Value| gsolve_analysis::print::value_line(&notation, value, side);
         let report = solved.report(i + 1, answer, &position, style);
         report.print(style, &mut out).map_err(write_error)?;
     }

@@ -7,8 +7,7 @@ use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, ProbeArgs, TierArgs,
 use gsolve_analysis::catalog::{
     build_tablebase, open_tablebase, BuildPlan, CatalogGame, TablebaseVisitor, FAILURES_SHOWN,
 };
-use gsolve_analysis::piece_move_label;
-use gsolve_engine::Value;
+use gsolve_analysis::{analysis_of_stored, print};
 use gsolve_games::chase::Chase;
 use gsolve_games::pawns::Pawns;
 use gsolve_games::queens_case::{Map, QueensCase};
@@ -246,54 +245,16 @@ impl Command for Probe<'_> {
             .collect::<Result<Vec<_>, _>>()?;
         let mut out = BufWriter::new(std::io::stdout().lock());
         for position in &positions {
-            let value = tablebase.value(position).map_err(|e| bad_file(path, e))?;
-            let moves = tablebase.move_values(position).map_err(|e| bad_file(path, e))?;
-            let notation = game.format_position(position);
-            let side = game.side_to_move(position);
+            // A damaged block is named as the reader finds it, before the analysis
+            // (which reads the same values) could only say that one is missing.
+            tablebase.value(position).map_err(|e| bad_file(path, e))?;
+            tablebase.move_values(position).map_err(|e| bad_file(path, e))?;
+            let analysis = analysis_of_stored(&tablebase, position)
+                .map_err(|e| Failure::Input(format!("{}: {}: {e}", path.display(), game.format_position(position))))?;
             if self.args.json {
-                let moves: Vec<_> = moves
-                    .iter()
-                    .map(|m| {
-                        let described = game.describe_move(position, &m.mv);
-                        json!({
-                            "move": piece_move_label(&described),
-                            "from": [described.from.row, described.from.col],
-                            "to": [described.to.row, described.to.col],
-                            "value": m.value.kind_name(),
-                            "remoteness": m.value.remoteness(),
-                            "position": game.format_position(&m.child),
-                        })
-                    })
-                    .collect();
-                let object = json!({
-                    "position": notation,
-                    "to_move": side,
-                    "value": value.map(Value::kind_name),
-                    "remoteness": value.and_then(Value::remoteness),
-                    "end": game.terminal(position).and_then(|_| game.describe_end(position)),
-                    "moves": moves,
-                });
-                writeln!(out, "{object}").map_err(write_error)?;
-                continue;
-            }
-            let shown = value.map_or_else(|| "no value stored".to_string(), |v| v.to_string());
-            writeln!(out, "{notation}: {shown}, {side} to move").map_err(write_error)?;
-            if moves.is_empty() {
-                // Over by the rules (moves may exist, none is played), or stuck.
-                let over = game.terminal(position).is_some();
-                let end = game.describe_end(position).unwrap_or_else(|| "the game is over".into());
-                writeln!(out, "  {}: {end}", if over { "game over" } else { "no moves" }).map_err(write_error)?;
-            }
-            for m in &moves {
-                let described = game.describe_move(position, &m.mv);
-                writeln!(
-                    out,
-                    "  {:<14} {:<22} -> {}",
-                    m.value.to_string(),
-                    piece_move_label(&described),
-                    game.format_position(&m.child)
-                )
-                .map_err(write_error)?;
+                writeln!(out, "{}", analysis.to_json()).map_err(write_error)?;
+            } else {
+                print::write_brief(&analysis, &mut out).map_err(write_error)?;
             }
         }
         out.flush().map_err(write_error)

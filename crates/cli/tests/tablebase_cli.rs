@@ -531,3 +531,30 @@ fn build_takes_the_catalogs_whole_solver() {
         assert!(built.contains(&format!(" by {solver}, written in")), "{args:?}: {built}");
     }
 }
+
+/// `probe --json` prints the analysis object (one printer for every front end):
+/// today's keys and the analysis keys, the same object `analyze --tablebase`
+/// gives for the position.
+#[test]
+fn probe_json_is_the_analysis_object() {
+    let dir = Scratch::new("probe-json");
+    let file = dir.path("chase-4.gtb");
+    ok(&["build", "chase", "--size", "4", "-o", s(&file)], "");
+    for position in ["1,1 4,4 w", "2,2 2,3 b"] {
+        let probed: Json = serde_json::from_str(ok(&["probe", s(&file), position, "--json"], "").trim()).unwrap();
+        for key in ["position", "to_move", "value", "remoteness", "end", "moves", "game", "variant", "solver", "board"]
+        {
+            assert!(probed.get(key).is_some(), "{key} missing from {probed}");
+        }
+        assert_eq!(probed["solver"], "tablebase");
+        for m in probed["moves"].as_array().unwrap() {
+            for key in ["move", "from", "to", "value", "remoteness", "position", "delta"] {
+                assert!(m.get(key).is_some(), "{key} missing from the move {m}");
+            }
+        }
+        let analyzed: Json =
+            serde_json::from_str(ok(&["analyze", "--tablebase", s(&file), "chase", position, "--json"], "").trim())
+                .unwrap();
+        assert_eq!(probed, analyzed, "{position}");
+    }
+}
