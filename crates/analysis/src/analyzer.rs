@@ -5,7 +5,6 @@ use crate::draw::Draw;
 use crate::{Analysis, AnalysisError, Board, GameKind, LegalMove, Listing, MoveInfo, Setup};
 use gsolve_engine::search::{SearchError, SearchHooks, Searcher};
 use gsolve_engine::{line, Game, Indexed, Observer, Solution, Value, ValueLookup, Variant};
-use gsolve_games::chase::Chase;
 use gsolve_games::notation::{Coord, Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
 use gsolve_games::queens_case::QueensCase;
@@ -114,9 +113,8 @@ impl TablebaseVisitor for Boxed {
 pub struct Analyzer {
     limits: Limits,
     tablebase: Option<Box<dyn StoredTable>>,
-    chase: Cache<u32, Chase>,
-    queens: Cache<String, QueensCase>,
-    pawns: Cache<(u32, u32), Pawns>,
+    /// Whole-game solves by game and variant ([`Solved`] of the game's type).
+    whole: Mutex<HashMap<VariantKey, Arc<dyn Any + Send + Sync>>>,
     /// The last alpha-beta searcher of pawns boards over 16 cells, with its table:
     /// playing on through a game asks about positions it has mostly seen.
     pawns_search: Mutex<Option<(PawnsBoard, Shared<Pawns>)>>,
@@ -154,26 +152,11 @@ impl KeptSnakes for Mask256 {
     }
 }
 
-/// Solved games by variant, with the solver's name.
-type Cache<K, G> = Mutex<HashMap<K, Arc<(G, Solution, catalog::WholeSolver)>>>;
+/// A game and its variant's parameters: what a whole solve is kept by.
+type VariantKey = (GameKind, Vec<(String, String)>);
 
-/// Looks up or computes a cached solve; the lock is not held while solving.
-fn cached<K: std::hash::Hash + Eq + Clone, V>(
-    cache: &Mutex<HashMap<K, Arc<V>>>,
-    key: &K,
-    make: impl FnOnce() -> V,
-) -> Arc<V> {
-    if let Some(found) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
-        return found.clone();
-    }
-    let made = Arc::new(make());
-    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-    if cache.len() >= CACHED {
-        cache.clear();
-    }
-    cache.insert(key.clone(), made.clone());
-    made
-}
+/// A game solved whole, with the solver that did it.
+type Solved<G> = (G, Solution, catalog::WholeSolver);
 
 fn bad_position(position: &str, error: impl std::fmt::Display) -> AnalysisError {
     AnalysisError::BadPosition { position: position.to_string(), message: error.to_string() }
@@ -222,9 +205,7 @@ impl Analyzer {
         Analyzer {
             limits,
             tablebase: None,
-            chase: Mutex::default(),
-            queens: Mutex::default(),
-            pawns: Mutex::default(),
+            whole: Mutex::default(),
             pawns_search: Mutex::default(),
             snakes_search: Mutex::default(),
             snakes_wide_search: Mutex::default(),
@@ -369,10 +350,13 @@ impl Analyzer {
     fn run(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
         match setup.game {
             GameKind::Pawns => self.pawns(setup, mode),
-            GameKind::Chase => self.chase(setup, mode),
-            GameKind::QueensCase => self.queens_case(setup, mode),
             GameKind::Snakes => self.snakes(setup, mode),
             GameKind::Rules => self.rules_game(setup, mode),
+            // Games whose setups carry their variant: the catalog makes the game.
+            kind => {
+                let visitor = WholeAnalysis { analyzer: self, setup, mode };
+                catalog::with_variant(kind, &setup.variant, visitor)?
+            }
         }
     }
 
@@ -420,10 +404,7 @@ impl Analyzer {
         // limits (a 2x8 board is not); others are searched within the node budget.
         if rows * cols <= 16 && game.index_size() <= self.limits.max_positions {
             return solve_or_check(mode, |observer| {
-                let solved = cached(&self.pawns, &(rows, cols), || {
-                    let (solution, solver) = game.solve_whole(observer);
-                    (game.clone(), solution, solver)
-                });
+                let solved = self.solved_whole(game, observer);
                 analysis_of(setup, &solved.0, &solved.1, &position, solved.2.analysis_name())
             });
         }
@@ -477,10 +458,15 @@ impl Analyzer {
         analysis_of(setup, game, &*searcher, position, "alpha-beta")
     }
 
-    fn chase(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
-        let size = parameter(setup, key::SIZE, &[key::SIZE])?;
-        let game = Chase::from_parameters(&[(key::SIZE.into(), size.into())])
-            .map_err(|e| AnalysisError::BadVariant(format!("chase: {e}")))?;
+    /// A game whose setups carry their variant, made by the catalog from it: the
+    /// position's analysis from a whole solve of the variant (kept for the next
+    /// positions), or from the tablebase.
+    fn whole_game<G: CatalogGame>(
+        &self,
+        setup: &Setup,
+        mode: Mode<'_>,
+        game: G,
+    ) -> Result<Option<Analysis>, AnalysisError> {
         let position = game.parse_position(&setup.position).map_err(|e| bad_position(&setup.position, e))?;
         if let Mode::List(out) = mode {
             return listed(out, setup, &game, &position);
@@ -490,32 +476,27 @@ impl Analyzer {
         }
         self.within(setup, game.index_size())?;
         solve_or_check(mode, |observer| {
-            let solved = cached(&self.chase, &game.size(), || {
-                let (solution, solver) = game.solve_whole(observer);
-                (game.clone(), solution, solver)
-            });
+            let solved = self.solved_whole(game, observer);
             analysis_of(setup, &solved.0, &solved.1, &position, solved.2.analysis_name())
         })
     }
 
-    fn queens_case(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
-        let map = parameter(setup, key::MAP, &[key::MAP, "width", "height"])?;
-        let game = queens_game(map)?;
-        let position = game.parse_position(&setup.position).map_err(|e| bad_position(&setup.position, e))?;
-        if let Mode::List(out) = mode {
-            return listed(out, setup, &game, &position);
+    /// The whole solve of `game`'s variant: kept from an earlier analysis, or made
+    /// now (without the lock held: another analysis may go on meanwhile).
+    fn solved_whole<G: CatalogGame>(&self, game: G, observer: Option<Observer<'_>>) -> Arc<Solved<G>> {
+        let key = (G::KIND, game.parameters());
+        let kept = self.whole.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
+        if let Some(found) = kept.and_then(|any| any.downcast::<Solved<G>>().ok()) {
+            return found;
         }
-        if let Some(answer) = self.answer_from_tablebase(setup, mode, &game, &position) {
-            return answer;
+        let (solution, solver) = game.solve_whole(observer);
+        let made = Arc::new((game, solution, solver));
+        let mut whole = self.whole.lock().unwrap_or_else(|e| e.into_inner());
+        if whole.len() >= CACHED {
+            whole.clear();
         }
-        self.within(setup, game.index_size())?;
-        solve_or_check(mode, |observer| {
-            let solved = cached(&self.queens, &map.to_string(), || {
-                let (solution, solver) = game.solve_whole(observer);
-                (game, solution, solver)
-            });
-            analysis_of(setup, &solved.0, &solved.1, &position, solved.2.analysis_name())
-        })
+        whole.insert(key, made.clone());
+        made
     }
 
     fn snakes(&self, setup: &Setup, mode: Mode<'_>) -> Result<Option<Analysis>, AnalysisError> {
@@ -595,6 +576,20 @@ impl Analyzer {
             )));
         }
         Ok(())
+    }
+}
+
+/// The analysis of a setup whose game the catalog made from its variant.
+struct WholeAnalysis<'a, 'o> {
+    analyzer: &'a Analyzer,
+    setup: &'a Setup,
+    mode: Mode<'o>,
+}
+
+impl catalog::VariantVisitor for WholeAnalysis<'_, '_> {
+    type Output = Result<Option<Analysis>, AnalysisError>;
+    fn visit<G: CatalogGame>(self, game: G) -> Self::Output {
+        self.analyzer.whole_game(self.setup, self.mode, game)
     }
 }
 
