@@ -3,6 +3,7 @@
 use crate::progress::Bar;
 use crate::report::write_error;
 use crate::{input, AnalyzeArgs, Failure, SetupArgs};
+use gsolve_analysis::catalog::{key, Parameter, ParameterKind};
 use gsolve_analysis::{AnalysisError, Analyzer, GameKind, Limits, Setup};
 use gsolve_engine::Variant;
 use gsolve_games::queens_case::{Map, QueensCase};
@@ -40,46 +41,36 @@ pub fn setup(args: &SetupArgs, analyzer: &Analyzer) -> Result<Setup, Failure> {
     let mut parameters: Vec<(String, String)> = Vec::new();
     let wrong =
         |option: &str| Failure::Input(format!("{option} does not apply to {game} (see `gsolve analyze --help`)"));
+    // Each flag is a parameter of the game's catalog entry, in its range.
+    let entry = game.entry();
+    let number = |key: &str, value: u32, (verb, what): (&str, &str)| -> Result<(String, String), Failure> {
+        let Some(Parameter { kind: ParameterKind::Number { min, max, .. }, .. }) = entry.parameter(key) else {
+            return Err(wrong(&format!("--{key}")));
+        };
+        if !(*min..=*max).contains(&value) {
+            return Err(Failure::Input(format!("--{key} {value}: {game} boards {verb} {min} to {max} {what}")));
+        }
+        Ok((key.to_string(), value.to_string()))
+    };
     if let Some(size) = args.size {
-        if game != GameKind::Chase {
-            return Err(wrong("--size"));
-        }
-        if !(2..=100).contains(&size) {
-            return Err(Failure::Input(format!("--size {size}: chase boards are 2 to 100 cells a side")));
-        }
-        parameters.push(("size".into(), size.to_string()));
+        parameters.push(number(key::SIZE, size, ("are", "cells a side"))?);
     }
     if let Some(path) = &args.map {
-        if game != GameKind::QueensCase {
+        if entry.parameter(key::MAP).is_none_or(|p| !p.variant) {
             return Err(wrong("--map"));
         }
         let (text, name) = input::read(Some(path))?;
         let map = Map::parse(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
-        let map_parameter = QueensCase::new(&map).parameters().into_iter().find(|(k, _)| k == "map");
+        let map_parameter = QueensCase::new(&map).parameters().into_iter().find(|(k, _)| k == key::MAP);
         parameters.extend(map_parameter);
     }
-    let (sides, range) = match game {
-        GameKind::Snakes => ("snakes", 1..=11),
-        _ => ("pawns", 2..=8),
-    };
-    for (key, value) in [("rows", args.rows), ("cols", args.cols)] {
+    for (key, value, what) in [(key::ROWS, args.rows, "rows"), (key::COLS, args.cols, "columns")] {
         let Some(value) = value else { continue };
-        if !matches!(game, GameKind::Pawns | GameKind::Snakes) {
-            return Err(wrong(&format!("--{key}")));
-        }
+        let parameter = number(key, value, ("have", what))?;
         if position.is_some() {
             return Err(Failure::Input(format!("--{key} sets the start's board: give it without a position")));
         }
-        let range = if game == GameKind::Snakes && key == "cols" { 2..=11 } else { range.clone() };
-        if !range.contains(&value) {
-            let what = if key == "rows" { "rows" } else { "columns" };
-            return Err(Failure::Input(format!(
-                "--{key} {value}: {sides} boards have {} to {} {what}",
-                range.start(),
-                range.end()
-            )));
-        }
-        parameters.push((key.into(), value.to_string()));
+        parameters.push(parameter);
     }
     match (args.rows, args.cols) {
         (Some(_), None) => return Err(Failure::Input("--rows R needs --cols C as well".into())),
@@ -103,20 +94,21 @@ pub fn setup(args: &SetupArgs, analyzer: &Analyzer) -> Result<Setup, Failure> {
     match position {
         Some(position) => {
             if stored.is_none() {
-                let needs = match game {
-                    GameKind::Chase if args.size.is_none() => Some("the board size: give --size N"),
-                    GameKind::QueensCase if args.map.is_none() => Some("a map: give --map FILE (one map)"),
-                    _ => None,
-                };
-                if let Some(needs) = needs {
+                let given = |p: &&Parameter| parameters.iter().any(|(k, _)| k == p.key);
+                if let Some(needed) = entry.parameters.iter().filter(|p| p.variant).find(|p| !given(p)) {
+                    let flag = match needed.kind {
+                        ParameterKind::Number { .. } => format!("--{} N", needed.key),
+                        ParameterKind::Map => format!("--{} FILE (one map)", needed.key),
+                    };
                     return Err(Failure::Input(format!(
-                        "a {game} position needs {needs}, or a tablebase of {game} with --tablebase FILE"
+                        "a {game} position needs {}: give {flag}, or a tablebase of {game} with --tablebase FILE",
+                        needed.help
                     )));
                 }
             }
             // Only the variant parameters travel with a position (pawns and snakes
             // positions carry their board); the analyzer fills in the tablebase's.
-            let variant = if matches!(game, GameKind::Chase | GameKind::QueensCase) { parameters } else { Vec::new() };
+            let variant = entry.variant_of(&parameters);
             Ok(Setup { game, variant, position: position.to_string() })
         }
         None if !parameters.is_empty() => analyzer.start(game, &parameters).map_err(failure),

@@ -22,6 +22,12 @@ mod tablebase;
 use clap::{Args, Parser, Subcommand};
 use distributed::DistributedArgs;
 
+/// The sides of a pawns board and of a chase board the flags take: the games' own limits.
+const PAWNS_SIDES: std::ops::RangeInclusive<i64> =
+    gsolve_games::pawns::MIN_SIDE as i64..=gsolve_games::pawns::MAX_SIDE as i64;
+const CHASE_SIZES: std::ops::RangeInclusive<i64> =
+    gsolve_games::chase::MIN_SIZE as i64..=gsolve_games::chase::MAX_SIZE as i64;
+
 /// The notices of the crates linked in, generated from Cargo.lock (tests/supply_chain.rs).
 const THIRD_PARTY: &str = include_str!("../../../THIRD-PARTY");
 use std::path::PathBuf;
@@ -256,10 +262,10 @@ enum BuildGame {
     /// writes the same file. The work directory is removed when the file is written.
     Pawns {
         /// Rows.
-        #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(2..=8))]
+        #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(PAWNS_SIDES))]
         rows: u32,
         /// Columns.
-        #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(2..=8))]
+        #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(PAWNS_SIDES))]
         cols: u32,
         #[command(flatten)]
         tiers: TierArgs,
@@ -271,7 +277,7 @@ enum BuildGame {
     /// The CQOI 2013 board game on an n×n board: every pair of cells, either side to move.
     Chase {
         /// Board size n.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=100))]
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(CHASE_SIZES))]
         size: u32,
         #[command(flatten)]
         output: OutputArgs,
@@ -381,10 +387,10 @@ struct PawnsArgs {
     #[arg(long)]
     summary: bool,
     /// Rows of the board for --summary.
-    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(2..=8))]
+    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(PAWNS_SIDES))]
     rows: Option<u32>,
     /// Columns of the board for --summary.
-    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(2..=8))]
+    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(PAWNS_SIDES))]
     cols: Option<u32>,
 }
 
