@@ -42,7 +42,7 @@ fn cases(args: &PawnsArgs) -> Result<(), Failure> {
                 (Pawns::new(case.rows, case.cols).format_position(&start), !args.black_to_move)
             })
             .collect();
-        return crate::rules::contest(crate::rules::Contest::Pawns, file, cases, args.explain, args.json);
+        return crate::rules::contest(gsolve_analysis::GameKind::Pawns, file, cases, args.explain, args.json);
     }
     let style = Style::new(args.explain, args.json);
     let mut out = BufWriter::new(std::io::stdout().lock());

@@ -2,9 +2,9 @@
 
 use crate::progress::{self, Bar};
 use crate::report::{write_error, CaseReport, Style};
-use crate::rules::{self, Contest};
+use crate::rules;
 use crate::{input, Failure, PursuitArgs};
-use gsolve_analysis::CatalogGame;
+use gsolve_analysis::{CatalogGame, GameKind};
 use gsolve_engine::retrograde::{self, Options};
 use gsolve_engine::{Solution, Unmoves};
 use gsolve_games::chase::{self, Chase, ChaseCase};
@@ -37,7 +37,7 @@ pub fn queens_case(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Resu
     let maps = queens_case::parse_maps(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
     if let Some(file) = &args.rules {
         let cases = maps.iter().map(|map| (queens_text(map), true)).collect();
-        return rules::contest(Contest::QueensCase, file, cases, args.explain, args.json);
+        return rules::contest(GameKind::QueensCase, file, cases, args.explain, args.json);
     }
     let style = Style::new(args.explain, args.json);
     let mut out = BufWriter::new(std::io::stdout().lock());
@@ -79,7 +79,7 @@ pub fn chase(PursuitArgs { case: args, retrograde }: &PursuitArgs) -> Result<(),
     let cases = chase::parse_cases(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
     if let Some(file) = &args.rules {
         let cases = cases.iter().map(|case| (chase_text(case), true)).collect();
-        return rules::contest(Contest::Chase, file, cases, args.explain, args.json);
+        return rules::contest(GameKind::Chase, file, cases, args.explain, args.json);
     }
     let style = Style::new(args.explain, args.json);
     let mut out = BufWriter::new(std::io::stdout().lock());

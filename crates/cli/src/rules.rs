@@ -4,7 +4,7 @@
 use crate::progress::Bar;
 use crate::report::{write_error, CaseReport, Style};
 use crate::{input, Failure, RulesArgs};
-use gsolve_analysis::CatalogGame;
+use gsolve_analysis::{CatalogGame, GameKind};
 use gsolve_engine::search::{SearchError, Searcher};
 use gsolve_engine::{Solution, Value, Variant};
 use gsolve_games::notation::{Explain, PlainNotation};
@@ -204,42 +204,6 @@ pub fn run(args: &RulesArgs) -> Result<(), Failure> {
     out.flush().map_err(write_error)
 }
 
-/// Which contest a case comes from, for its answer line.
-#[derive(Clone, Copy)]
-pub enum Contest {
-    QueensCase,
-    Chase,
-    Pawns,
-    Snakes,
-}
-
-/// The contest's answer line for a value of its start position, as the built-in
-/// commands print it; a rules file may allow what the contest cannot (a draw in
-/// pawn chess), which is then said in words.
-fn contest_answer(contest: Contest, first_to_move: bool, value: Value) -> String {
-    match contest {
-        Contest::QueensCase => gsolve_games::queens_case::QueensCase::verdict(value).to_string(),
-        Contest::Chase => gsolve_games::chase::Chase::verdict(value),
-        Contest::Pawns => {
-            let first_wins = matches!(value, Value::Win(_)) == first_to_move;
-            match value {
-                Value::Win(r) | Value::Loss(r) => format!("{} ({r})", if first_wins { "white" } else { "black" }),
-                Value::Tie(r) => format!("tie ({r})"),
-                Value::Draw => "draw".to_string(),
-            }
-        }
-        Contest::Snakes => {
-            let (mover, other) = if first_to_move { (1, 2) } else { (2, 1) };
-            match value {
-                Value::Win(r) => format!("{mover} {}", r + 1),
-                Value::Loss(r) => format!("{other} {}", r + 1),
-                Value::Tie(r) => format!("tie {}", r + 1),
-                Value::Draw => "draw".to_string(),
-            }
-        }
-    }
-}
-
 /// The contest cases as positions of the rules' notation, each with whether the
 /// contest's first side is to move.
 pub type Cases = Vec<(String, bool)>;
@@ -247,7 +211,10 @@ pub type Cases = Vec<(String, bool)>;
 /// Solves contest cases with the rules of `rules_file` instead of the built-in game:
 /// each case, written as a position of the rules (the letters of the contest's own
 /// rules file in examples/rules/), answered in the contest's format.
-pub fn contest(contest: Contest, rules_file: &Path, cases: Cases, explain: bool, json: bool) -> Result<(), Failure> {
+pub fn contest(game: GameKind, rules_file: &Path, cases: Cases, explain: bool, json: bool) -> Result<(), Failure> {
+    let Some(contest_line) = game.entry().contest_line else {
+        return Err(Failure::Other(anyhow::anyhow!("{game} has no contest format")));
+    };
     let rules = load(rules_file)?;
     let name = rules_file.display();
     let style = Style::new(explain, json);
@@ -258,7 +225,7 @@ pub fn contest(contest: Contest, rules_file: &Path, cases: Cases, explain: bool,
         let s = setup(rules.clone(), None, None, Some(text)).map_err(|e| setup_error(&what, e))?;
         let position = s.position;
         let solved = cache.solve(s.game, &position)?;
-        let report = solved.report(i + 1, |v| contest_answer(contest, *first_to_move, v), &position, style);
+        let report = solved.report(i + 1, |v| contest_line(*first_to_move, v), &position, style);
         report.print(style, &mut out).map_err(write_error)?;
     }
     out.flush().map_err(write_error)

@@ -24,7 +24,7 @@ pub fn run(args: &CaseArgs) -> Result<(), Failure> {
         // The board as examples/rules/snakes.toml writes it: heads `1` and `2`,
         // obstacles `#` (walls, as trails leave them), snake 1 to move.
         let cases = boards.iter().map(|board| (snakes::with_game(board, StartText), true)).collect();
-        return crate::rules::contest(crate::rules::Contest::Snakes, file, cases, args.explain, args.json);
+        return crate::rules::contest(gsolve_analysis::GameKind::Snakes, file, cases, args.explain, args.json);
     }
     let style = Style::new(args.explain, args.json);
     let mut out = BufWriter::new(std::io::stdout().lock());

@@ -21,6 +21,7 @@ pub use typed::{
 };
 
 use crate::{AnalysisError, Setup};
+use gsolve_engine::Value;
 use gsolve_games::{chase, pawns};
 use std::fmt;
 
@@ -146,6 +147,11 @@ pub struct Entry {
     pub glyphs: &'static [Glyph],
     /// True when a tablebase of the game can be built ([`CatalogGame`]).
     pub stored: bool,
+    /// The answer line of the game's contest format for a value of a case's start
+    /// (`true`: the contest's first side is to move); `None` for a game without one.
+    /// A rules file may allow what the contest cannot (a draw in pawn chess), which
+    /// is then said in words.
+    pub contest_line: Option<fn(bool, Value) -> String>,
 }
 
 const fn number(key: &'static str, min: u32, max: u32, default: u32, variant: bool, help: &'static str) -> Parameter {
@@ -176,6 +182,7 @@ pub static CATALOG: [Entry; 5] = [
             Glyph { cell: 'p', symbol: '♟', role: CellRole::Piece(1) },
         ],
         stored: true,
+        contest_line: Some(pawns_line),
     },
     Entry {
         kind: GameKind::Chase,
@@ -192,6 +199,7 @@ pub static CATALOG: [Entry; 5] = [
             Glyph { cell: 'B', symbol: '●', role: CellRole::Piece(1) },
         ],
         stored: true,
+        contest_line: Some(|_, value| gsolve_games::chase::Chase::verdict(value)),
     },
     Entry {
         kind: GameKind::QueensCase,
@@ -216,6 +224,7 @@ pub static CATALOG: [Entry; 5] = [
             Glyph { cell: 'E', symbol: '⌂', role: CellRole::Goal },
         ],
         stored: true,
+        contest_line: Some(|_, value| gsolve_games::queens_case::QueensCase::verdict(value).to_string()),
     },
     Entry {
         kind: GameKind::Snakes,
@@ -244,6 +253,7 @@ pub static CATALOG: [Entry; 5] = [
             Glyph { cell: 'b', symbol: '▒', role: CellRole::Trail(1) },
         ],
         stored: false,
+        contest_line: Some(snakes_line),
     },
     Entry {
         kind: GameKind::Rules,
@@ -263,8 +273,30 @@ pub static CATALOG: [Entry; 5] = [
         // The rules name their pieces' letters and sides: the analyzer knows them.
         glyphs: &[],
         stored: true,
+        contest_line: None,
     },
 ];
+
+/// UVa 10838's line: `white (x)` or `black (x)`.
+fn pawns_line(first_to_move: bool, value: Value) -> String {
+    let first_wins = matches!(value, Value::Win(_)) == first_to_move;
+    match value {
+        Value::Win(r) | Value::Loss(r) => format!("{} ({r})", if first_wins { "white" } else { "black" }),
+        Value::Tie(r) => format!("tie ({r})"),
+        Value::Draw => "draw".to_string(),
+    }
+}
+
+/// The two snakes' line: the winner and the 1-based ply on which the loser is stuck.
+fn snakes_line(first_to_move: bool, value: Value) -> String {
+    let (mover, other) = if first_to_move { (1, 2) } else { (2, 1) };
+    match value {
+        Value::Win(r) => format!("{mover} {}", r + 1),
+        Value::Loss(r) => format!("{other} {}", r + 1),
+        Value::Tie(r) => format!("tie {}", r + 1),
+        Value::Draw => "draw".to_string(),
+    }
+}
 
 impl GameKind {
     /// Every built-in game, in menu order ([`GameKind::Rules`] is offered by an
