@@ -4,10 +4,9 @@ use crate::catalog::{self, key, open_tablebase, CatalogGame, TablebaseVisitor};
 use crate::draw::Draw;
 use crate::{Analysis, AnalysisError, Board, GameKind, LegalMove, Listing, MoveInfo, Setup};
 use gsolve_engine::search::{SearchError, SearchHooks, Searcher};
-use gsolve_engine::{line, Game, Indexed, Observer, Solution, Value, ValueLookup, Variant};
+use gsolve_engine::{line, Game, Indexed, Observer, Solution, Value, ValueLookup};
 use gsolve_games::notation::{Coord, Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
-use gsolve_games::queens_case::QueensCase;
 use gsolve_games::snakes::{self, Mask, Mask256, Snakes, SnakesBoard, SnakesPosition};
 use gsolve_tablebase::{GameTablebase, Tablebase};
 use std::any::Any;
@@ -286,24 +285,16 @@ impl Analyzer {
     /// board when none is given.
     pub fn start(&self, game: GameKind, parameters: &[(String, String)]) -> Result<Setup, AnalysisError> {
         let probe = Setup { game, variant: parameters.to_vec(), position: String::new() };
-        let keys: Vec<&str> = catalog::CATALOG.iter().flat_map(|e| e.parameters.iter().map(|p| p.key)).collect();
+        // Every key some game takes, once each, in the catalog's order.
+        let mut keys: Vec<&str> = Vec::new();
+        for key in catalog::CATALOG.iter().flat_map(|e| e.parameters.iter().map(|p| p.key)) {
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
         let number =
             |key: &str| -> Result<u32, AnalysisError> { game.entry().number(key, parameter(&probe, key, &keys)?) };
         Ok(match game {
-            GameKind::Pawns => {
-                let (rows, cols) = (number(key::ROWS)?, number(key::COLS)?);
-                let game = Pawns::new(rows, cols);
-                Setup::new(GameKind::Pawns, game.format_position(&game.start()))
-            }
-            GameKind::Chase => {
-                let n = number(key::SIZE)?;
-                Setup::new(GameKind::Chase, format!("1,1 {n},{n} w")).with(key::SIZE, n.to_string())
-            }
-            GameKind::QueensCase => {
-                let map = parameter(&probe, key::MAP, &[key::MAP])?;
-                let game = queens_game(map)?;
-                Setup::new(GameKind::QueensCase, game.format_position(&game.start())).with(key::MAP, map)
-            }
             GameKind::Snakes => {
                 let (rows, cols) = (number(key::ROWS)?, number(key::COLS)?);
                 let mut cells = vec![vec!['.'; cols as usize]; rows as usize];
@@ -313,6 +304,31 @@ impl Analyzer {
                 Setup::new(GameKind::Snakes, format!("{} 1", rows.join("/")))
             }
             GameKind::Rules => self.rules_start(parameters)?,
+            // A game with an index: the catalog makes it from the parameters, and
+            // it knows its start.
+            kind => {
+                struct Start;
+                impl catalog::VariantVisitor for Start {
+                    type Output = Option<String>;
+                    fn visit<G: CatalogGame>(self, game: G) -> Option<String> {
+                        game.start_position().map(|p| game.format_position(&p))
+                    }
+                }
+                let entry = kind.entry();
+                if let Some((unknown, _)) = parameters.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
+                    return Err(AnalysisError::BadVariant(format!(
+                        "{kind}: unknown variant parameter {unknown:?} (expected {})",
+                        keys.join(", ")
+                    )));
+                }
+                // Only the parameters of this game are its variant; others given
+                // for another game's board are not looked at.
+                let own: Vec<(String, String)> =
+                    parameters.iter().filter(|(k, _)| entry.parameter(k).is_some()).cloned().collect();
+                let start = catalog::with_variant(kind, &own, Start)?
+                    .ok_or_else(|| AnalysisError::Internal(format!("{kind}: no start")))?;
+                Setup { game: kind, variant: entry.variant_of(&own), position: start }
+            }
         })
     }
 
@@ -672,12 +688,6 @@ fn searched<G: SearchHooks, H: std::borrow::Borrow<G>>(
         children.iter().try_for_each(search)?;
     }
     Ok(())
-}
-
-/// The Queen's Case game of a map written as rows joined by `/`.
-fn queens_game(map: &str) -> Result<QueensCase, AnalysisError> {
-    QueensCase::from_parameters(&catalog::queens_parameters(map))
-        .map_err(|e| AnalysisError::BadVariant(format!("{}: {e}", GameKind::QueensCase)))
 }
 
 /// The legal moves of `position` and where they lead, or how the game ended.

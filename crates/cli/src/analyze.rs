@@ -3,10 +3,8 @@
 use crate::progress::Bar;
 use crate::report::write_error;
 use crate::{input, AnalyzeArgs, Failure, SetupArgs};
-use gsolve_analysis::catalog::{key, Parameter, ParameterKind};
+use gsolve_analysis::catalog::{self, key, Parameter, ParameterKind};
 use gsolve_analysis::{AnalysisError, Analyzer, GameKind, Limits, Setup};
-use gsolve_engine::Variant;
-use gsolve_games::queens_case::{Map, QueensCase};
 use std::io::{BufWriter, Write};
 
 /// Errors the user can fix exit with status 2; a solver failure with 1.
@@ -59,10 +57,10 @@ pub fn setup(args: &SetupArgs, analyzer: &Analyzer) -> Result<Setup, Failure> {
         if entry.parameter(key::MAP).is_none_or(|p| !p.variant) {
             return Err(wrong("--map"));
         }
+        let Some(read_map) = entry.map_file else { return Err(wrong("--map")) };
         let (text, name) = input::read(Some(path))?;
-        let map = Map::parse(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
-        let map_parameter = QueensCase::new(&map).parameters().into_iter().find(|(k, _)| k == key::MAP);
-        parameters.extend(map_parameter);
+        let map = read_map(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+        parameters.push((key::MAP.to_string(), map));
     }
     for (key, value, what) in [(key::ROWS, args.rows, "rows"), (key::COLS, args.cols, "columns")] {
         let Some(value) = value else { continue };
@@ -139,7 +137,10 @@ fn game_and_position(args: &SetupArgs, stored: Option<GameKind>) -> Result<(Game
         (Some(Err(_)), Some(game)) if args.position.is_none() => Ok((game, args.game.as_deref())),
         (Some(Err(e)), _) => Err(failure(e)),
         (None, Some(game)) => Ok((game, None)),
-        (None, None) => Err(Failure::Input("give a game: pawns, chase, queens-case or snakes, or --rules FILE".into())),
+        (None, None) => Err(Failure::Input(format!(
+            "give a game: {}, or --rules FILE",
+            catalog::names(|e| e.kind != GameKind::Rules)
+        ))),
     }
 }
 

@@ -152,7 +152,14 @@ pub struct Entry {
     /// A rules file may allow what the contest cannot (a draw in pawn chess), which
     /// is then said in words.
     pub contest_line: Option<fn(bool, Value) -> String>,
+    /// Reads a file with one map in the game's own format into its `map`
+    /// parameter (rows joined by `/`); `None` for a game without a map of its own.
+    pub map_file: Option<MapReader>,
 }
+
+/// Reads a map file's text into a `map` parameter; the error says what is wrong and
+/// where.
+pub type MapReader = fn(&str) -> Result<String, String>;
 
 const fn number(key: &'static str, min: u32, max: u32, default: u32, variant: bool, help: &'static str) -> Parameter {
     Parameter { key, kind: ParameterKind::Number { min, max, default }, variant, help }
@@ -183,6 +190,7 @@ pub static CATALOG: [Entry; 5] = [
         ],
         stored: true,
         contest_line: Some(pawns_line),
+        map_file: None,
     },
     Entry {
         kind: GameKind::Chase,
@@ -200,6 +208,7 @@ pub static CATALOG: [Entry; 5] = [
         ],
         stored: true,
         contest_line: Some(|_, value| gsolve_games::chase::Chase::verdict(value)),
+        map_file: None,
     },
     Entry {
         kind: GameKind::QueensCase,
@@ -225,6 +234,7 @@ pub static CATALOG: [Entry; 5] = [
         ],
         stored: true,
         contest_line: Some(|_, value| gsolve_games::queens_case::QueensCase::verdict(value).to_string()),
+        map_file: Some(queens_map),
     },
     Entry {
         kind: GameKind::Snakes,
@@ -254,6 +264,7 @@ pub static CATALOG: [Entry; 5] = [
         ],
         stored: false,
         contest_line: Some(snakes_line),
+        map_file: None,
     },
     Entry {
         kind: GameKind::Rules,
@@ -274,8 +285,17 @@ pub static CATALOG: [Entry; 5] = [
         glyphs: &[],
         stored: true,
         contest_line: None,
+        map_file: None,
     },
 ];
+
+/// A Queen's Case map file (the contest's `W H` and H rows) as the `map` parameter.
+fn queens_map(text: &str) -> Result<String, String> {
+    let map = gsolve_games::queens_case::Map::parse(text).map_err(|e| e.to_string())?;
+    let game = gsolve_games::queens_case::QueensCase::new(&map);
+    let parameters = gsolve_engine::Variant::parameters(&game);
+    Ok(parameters.into_iter().find(|(k, _)| k == key::MAP).map(|(_, v)| v).unwrap_or_default())
+}
 
 /// UVa 10838's line: `white (x)` or `black (x)`.
 fn pawns_line(first_to_move: bool, value: Value) -> String {

@@ -94,6 +94,10 @@ pub trait CatalogGame: Variant + Indexed + PlainNotation + Explain + Draw + Send
         Self::KIND.entry().side_names()
     }
 
+    /// The position a game of this variant starts from (a rules game: none, its
+    /// start depends on the position it was set up from).
+    fn start_position(&self) -> Option<Self::Position>;
+
     /// The side to move as 0 or 1, in the order of [`CatalogGame::sides`].
     fn side_index(&self, position: &Self::Position) -> usize {
         let name = self.side_to_move(position);
@@ -199,6 +203,10 @@ fn retrograde_with<G: gsolve_engine::Unmoves + Sync>(game: &G, observer: Option<
 impl CatalogGame for Pawns {
     const KIND: GameKind = GameKind::Pawns;
 
+    fn start_position(&self) -> Option<Self::Position> {
+        Some(self.start())
+    }
+
     fn solve_whole(&self, observer: Option<Observer<'_>>) -> (Solution, WholeSolver) {
         (layered::solve_with(self, observer), WholeSolver::Layered)
     }
@@ -226,6 +234,17 @@ impl CatalogGame for Pawns {
 impl CatalogGame for Chase {
     const KIND: GameKind = GameKind::Chase;
 
+    /// White in the top left corner, black in the bottom right, white to move.
+    fn start_position(&self) -> Option<Self::Position> {
+        let n = self.size();
+        let corners = gsolve_games::chase::ChaseCase {
+            size: n,
+            white: gsolve_games::notation::Coord { row: 1, col: 1 },
+            black: gsolve_games::notation::Coord { row: n, col: n },
+        };
+        Some(self.start(&corners))
+    }
+
     /// The bit-parallel solve gives the engine's solution, index for index, faster;
     /// the engine's past its budget.
     fn solve_whole(&self, observer: Option<Observer<'_>>) -> (Solution, WholeSolver) {
@@ -240,6 +259,10 @@ impl CatalogGame for Chase {
 
 impl CatalogGame for QueensCase {
     const KIND: GameKind = GameKind::QueensCase;
+
+    fn start_position(&self) -> Option<Self::Position> {
+        Some(self.start())
+    }
 
     /// The bit-parallel solve on open maps within its budget; the engine's on
     /// others and past it.
@@ -259,6 +282,10 @@ impl CatalogGame for QueensCase {
 
 impl CatalogGame for RulesGame {
     const KIND: GameKind = GameKind::Rules;
+
+    fn start_position(&self) -> Option<Self::Position> {
+        None
+    }
 
     fn sides(&self) -> [&'static str; 2] {
         self.rules().sides.each_ref().map(|side| gsolve_rules::intern(&side.name))
