@@ -1,23 +1,12 @@
 //! A board as a grid of one-character cells, for terminals and web pages.
 
 use gsolve_engine::Game;
-use gsolve_games::chase::{Chase, ChasePosition};
-use gsolve_games::notation::PlainNotation;
-use gsolve_games::pawns::{Pawns, PawnsPosition};
-use gsolve_games::queens_case::{Cell, QueensCase, QueensPosition};
-use gsolve_games::snakes::{Mask, Snakes, SnakesPosition};
-use gsolve_rules::{RulesGame, RulesPosition};
+use gsolve_games::notation::DrawnBoard;
 use serde_json::json;
 
-/// A board: `rows` strings of `cols` characters, row 1 at the top.
-///
-/// | game          | characters                                                       |
-/// |---------------|------------------------------------------------------------------|
-/// | `pawns`       | `P` white pawn, `p` black pawn, `.` empty                        |
-/// | `chase`       | `W` white, `B` black, `X` both (a capture), `.` empty            |
-/// | `queens-case` | `Q` queen, `A` army, `X` both, `E` exit, `#` wall, `.` floor     |
-/// | `snakes`      | `1` and `2` heads, `a` and `b` their bodies, `#` obstacle, `.` free |
-/// | `rules`       | the rules' piece letters and zone marks, `#` wall, `.` empty      |
+/// A board: `rows` strings of `cols` characters, row 1 at the top. Each game's
+/// characters are listed in its catalog entry ([`crate::catalog::Entry::cells`]);
+/// a rules game's are the rules' piece letters and zone marks, `#` wall, `.` empty.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     /// Number of rows.
@@ -49,70 +38,15 @@ impl Board {
     }
 }
 
-/// Drawing a position as rows of characters (a [`Board`]).
+/// Drawing a position as rows of characters (a [`Board`]): every game that draws
+/// itself ([`DrawnBoard`], in its own module) does.
 pub trait Draw: Game {
     /// The position's board.
     fn board(&self, position: &Self::Position) -> Board;
 }
 
-impl Draw for Pawns {
-    fn board(&self, position: &PawnsPosition) -> Board {
-        Board::from_notation(&self.format_position(position))
-    }
-}
-
-impl<M: Mask> Draw for Snakes<M> {
-    fn board(&self, position: &SnakesPosition<M>) -> Board {
-        Board::from_notation(&self.format_position(position))
-    }
-}
-
-impl Draw for Chase {
-    fn board(&self, p: &ChasePosition) -> Board {
-        let n = self.size();
-        let rows = (0..n)
-            .map(|r| {
-                (0..n)
-                    .map(|c| match (r * n + c == p.white, r * n + c == p.black) {
-                        (true, true) => 'X',
-                        (true, false) => 'W',
-                        (false, true) => 'B',
-                        _ => '.',
-                    })
-                    .collect()
-            })
-            .collect();
-        Board::from_rows(rows)
-    }
-}
-
-impl Draw for QueensCase {
-    fn board(&self, p: &QueensPosition) -> Board {
-        let map = self.map();
-        let (queen, army) = (self.coord(p.queen), self.coord(p.army));
-        let rows = (0..map.height())
-            .map(|r| {
-                (0..map.width())
-                    .map(|c| {
-                        let here = |at: gsolve_games::notation::Coord| at.row == r + 1 && at.col == c + 1;
-                        match (here(queen), here(army), map.cell(r, c)) {
-                            (true, true, _) => 'X',
-                            (true, false, _) => 'Q',
-                            (false, true, _) => 'A',
-                            (_, _, Cell::Wall) => '#',
-                            (_, _, Cell::Exit) => 'E',
-                            (_, _, Cell::Floor) => '.',
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        Board::from_rows(rows)
-    }
-}
-
-impl Draw for RulesGame {
-    fn board(&self, position: &RulesPosition) -> Board {
-        Board::from_notation(&self.format_position(position))
+impl<G: DrawnBoard> Draw for G {
+    fn board(&self, position: &G::Position) -> Board {
+        Board::from_rows(self.drawn_rows(position))
     }
 }

@@ -5,13 +5,9 @@
 //! the position's value with every legal move's value, best first, and a drawing of
 //! the board. It knows no user interface.
 //!
-//! | game          | variant (`Setup::variant`)                 | position (plain notation)  | solver                                     |
-//! |---------------|--------------------------------------------|----------------------------|--------------------------------------------|
-//! | `pawns`       | none: the position gives the board size    | `pppp/..../..../PPPP w`    | whole board solved once (≤ 16 cells), else alpha-beta |
-//! | `chase`       | `size` (n)                                 | `1,1 4,4 w`                | retrograde, once per size                  |
-//! | `queens-case` | `map` (rows joined by `/`)                 | `1,1 3,4 q`                | retrograde, once per map                   |
-//! | `snakes`      | none: the position is the board            | `1../.../..2 1`            | alpha-beta                                 |
-//! | `rules`       | none: the position is the board (and map)  | `BBB/.../WWW w`            | alpha-beta if no position can repeat and nothing ties, else retrograde; the rules given with [`Analyzer::with_rules`] |
+//! Every game, its variant parameters, notation and solver are listed once, in the
+//! [`catalog`]; the [`Analyzer`] solves a setup the way its entry says (a whole-game
+//! solve kept per variant, alpha-beta search, or a rules game's choice of the two).
 //!
 //! A tablebase ([`Analyzer::with_tablebase`]) answers for its own game and variant.
 //!

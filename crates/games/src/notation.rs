@@ -92,6 +92,18 @@ pub trait Explain: Game {
     fn describe_end(&self, position: &Self::Position) -> Option<String>;
 }
 
+/// A position drawn as rows of one-character cells, row 1 at the top, for terminals
+/// and web pages. The default reads the rows from the plain notation's first word:
+/// games whose notation is the board itself (pawns, snakes, rules games) need
+/// nothing more.
+pub trait DrawnBoard: PlainNotation {
+    /// The rows, top to bottom, each a string of one character a cell.
+    fn drawn_rows(&self, position: &Self::Position) -> Vec<String> {
+        let text = self.format_position(position);
+        text.split_whitespace().next().unwrap_or("").split('/').map(str::to_string).collect()
+    }
+}
+
 /// A game's plain position notation: one line of text a user can type, documented in
 /// docs/games.md for each game (pawns: `pppp/..../..../PPPP w`).
 ///

@@ -339,3 +339,6 @@ impl PlainNotation for RulesGame {
 pub fn map_from_line(rules: &Rules, line: &str) -> Result<Map, FormatError> {
     crate::notation::parse_map(rules, &line.replace('/', "\n"))
 }
+
+/// The notation is the board.
+impl gsolve_games::notation::DrawnBoard for RulesGame {}

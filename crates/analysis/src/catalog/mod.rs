@@ -6,12 +6,19 @@
 //! says what a user sees of a game (name, title, sides, the variant's typed
 //! parameters with ranges from the game's own constants, notation, an example, the
 //! board's characters); [`CatalogGame`] says what a solver needs of it (how to solve
-//! it whole, how to store it), and [`open_tablebase`] and [`with_variant`] are the
-//! two places a name picks a type.
+//! it whole, how to store it), and [`open_tablebase`], [`with_variant`],
+//! [`with_setup_game`] and [`with_stored_variant`] are the places a name picks a
+//! type.
 //!
-//! Adding a built-in game: its module in the games crate, a [`GameKind`] variant
-//! and its [`Entry`] below, its [`CatalogGame`] impl in `typed.rs` if it has an
-//! index, and the page's glyphs (crates/cli/assets/app.js).
+//! | game          | variant (`Setup::variant`)                 | position (plain notation)  | solver                                     |
+//! |---------------|--------------------------------------------|----------------------------|--------------------------------------------|
+//! | `pawns`       | none: the position gives the board size    | `pppp/..../..../PPPP w`    | whole board solved once (≤ 16 cells), else alpha-beta |
+//! | `chase`       | `size` (n)                                 | `1,1 4,4 w`                | retrograde, once per size                  |
+//! | `queens-case` | `map` (rows joined by `/`)                 | `1,1 3,4 q`                | retrograde, once per map                   |
+//! | `snakes`      | none: the position is the board            | `1../.../..2 1`            | alpha-beta                                 |
+//! | `rules`       | none: the position is the board (and map)  | `BBB/.../WWW w`            | alpha-beta if no position can repeat and nothing ties, else retrograde; the rules given with [`crate::Analyzer::with_rules`] |
+//!
+//! Adding a built-in game: docs/architecture.md, "Adding a built-in game".
 
 mod typed;
 

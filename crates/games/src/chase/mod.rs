@@ -17,7 +17,7 @@ mod format;
 pub use format::{parse_cases, ChaseCase, MAX_SIZE, MIN_SIZE};
 
 use crate::error::FormatError;
-use crate::notation::{Coord, Explain, PieceMove, PlainNotation};
+use crate::notation::{Coord, DrawnBoard, Explain, PieceMove, PlainNotation};
 use crate::plain::{format_two_cells, parse_two_cells, Parameters};
 use crate::pursuit::{Adjacency, Pair, PairIndex};
 use gsolve_engine::{Game, Indexed, Outcome, Unmoves, Value, Variant};
@@ -235,5 +235,25 @@ impl PlainNotation for Chase {
 
     fn format_position(&self, p: &ChasePosition) -> String {
         format_two_cells(self.coord(p.white), self.coord(p.black), if p.white_to_move { "w" } else { "b" })
+    }
+}
+
+/// `W` white, `B` black, `X` both (a capture), `.` empty.
+impl DrawnBoard for Chase {
+    fn drawn_rows(&self, p: &ChasePosition) -> Vec<String> {
+        let n = self.size();
+        let rows: Vec<String> = (0..n)
+            .map(|r| {
+                (0..n)
+                    .map(|c| match (r * n + c == p.white, r * n + c == p.black) {
+                        (true, true) => 'X',
+                        (true, false) => 'W',
+                        (false, true) => 'B',
+                        _ => '.',
+                    })
+                    .collect()
+            })
+            .collect();
+        rows
     }
 }

@@ -411,3 +411,6 @@ impl fmt::Display for PawnsPosition {
         write!(f, "white {:#x} black {:#x} {}", self.white, self.black, if self.white_to_move { "w" } else { "b" })
     }
 }
+
+/// The plain notation is the board.
+impl crate::notation::DrawnBoard for Pawns {}

@@ -23,7 +23,7 @@ pub use distance::EscapeBound;
 pub use format::{parse_maps, Cell, Map, MAX_OPEN_CELLS, MAX_SIDE};
 
 use crate::error::FormatError;
-use crate::notation::{Coord, Explain, PieceMove, PlainNotation};
+use crate::notation::{Coord, DrawnBoard, Explain, PieceMove, PlainNotation};
 use crate::plain::{format_two_cells, parse_two_cells, Parameters};
 use crate::pursuit::{Adjacency, Pair, PairIndex};
 use gsolve_engine::{Game, Indexed, Outcome, Unmoves, Value, Variant};
@@ -314,5 +314,31 @@ impl PlainNotation for QueensCase {
 
     fn format_position(&self, p: &QueensPosition) -> String {
         format_two_cells(self.coord(p.queen), self.coord(p.army), if p.queen_to_move { "q" } else { "a" })
+    }
+}
+
+/// `Q` queen, `A` army, `X` both (caught), `E` exit, `#` wall, `.` floor.
+impl DrawnBoard for QueensCase {
+    fn drawn_rows(&self, p: &QueensPosition) -> Vec<String> {
+        let map = self.map();
+        let (queen, army) = (self.coord(p.queen), self.coord(p.army));
+        let rows: Vec<String> = (0..map.height())
+            .map(|r| {
+                (0..map.width())
+                    .map(|c| {
+                        let here = |at: Coord| at.row == r + 1 && at.col == c + 1;
+                        match (here(queen), here(army), map.cell(r, c)) {
+                            (true, true, _) => 'X',
+                            (true, false, _) => 'Q',
+                            (false, true, _) => 'A',
+                            (_, _, Cell::Wall) => '#',
+                            (_, _, Cell::Exit) => 'E',
+                            (_, _, Cell::Floor) => '.',
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        rows
     }
 }

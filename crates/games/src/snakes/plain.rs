@@ -191,3 +191,6 @@ impl<M: Mask> PlainNotation for Snakes<M> {
         format!("{} {}", rows.join("/"), p.to_move + 1)
     }
 }
+
+/// The plain notation is the board.
+impl<M: Mask> crate::notation::DrawnBoard for Snakes<M> {}
