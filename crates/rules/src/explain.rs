@@ -95,8 +95,8 @@ impl RulesGame {
                 board.cells(),
                 if board.map.is_some() { " (walls and marks from the map)" } else { "" }
             ),
-            None if rules.board.map => writeln!(out, "board: from a map, which a position or --map gives{cells}"),
-            None => writeln!(out, "board: its size comes with a position or --rows R --cols C{cells}"),
+            None if rules.board.map => writeln!(out, "board: from a map, which a position or a map file gives{cells}"),
+            None => writeln!(out, "board: its size comes with a position or a board size{cells}"),
         };
         for (i, side) in rules.sides.iter().enumerate() {
             let facing = match side.forward {
