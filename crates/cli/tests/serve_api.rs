@@ -335,6 +335,12 @@ fn bad_requests_get_4xx_with_a_message_and_the_server_goes_on() {
         422,
         "run `gsolve analyze chase --size 100 '1,1 100,100 w'`",
     );
+    // And how to build a tablebase of the variant (written from the catalog's parameters).
+    assert_error(
+        server.analyze(&[("game", "chase"), ("size", "100"), ("position", "1,1 100,100 w")]),
+        422,
+        "`gsolve build chase --size 100 -o chase.gtb`",
+    );
     // 6x10 cells, 58 of them free: more than the 50 searched interactively.
     let mut rows = vec![".".repeat(10); 6];
     rows[0].replace_range(0..1, "1");
@@ -345,6 +351,11 @@ fn bad_requests_get_4xx_with_a_message_and_the_server_goes_on() {
         server.analyze(&[("game", "pawns"), ("position", "pppppp/....../....../....../....../PPPPPP w")]),
         422,
         "cells",
+    );
+    assert_error(
+        server.analyze(&[("game", "pawns"), ("position", "pppppp/....../....../....../....../PPPPPP w")]),
+        422,
+        "`gsolve build pawns --rows 6 --cols 6 -o pawns.gtb`",
     );
     server.assert_alive();
     // And answers right after the errors.

@@ -19,6 +19,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use gsolve_analysis::catalog::{self, ParameterKind};
+use gsolve_analysis::CatalogGame;
 use gsolve_analysis::{AnalysisError, Analyzer, GameKind, Setup};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
@@ -398,26 +399,42 @@ async fn analyze(state: Arc<App>, setup: Setup) -> Result<Json<Value>, ApiError>
 }
 
 /// How to get the answer the page refuses: the command line has no such limits,
-/// and a tablebase answers at once.
+/// and a tablebase answers at once. The commands are written from the game's
+/// catalog parameters: a number as `--key value`, a map as a file.
 fn how_to_answer(setup: &Setup) -> String {
     let quoted = |text: &str| format!("'{}'", text.replace('\'', "'\\''"));
-    let size = setup.variant.iter().find(|(k, _)| k == "size").map(|(_, v)| v.as_str());
-    let command = match (setup.game, size) {
-        (GameKind::Chase, Some(size)) => format!("gsolve analyze chase --size {size} {}", quoted(&setup.position)),
-        (GameKind::QueensCase, _) => format!("gsolve analyze queens-case --map MAP.txt {}", quoted(&setup.position)),
-        (GameKind::Rules, _) => format!("gsolve analyze --rules RULES.toml {}", quoted(&setup.position)),
-        (game, _) => format!("gsolve analyze {} {}", game.name(), quoted(&setup.position)),
+    let entry = setup.game.entry();
+    let flags = |parameters: &[(String, String)], map_flag: &str| -> String {
+        parameters
+            .iter()
+            .filter_map(|(k, v)| match entry.parameter(k)?.kind {
+                ParameterKind::Number { .. } => Some(format!(" --{k} {v}")),
+                ParameterKind::Map => Some(format!(" {map_flag}MAP.txt")),
+            })
+            .collect()
     };
-    let build = match (setup.game, size) {
-        (GameKind::Chase, Some(size)) => format!(" or build a tablebase (`gsolve build chase --size {size} -o chase.gtb`) and serve it (`gsolve serve --tablebase chase.gtb`)"),
-        (GameKind::QueensCase, _) => " or build a tablebase of the map (`gsolve build queens-case MAP.txt -o map.gtb`) and serve it (`gsolve serve --tablebase map.gtb`)".to_string(),
-        (GameKind::Pawns, _) => {
-            let board = setup.position.split_whitespace().next().unwrap_or("");
-            let (rows, cols) = (board.split('/').count(), board.split('/').next().map_or(0, |r| r.chars().count()));
-            format!(" or build a tablebase (`gsolve build pawns --rows {rows} --cols {cols} -o pawns.gtb`) and serve it (`gsolve serve --tablebase pawns.gtb`)")
+    let name = setup.game.name();
+    let command = match setup.game {
+        GameKind::Rules => format!("gsolve analyze --rules RULES.toml {}", quoted(&setup.position)),
+        _ => format!("gsolve analyze {name}{} {}", flags(&setup.variant, "--map "), quoted(&setup.position)),
+    };
+    // A tablebase of the variant the setup is on, for the games that have one.
+    struct Board;
+    impl catalog::VariantVisitor for Board {
+        type Output = Vec<(String, String)>;
+        fn visit<G: CatalogGame>(self, game: G) -> Vec<(String, String)> {
+            game.board_parameters()
         }
-        (GameKind::Rules, _) => " or build a tablebase (`gsolve build rules RULES.toml POSITION -o rules.gtb`) and serve it (`gsolve serve --tablebase rules.gtb`)".to_string(),
-        (GameKind::Snakes, _) | (GameKind::Chase, None) => String::new(),
+    }
+    let build = match setup.game {
+        GameKind::Rules => " or build a tablebase (`gsolve build rules RULES.toml POSITION -o rules.gtb`) and serve it (`gsolve serve --tablebase rules.gtb`)".to_string(),
+        _ => match catalog::with_setup_game(setup, None, Board) {
+            Ok(board) => format!(
+                " or build a tablebase (`gsolve build {name}{} -o {name}.gtb`) and serve it (`gsolve serve --tablebase {name}.gtb`)",
+                flags(&board, "")
+            ),
+            Err(_) => String::new(),
+        },
     };
     format!("To get the answer, run `{command}` in a terminal (no time limit there){build}")
 }
