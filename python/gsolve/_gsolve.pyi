@@ -75,6 +75,8 @@ class Moves:
     over: Optional[Value]
     end: Optional[str]
     moves: list[LegalMove]
+    board_size: tuple[int, int]
+    """The board's rows and columns."""
     def __len__(self) -> int: ...
 
 class Analysis:

@@ -120,15 +120,9 @@ class _Bridge:
 
 
 def _board_size(game: gsolve.Game, start: str) -> Tuple[int, int]:
-    """Rows and columns of the game's board (action numbers count its cells)."""
-    if game.name == "chase":
-        size = int(dict(game.parameters)["size"])
-        return size, size
-    if game.name == "queens-case":
-        rows = dict(game.parameters)["map"].split("/")
-        return len(rows), len(rows[0])
-    rows = start.split()[0].split("/")
-    return len(rows), len(rows[0])
+    """Rows and columns of the game's board (action numbers count its cells), as
+    gsolve draws it."""
+    return game.moves(start).board_size
 
 
 def _gsolve_game(params: Dict[str, Any]) -> gsolve.Game:

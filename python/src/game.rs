@@ -172,6 +172,9 @@ pub struct Moves {
     pub end: Option<String>,
     /// Every legal move.
     pub moves: Vec<Py<LegalMove>>,
+    /// The board's rows and columns (cells as the moves' `from_cell` and
+    /// `to_cell` number them).
+    pub board_size: (u32, u32),
 }
 
 #[pymethods]
@@ -386,6 +389,7 @@ impl Game {
             over: listing.over.map(Value::from),
             end: listing.end,
             moves,
+            board_size: (listing.board.rows, listing.board.cols),
         })
     }
 

@@ -202,3 +202,9 @@ def test_rules_whole_solves_take_the_catalogs_solver():
     assert chase.solve().solver == "bit rows"
     tic_tac_toe = gsolve.rules(os.path.join(examples, "tic-tac-toe.toml"))
     assert tic_tac_toe.solve().solver == "retrograde"
+
+
+def test_moves_give_the_drawn_boards_size():
+    assert gsolve.game("pawns", rows=3, cols=4).moves().board_size == (3, 4)
+    assert gsolve.game("chase", size=5).moves().board_size == (5, 5)
+    assert gsolve.game("queens-case", map="Q...E/.##../..#../E...A").moves().board_size == (4, 5)

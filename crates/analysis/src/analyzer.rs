@@ -693,7 +693,7 @@ fn searched<G: SearchHooks, H: std::borrow::Borrow<G>>(
 /// The legal moves of `position` and where they lead, or how the game ended.
 fn listing_of<G>(setup: &Setup, game: &G, position: &G::Position) -> Listing
 where
-    G: Game + PlainNotation + Explain,
+    G: Game + PlainNotation + Explain + Draw,
 {
     let outcome = game.terminal(position);
     let mut moves = Vec::new();
@@ -720,7 +720,14 @@ where
         None => None,
     };
     let end = if over.is_some() { game.describe_end(position) } else { None };
-    Listing { setup: setup.at(game.format_position(position)), to_move: game.side_to_move(position), over, end, moves }
+    Listing {
+        setup: setup.at(game.format_position(position)),
+        to_move: game.side_to_move(position),
+        over,
+        end,
+        moves,
+        board: game.board(position),
+    }
 }
 
 /// Puts the listing of `position` in `out` (for [`Mode::List`]).
@@ -731,7 +738,7 @@ fn listed<G>(
     position: &G::Position,
 ) -> Result<Option<Analysis>, AnalysisError>
 where
-    G: Game + PlainNotation + Explain,
+    G: Game + PlainNotation + Explain + Draw,
 {
     let _ = out.set(listing_of(setup, game, position));
     Ok(None)

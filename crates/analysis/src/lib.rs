@@ -128,6 +128,8 @@ pub struct Listing {
     pub end: Option<String>,
     /// Every legal move.
     pub moves: Vec<LegalMove>,
+    /// The board, for drawing (and for its size).
+    pub board: Board,
 }
 
 /// A position's value and every move's value, best first.
