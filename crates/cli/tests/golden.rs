@@ -67,15 +67,49 @@ fn command_line(args: &[String]) -> String {
     std::iter::once("gsolve".to_string()).chain(quoted).collect::<Vec<_>>().join(" ")
 }
 
-/// Runs gsolve from the workspace root; standard output if it succeeds.
+/// The longest one run may take before it is killed and fails (a case takes well
+/// under a second; a build over two processes talks over 127.0.0.1).
+const RUN_LIMIT: Duration = Duration::from_secs(120);
+
+/// Runs gsolve from the workspace root, killed past [`RUN_LIMIT`]; standard output
+/// if it succeeds.
 fn run(args: &[String]) -> Result<(Vec<u8>, Duration), String> {
     let start = Instant::now();
-    let output = common::gsolve()
+    let mut child = common::gsolve()
         .args(args)
         .current_dir(root())
         .stdin(Stdio::null())
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap_or_else(|e| panic!("{}: {e}", command_line(args)));
+    // Read the pipes on threads so that a large output cannot block the child.
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let out = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut bytes).map(|_| bytes)
+    });
+    let err = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut stderr, &mut bytes).map(|_| bytes)
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("gsolve runs") {
+            break status;
+        }
+        if start.elapsed() > RUN_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("{}: killed after {} s", command_line(args), RUN_LIMIT.as_secs()));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let output = std::process::Output {
+        status,
+        stdout: out.join().expect("reader").expect("stdout read"),
+        stderr: err.join().expect("reader").expect("stderr read"),
+    };
     let took = start.elapsed();
     if output.status.success() {
         Ok((output.stdout, took))
