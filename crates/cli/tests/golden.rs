@@ -26,6 +26,8 @@
 
 mod common;
 
+use common::Scratch;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -414,24 +416,6 @@ fn every_stored_file_belongs_to_a_case() {
 }
 
 // Tablebase files
-
-/// A fresh directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("gsolve-golden-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Runs `gsolve COMMAND` (its words split as a shell would) in `dir`, the argument
 /// `FILE` standing for the tablebase and `WORK` for a work directory; returns the

@@ -4,42 +4,13 @@
 
 mod common;
 
-use common::{ok, run};
+use common::{ok, run, Scratch};
 use gsolve_engine::{Indexed, PackedValue, Value};
 use gsolve_games::chase::Chase;
 use gsolve_games::notation::PlainNotation;
 use gsolve_tablebase::{write, Tablebase, WriteOptions};
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
-
-/// A fresh directory for one test's files, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("gsolve-tb-cli-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-    fn files(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(&self.0)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn s(path: &Path) -> &str {
     path.to_str().unwrap()

@@ -4,31 +4,10 @@
 
 mod common;
 
-use common::{gsolve, ok, run};
-use std::path::{Path, PathBuf};
+use common::{gsolve, ok, run, Scratch};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
-
-/// A fresh directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("gsolve-tiers-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn s(path: &Path) -> &str {
     path.to_str().unwrap()

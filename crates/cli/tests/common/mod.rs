@@ -143,3 +143,36 @@ pub fn serve(options: &[&str]) -> (Process, String) {
         Err(_) => panic!("gsolve serve did not print its URL: {:?}", process.0.try_wait()),
     }
 }
+
+/// A fresh directory for one test's files, removed when dropped. Each test binary
+/// is its own process, so the process id and the test's name keep runs apart.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new(test: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("gsolve-test-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// The names of the files in it, sorted.
+    pub fn files(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
