@@ -316,7 +316,7 @@ fn board_parameters(board: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, 
 
 #[pymethods]
 impl Game {
-    /// The game's name: `pawns`, `chase`, `queens-case`, `snakes` or `rules`.
+    /// The game's name: one of `gsolve.games()`, or `rules`.
     #[getter]
     fn name(&self) -> &'static str {
         self.kind.name()
@@ -454,8 +454,8 @@ impl Game {
 }
 
 /// Opens a built-in game on a board: `game("pawns", rows=4, cols=4)`,
-/// `game("chase", size=4)`, `game("queens-case", map="Q...E/.##../..#../E...A")`,
-/// `game("snakes", rows=5, cols=5)`.
+/// `game("chase", size=4)`; `gsolve.games()` lists the names, and each game's
+/// board parameters are those of `gsolve analyze` (docs/python.md).
 #[pyfunction]
 #[pyo3(signature = (name, **board))]
 pub fn game(name: &str, board: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {

@@ -5,13 +5,13 @@
 #![forbid(unsafe_code)]
 
 mod analyze;
+mod contest;
 mod distributed;
 mod input;
 mod interrupt;
 mod pawns;
 mod play;
 mod progress;
-mod pursuit;
 mod report;
 mod rules;
 mod search;
@@ -19,14 +19,12 @@ pub mod serve;
 mod snakes;
 mod tablebase;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use distributed::DistributedArgs;
 
-/// The sides of a pawns board and of a chase board the flags take: the games' own limits.
+/// The sides of a pawns board the flags take: the game's own limits.
 const PAWNS_SIDES: std::ops::RangeInclusive<i64> =
     gsolve_games::pawns::MIN_SIDE as i64..=gsolve_games::pawns::MAX_SIDE as i64;
-const CHASE_SIZES: std::ops::RangeInclusive<i64> =
-    gsolve_games::chase::MIN_SIZE as i64..=gsolve_games::chase::MAX_SIZE as i64;
 
 /// The notices of the crates linked in, generated from Cargo.lock (tests/supply_chain.rs).
 const THIRD_PARTY: &str = include_str!("../../../THIRD-PARTY");
@@ -49,19 +47,6 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Queen's Case (HDU 3514): can the queen escape the army?
-    ///
-    /// Input: maps `W H` + H rows of `. # E Q A`, until end of input or `0 0`.
-    /// Output per map: `Queen can escape.`, `Army can catch Queen.` or
-    /// `Queen can not escape and Army can not catch Queen.`
-    /// Maps up to 1000x1000 with at most 20,000 open cells.
-    #[command(name = "queens-case")]
-    QueensCase(PursuitArgs),
-    /// CQOI 2013 board game: white (1 step) against black (1 or 2 steps).
-    ///
-    /// Input per case: `n r1 c1 r2 c2`. Output: `WHITE x`, `BLACK x` or `DRAW`,
-    /// x = plies including the capture. Boards 2 ≤ n ≤ 100.
-    Chase(PursuitArgs),
     /// Pawn chess (UVa 10838) on any R×C board, 2 ≤ R, C ≤ 8.
     ///
     /// Input: the number of cases, then each board as a block of lines after a blank
@@ -83,9 +68,8 @@ enum Command {
     Build(BuildArgs),
     /// Value of positions in a tablebase, and every move's value, best first.
     ///
-    /// Positions in the game's plain notation, e.g. `pppp/..../..../PPPP w` for pawns,
-    /// `1,1 4,4 w` for chase (white's cell, black's cell, side to move), `2,3 4,5 q`
-    /// for queens-case (queen's cell, army's cell, side to move).
+    /// Positions in the game's plain notation (the examples are made from the
+    /// catalog in `positions_help`).
     Probe(ProbeArgs),
     /// Prove a tablebase right: every block's checksum, and every position's value
     /// re-derived from the rules and its children's stored values. Exit 1 on failure.
@@ -94,15 +78,8 @@ enum Command {
     Info(InfoArgs),
     /// Value of a position and of every legal move, best first.
     ///
-    /// Positions in the game's plain notation (docs/games.md): pawns
-    /// `pppp/..../..../PPPP w`; chase `1,1 4,4 w` with --size; queens-case
-    /// `1,1 4,5 q` with --map; snakes `1..../...../...../...../....2 1`; a rules
-    /// game (--rules FILE, no game name needed) in the rules' notation,
-    /// `BBB/.../WWW w`. Without a position: the game's start (--rows/--cols for
-    /// pawns, snakes and rules). The solver is picked for the game: a whole-game
-    /// solve for chase, Queen's Case, pawns boards of up to 16 cells and rules games
-    /// that can repeat a position, alpha-beta for snakes, larger pawns boards and
-    /// rules games that cannot, the tablebase with --tablebase.
+    /// Positions in the game's plain notation (the examples are made from the
+    /// catalog in `positions_help`).
     Analyze(AnalyzeArgs),
     /// Play against perfect play in the terminal (ratatui).
     ///
@@ -172,7 +149,7 @@ pub struct AnalyzeArgs {
 /// A game, its board and a position, as `analyze` and `play` take them.
 #[derive(Args)]
 pub struct SetupArgs {
-    /// pawns, chase, queens-case or snakes; rules (or nothing) with --rules.
+    /// The game (the catalog's names are listed by `setup_help`).
     #[arg(required_unless_present_any = ["rules", "tablebase"])]
     game: Option<String>,
     /// The position in the game's plain notation (quote it); the start when absent.
@@ -180,17 +157,16 @@ pub struct SetupArgs {
     /// The game of this rules file (docs/rules.md); positions in its notation.
     #[arg(long, value_name = "FILE", conflicts_with = "tablebase")]
     rules: Option<PathBuf>,
-    /// chase: the board size n.
+    /// The board size (the games taking it are listed by `setup_help`).
     #[arg(long, value_name = "N")]
     size: Option<u32>,
-    /// queens-case: a file with one map (the contest format); rules whose board is a
-    /// map: a file with the map (rows of `.`, `#` and the zones' marks).
+    /// A file with the map (the games taking it are listed by `setup_help`).
     #[arg(long, value_name = "FILE")]
     map: Option<PathBuf>,
-    /// pawns, snakes, rules: rows of the start board (without a position).
+    /// Rows of the start board (the games taking it are listed by `setup_help`).
     #[arg(long, value_name = "R")]
     rows: Option<u32>,
-    /// pawns, snakes, rules: columns of the start board (without a position).
+    /// Columns of the start board (the games taking it are listed by `setup_help`).
     #[arg(long, value_name = "C")]
     cols: Option<u32>,
     /// Answer from this tablebase (its game and variant only).
@@ -239,61 +215,20 @@ struct BuildArgs {
 
 /// Where and how `build` writes.
 #[derive(Args)]
-struct OutputArgs {
+pub(crate) struct OutputArgs {
     /// The tablebase file to write.
     #[arg(long, short = 'o', value_name = "FILE")]
-    output: PathBuf,
+    pub(crate) output: PathBuf,
     /// Overwrite the output file if it exists.
     #[arg(long)]
-    force: bool,
+    pub(crate) force: bool,
     /// zstd compression level, 1 (fastest) to 22 (smallest).
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(i32).range(1..=22))]
-    level: i32,
+    pub(crate) level: i32,
 }
 
 #[derive(Subcommand)]
 enum BuildGame {
-    /// Pawn chess on an R×C board: every position of the tight index (at most C
-    /// pawns a side, none on its goal rank), solved tier by tier on disk.
-    ///
-    /// Tiers by (white pawns, black pawns) are solved in order and saved under the
-    /// work directory; a build stopped at any point (Ctrl-C, kill, power off) and
-    /// started again with the same command goes on from the last finished tier and
-    /// writes the same file. The work directory is removed when the file is written.
-    Pawns {
-        /// Rows.
-        #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(PAWNS_SIDES))]
-        rows: u32,
-        /// Columns.
-        #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(PAWNS_SIDES))]
-        cols: u32,
-        #[command(flatten)]
-        tiers: TierArgs,
-        #[command(flatten)]
-        output: OutputArgs,
-        #[command(flatten)]
-        distributed: DistributedArgs,
-    },
-    /// The CQOI 2013 board game on an n×n board: every pair of cells, either side to move.
-    Chase {
-        /// Board size n.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(CHASE_SIZES))]
-        size: u32,
-        #[command(flatten)]
-        output: OutputArgs,
-        #[command(flatten)]
-        distributed: DistributedArgs,
-    },
-    /// Queen's Case on one map: every pair of open cells, either side to move.
-    #[command(name = "queens-case")]
-    QueensCase {
-        /// A file with one map in the contest format (`W H` and H rows).
-        map: PathBuf,
-        #[command(flatten)]
-        output: OutputArgs,
-        #[command(flatten)]
-        distributed: DistributedArgs,
-    },
     /// The game of a rules file (docs/rules.md): every position with at most as
     /// many pieces of each kind as the position given (or the rules' start), on its
     /// board, either side to move; solved tier by tier on disk like pawns (draws
@@ -326,7 +261,7 @@ enum BuildGame {
 }
 
 /// How a tiered build uses memory and disk.
-#[derive(Args)]
+#[derive(Args, Clone, Default)]
 pub(crate) struct TierArgs {
     /// The most memory a tier's solve may take (e.g. 1500M, 8G); a tier that needs
     /// more is refused before any work starts.
@@ -466,22 +401,157 @@ impl From<anyhow::Error> for Failure {
     }
 }
 
-/// Runs the command line: parses the arguments, runs the command, and returns the
-/// exit status (2 for bad input, 1 for other failures).
-pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    if let Some(n) = cli.threads {
-        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n as usize).build_global() {
-            eprintln!("gsolve: cannot start {n} threads: {e}");
-            return ExitCode::from(1);
+/// The catalog game whose contest command is `name`.
+fn contest_entry(name: &str) -> Option<&'static gsolve_analysis::catalog::Entry> {
+    gsolve_analysis::CATALOG.iter().find(|entry| entry.contest.is_some() && entry.name == name)
+}
+
+/// The catalog game whose `build` command is `name`.
+fn built_entry(name: &str) -> Option<&'static gsolve_analysis::catalog::Entry> {
+    gsolve_analysis::CATALOG.iter().find(|entry| entry.build.is_some() && entry.name == name)
+}
+
+/// The command line: the commands declared here, and before them a command for each
+/// contest the catalog judges (named after its game, with its help).
+fn command() -> clap::Command {
+    let catalog = &gsolve_analysis::CATALOG;
+    let mut command = Cli::command();
+    for entry in catalog.iter() {
+        if let Some(contest) = entry.contest {
+            let args = PursuitArgs::augment_args(clap::Command::new(entry.name));
+            command = command.subcommand(args.about(contest.about).long_about(contest.long_about));
         }
     }
-    let result = match &cli.command {
-        Command::QueensCase(args) => pursuit::queens_case(args),
-        Command::Chase(args) => pursuit::chase(args),
+    command = command.mut_subcommand("build", |build| {
+        let build = catalog.iter().fold(build, |build, entry| match entry.build {
+            Some(help) => build.subcommand(build_command(entry, help)),
+            None => build,
+        });
+        in_catalog_order(build)
+    });
+    let command = command
+        .mut_subcommand("analyze", |analyze| setup_help(analyze, ANALYZE_ABOUT))
+        .mut_subcommand("play", |play| setup_help(play, ""))
+        .mut_subcommand("probe", |probe| {
+            probe.long_about(format!(
+                "Value of positions in a tablebase, and every move's value, best first.\n\nPositions in the game's plain notation: {}.",
+                positions_help(|entry| entry.stored)
+            ))
+        });
+    in_catalog_order(command)
+}
+
+/// What `analyze` says after its examples of positions.
+const ANALYZE_ABOUT: &str = "Without a position: the game's start (--rows/--cols for the games that take them). \
+    The solver is picked for the game (docs/games.md): a whole-game solve where the game's index is small \
+    enough and for rules games that can repeat a position, alpha-beta for the others, the tablebase with \
+    --tablebase.";
+
+/// Examples of positions for the catalog games `shown`: `pawns \`pppp/..../..../PPPP w\``,
+/// `chase \`1,1 4,4 w\` with --size`.
+fn positions_help(shown: impl Fn(&gsolve_analysis::catalog::Entry) -> bool) -> String {
+    let mut examples: Vec<String> = gsolve_analysis::CATALOG
+        .iter()
+        .filter(|entry| shown(entry) && !entry.example_position.is_empty())
+        .map(|entry| {
+            let flags: Vec<String> = entry.example_variant.iter().map(|(key, _)| format!("--{key}")).collect();
+            let with = if flags.is_empty() { String::new() } else { format!(" with {}", flags.join(" and ")) };
+            format!("{} `{}`{with}", entry.name, entry.example_position)
+        })
+        .collect();
+    examples.push("a rules game's in the rules' notation, `BBB/.../WWW w`".to_string());
+    examples.join("; ")
+}
+
+/// The help of `analyze` and `play` for the game, its examples of positions and each
+/// board flag, from the catalog: which games take the flag, and what it is.
+fn setup_help(command: clap::Command, about: &str) -> clap::Command {
+    use gsolve_analysis::catalog::{key, names, ParameterKind};
+    let taking = |key: &str| names(|entry| entry.parameter(key).is_some());
+    // The positionals keep their places (a changed argument is added again last).
+    let mut command = command
+        .mut_arg("game", |arg| {
+            arg.index(1).help(format!(
+                "{}; rules (or nothing) with --rules",
+                names(|entry| entry.kind != gsolve_analysis::GameKind::Rules)
+            ))
+        })
+        .mut_arg("position", |arg| arg.index(2));
+    for flag in [key::SIZE, key::MAP, key::ROWS, key::COLS] {
+        let described = gsolve_analysis::CATALOG.iter().find_map(|entry| entry.parameter(flag)).map(|parameter| {
+            match parameter.kind {
+                ParameterKind::Map => {
+                    format!("{}: a file with {} in the game's own format", taking(flag), parameter.help)
+                }
+                ParameterKind::Number { .. } if parameter.variant => format!("{}: {}", taking(flag), parameter.help),
+                ParameterKind::Number { .. } => format!("{}: {} (without a position)", taking(flag), parameter.help),
+            }
+        });
+        if let Some(described) = described {
+            command = command.mut_arg(flag, |arg| arg.help(described));
+        }
+    }
+    if about.is_empty() {
+        return command;
+    }
+    let first = command.get_about().map(|a| a.to_string()).unwrap_or_default();
+    command.long_about(format!(
+        "{first}.\n\nPositions in the game's plain notation (docs/games.md): {}. {about}",
+        positions_help(|_| true)
+    ))
+}
+
+/// `build GAME` for a game built from its variant parameters: a flag for each
+/// number (in the game's range), the file of a map, then how to write and spread
+/// the build.
+fn build_command(entry: &gsolve_analysis::catalog::Entry, help: gsolve_analysis::catalog::BuildHelp) -> clap::Command {
+    use gsolve_analysis::catalog::ParameterKind;
+    let mut command = clap::Command::new(entry.name);
+    for parameter in entry.parameters {
+        let mut described = parameter.help.chars();
+        let first = described.next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default();
+        let arg = clap::Arg::new(parameter.key).required(true);
+        command = command.arg(match parameter.kind {
+            ParameterKind::Number { min, max, .. } => arg
+                .long(parameter.key)
+                .value_name(parameter.value_name())
+                .help(format!("{first}{}", described.as_str()))
+                .value_parser(clap::value_parser!(u32).range(i64::from(min)..=i64::from(max))),
+            ParameterKind::Map => arg
+                .value_name(parameter.value_name())
+                .help(format!("A file with {}, in the game's own format", parameter.help))
+                .value_parser(clap::value_parser!(PathBuf)),
+        });
+    }
+    if help.tiers {
+        command = TierArgs::augment_args(command);
+    }
+    // The help last: each group of arguments brings its own.
+    let command = DistributedArgs::augment_args(OutputArgs::augment_args(command)).about(help.about);
+    match help.more {
+        "" => command,
+        more => command.long_about(format!("{}.\n\n{more}", help.about)),
+    }
+}
+
+/// `command`'s subcommands listed in the help as the catalog lists the games, then
+/// the other commands.
+fn in_catalog_order(mut command: clap::Command) -> clap::Command {
+    let catalog = &gsolve_analysis::CATALOG;
+    let names: Vec<String> = command.get_subcommands().map(|sub| sub.get_name().to_string()).collect();
+    for (place, name) in names.iter().enumerate() {
+        let game = catalog.iter().position(|entry| entry.name == name);
+        command = command.mut_subcommand(name, |sub| sub.display_order(game.unwrap_or(catalog.len() + place)));
+    }
+    command
+}
+
+/// Runs a declared command.
+fn run(command: &Command, threads: Option<u16>) -> Result<(), Failure> {
+    match command {
         Command::Pawns(args) => pawns::run(args),
         Command::Snakes(args) => snakes::run(args),
-        Command::Build(args) => tablebase::build(args, cli.threads),
+        Command::Build(args) => tablebase::build(args, threads),
         Command::Probe(args) => tablebase::probe(args),
         Command::Verify(args) => tablebase::verify(args),
         Command::Info(args) => tablebase::info(args),
@@ -493,6 +563,37 @@ pub fn main() -> ExitCode {
             use std::io::Write;
             std::io::stdout().write_all(THIRD_PARTY.as_bytes()).map_err(report::write_error)
         }
+    }
+}
+
+/// Runs the command line: parses the arguments, runs the command, and returns the
+/// exit status (2 for bad input, 1 for other failures).
+pub fn main() -> ExitCode {
+    let matches = command().get_matches();
+    let threads = matches.get_one::<u16>("threads").copied();
+    if let Some(n) = threads {
+        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n as usize).build_global() {
+            eprintln!("gsolve: cannot start {n} threads: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    let result = match matches.subcommand() {
+        Some((name, contest_matches)) if contest_entry(name).is_some() => {
+            let entry = contest_entry(name).expect("a contest command");
+            match PursuitArgs::from_arg_matches(contest_matches) {
+                Ok(args) => contest::run(entry, &args),
+                Err(e) => e.exit(),
+            }
+        }
+        Some(("build", build)) if build.subcommand_name().and_then(built_entry).is_some() => {
+            let (name, game_matches) = build.subcommand().expect("a build command");
+            let entry = built_entry(name).expect("a catalog game built from its parameters");
+            tablebase::build_variant(entry, game_matches, threads)
+        }
+        _ => match Cli::from_arg_matches(&matches) {
+            Ok(cli) => run(&cli.command, threads),
+            Err(e) => e.exit(),
+        },
     };
     match result {
         Ok(()) | Err(Failure::Quiet) => ExitCode::SUCCESS,
@@ -508,5 +609,47 @@ pub fn main() -> ExitCode {
             eprintln!("gsolve: {e:#}");
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gsolve_analysis::catalog::ParameterKind;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        command().debug_assert();
+    }
+
+    /// Each catalog contest is a command, and each game built from its parameters a
+    /// `build` command taking each parameter (a number as a flag, a map as a file).
+    #[test]
+    fn contests_and_builds_come_from_the_catalog() {
+        let command = command();
+        let build = command.find_subcommand("build").expect("build");
+        for entry in gsolve_analysis::CATALOG.iter() {
+            if let Some(contest) = entry.contest {
+                let sub = command.find_subcommand(entry.name).expect("a contest command");
+                assert_eq!(sub.get_about().map(|a| a.to_string()).as_deref(), Some(contest.about));
+                assert!(sub.get_arguments().any(|a| a.get_id() == "retrograde"));
+            }
+            let Some(help) = entry.build else { continue };
+            let sub = build.find_subcommand(entry.name).expect("a build command");
+            for parameter in entry.parameters {
+                let arg = sub.get_arguments().find(|a| a.get_id() == parameter.key).expect("a parameter's argument");
+                assert!(arg.is_required_set(), "{} {}", entry.name, parameter.key);
+                match parameter.kind {
+                    ParameterKind::Number { .. } => assert_eq!(arg.get_long(), Some(parameter.key)),
+                    ParameterKind::Map => assert!(arg.is_positional()),
+                }
+            }
+            assert_eq!(sub.get_arguments().any(|a| a.get_id() == "memory"), help.tiers, "{}", entry.name);
+        }
+        // The numbers' ranges are the games'.
+        let sizes = |argv: &[&str]| command.clone().try_get_matches_from(argv).map(|_| ()).map_err(|e| e.kind());
+        assert!(sizes(&["gsolve", "build", "chase", "--size", "100", "-o", "x"]).is_ok());
+        assert!(sizes(&["gsolve", "build", "chase", "--size", "101", "-o", "x"]).is_err());
+        assert!(sizes(&["gsolve", "build", "pawns", "--rows", "9", "--cols", "4", "-o", "x"]).is_err());
     }
 }

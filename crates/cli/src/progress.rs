@@ -7,7 +7,6 @@
 //! known of the value so far.
 
 use gsolve_engine::{Progress, Value};
-use gsolve_games::pursuit::BitwiseOptions;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -77,13 +76,6 @@ impl Drop for Bar {
             bar.finish_and_clear();
         }
     }
-}
-
-/// Runs a bit-parallel solve (the pursuit games') within `budget`, reporting to
-/// `bar`.
-pub fn bit_parallel<T>(bar: &Bar, budget: u64, run: impl FnOnce(&BitwiseOptions<'_>) -> Option<T>) -> Option<T> {
-    let observe = |p| bar.observe(p);
-    run(&BitwiseOptions { budget, progress: Some(&observe) })
 }
 
 /// A bar with a percentage when the total is known, a spinner with a count when not.

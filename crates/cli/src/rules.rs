@@ -2,8 +2,9 @@
 //! games described in a rules file (docs/rules.md), solved like the built-in ones.
 
 use crate::progress::Bar;
-use crate::report::{write_error, CaseReport, Style};
+use crate::report::write_error;
 use crate::{input, Failure, RulesArgs};
+use gsolve_analysis::print::{CaseReport, Style};
 use gsolve_analysis::{CatalogGame, GameKind};
 use gsolve_engine::search::{SearchError, Searcher};
 use gsolve_engine::{Solution, Value, Variant};

@@ -6,8 +6,9 @@
 //! (`crate::search`): the answer is exact whichever thread finishes first.
 
 use crate::progress::Bar;
-use crate::report::{write_error, CaseReport, Style};
+use crate::report::write_error;
 use crate::{input, CaseArgs, Failure};
+use gsolve_analysis::print::{CaseReport, Style};
 use gsolve_engine::search::Searcher;
 use gsolve_engine::Observer;
 use gsolve_engine::Progress;

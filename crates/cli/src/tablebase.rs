@@ -1,22 +1,24 @@
 //! `gsolve build`, `probe`, `verify` and `info`: tablebases on disk.
 
+use crate::distributed::DistributedArgs;
 use crate::distributed::Plan;
 use crate::progress::Bar;
 use crate::report::{parameters_text, report_written, write_error};
-use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, ProbeArgs, TierArgs, VerifyArgs};
+use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, OutputArgs, ProbeArgs, TierArgs, VerifyArgs};
+use clap::{ArgMatches, FromArgMatches};
 use gsolve_analysis::catalog::{
-    build_tablebase, open_tablebase, BuildPlan, CatalogGame, TablebaseVisitor, FAILURES_SHOWN,
+    build_tablebase, open_tablebase, with_variant, BuildPlan, CatalogGame, ClusterBuild, Entry, ParameterKind,
+    TablebaseVisitor, VariantVisitor, FAILURES_SHOWN,
 };
 use gsolve_analysis::{analysis_of_stored, print};
-use gsolve_games::chase::Chase;
-use gsolve_games::pawns::Pawns;
-use gsolve_games::queens_case::{Map, QueensCase};
+use gsolve_distributed::Cluster;
+use gsolve_engine::{Tiered, Unmoves};
 use gsolve_rules::RulesGame;
 use gsolve_tablebase::summary::{remoteness_range, summarize, SideCounts, EXACT_REMOTENESS};
 use gsolve_tablebase::{write, Error, GameTablebase, Tablebase, WriteOptions};
 use serde_json::json;
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// A command run on a tablebase of whatever game the file holds.
@@ -58,75 +60,121 @@ fn dispatch(path: &Path, command: impl Command) -> Result<(), Failure> {
 // ---------------------------------------------------------------------------------
 // build
 
-pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
-    let (BuildGame::Pawns { output: out, .. }
-    | BuildGame::Chase { output: out, .. }
-    | BuildGame::QueensCase { output: out, .. }
-    | BuildGame::Rules { output: out, .. }) = &args.game;
-    let output = &out.output;
-    let plan = match &args.game {
-        BuildGame::Chase { distributed, .. }
-        | BuildGame::QueensCase { distributed, .. }
-        | BuildGame::Pawns { distributed, .. }
-        | BuildGame::Rules { distributed, .. } => distributed.plan(threads)?,
+/// `build GAME` for a catalog game built from its variant parameters (`matches`:
+/// the arguments of the command `crate::build_command` made for it).
+pub fn build_variant(entry: &Entry, matches: &ArgMatches, threads: Option<u16>) -> Result<(), Failure> {
+    let out = OutputArgs::from_arg_matches(matches).unwrap_or_else(|e| e.exit());
+    let distributed = DistributedArgs::from_arg_matches(matches).unwrap_or_else(|e| e.exit());
+    let tiers = match entry.build {
+        Some(help) if help.tiers => Some(TierArgs::from_arg_matches(matches).unwrap_or_else(|e| e.exit())),
+        _ => None,
     };
-    if let (Plan::Spawn(_), BuildGame::Rules { file, position, rows, cols, map, .. }) = (&plan, &args.game) {
-        // Refused here, not by each process started.
-        let game = rules_game(file, position.as_deref(), *rows, *cols, map.as_deref())?;
-        crate::distributed::refuse_unlayered(&game)?;
+    let Some(plan) = prepare(distributed.plan(threads)?, &out)? else { return Ok(()) };
+    let mut parameters = Vec::new();
+    for parameter in entry.parameters {
+        let value = match parameter.kind {
+            ParameterKind::Number { .. } => matches.get_one::<u32>(parameter.key).map(u32::to_string),
+            ParameterKind::Map => match (matches.get_one::<PathBuf>(parameter.key), entry.map_file) {
+                (Some(path), Some(read_map)) => {
+                    let (text, name) = input::read(Some(path))?;
+                    Some(read_map(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?)
+                }
+                _ => None,
+            },
+        };
+        parameters.extend(value.map(|value| (parameter.key.to_string(), value)));
     }
+    let build = Build { output: &out, tiers: tiers.as_ref(), plan };
+    with_variant(entry.kind, &parameters, build).map_err(crate::analyze::failure)?
+}
+
+/// Spawns the local processes of `--local-processes` (`None`: nothing is left to
+/// do here), or refuses an output that exists (without --force) or is not a
+/// regular file (never replaced) before any work; only the process that writes it
+/// asks.
+fn prepare(plan: Plan, out: &OutputArgs) -> Result<Option<Plan>, Failure> {
     if let Plan::Spawn(processes) = plan {
-        return crate::distributed::spawn_local(processes);
+        crate::distributed::spawn_local(processes)?;
+        return Ok(None);
     }
-    // Refused before any work: an output that exists (without --force) or is not a
-    // regular file (never replaced). Only the process that writes it asks.
     let writes = match &plan {
         Plan::Member(cluster) => cluster.process == 0,
         _ => true,
     };
     if writes {
-        write::check_output(output, out.force).map_err(|e| Failure::Input(worded(&e)))?;
+        write::check_output(&out.output, out.force).map_err(|e| Failure::Input(worded(&e)))?;
     }
-    let options = WriteOptions { force: out.force, level: out.level, ..WriteOptions::default() };
-    match &args.game {
-        BuildGame::Pawns { rows, cols, tiers, .. } => {
-            let game = Pawns::new(*rows, *cols);
-            if game.pawn_index().is_none() {
-                return Err(Failure::Input(format!("pawns {rows}x{cols}: the index does not fit in 64 bits")));
-            }
-            match plan {
-                Plan::Member(cluster) => crate::distributed::build_tiered(game, output, tiers, options, cluster),
-                _ => build_local(&game, output, Some(tiers), options),
-            }
+    Ok(Some(plan))
+}
+
+/// A build of whatever game the catalog hands over: here, or across processes as
+/// the game takes it.
+struct Build<'a> {
+    output: &'a OutputArgs,
+    tiers: Option<&'a TierArgs>,
+    plan: Plan,
+}
+
+impl VariantVisitor for Build<'_> {
+    type Output = Result<(), Failure>;
+    fn visit<G: CatalogGame>(self, game: G) -> Self::Output {
+        if let Some(why) = game.unbuildable() {
+            return Err(Failure::Input(format!("{} {}: {why}", G::NAME, parameters_text(&game.parameters()))));
         }
-        BuildGame::Chase { size, .. } => {
-            let game = Chase::new(*size);
-            match plan {
-                Plan::Member(cluster) => crate::distributed::build_retrograde(game, output, options, cluster),
-                _ => build_local(&game, output, None, options),
+        let options = write_options(self.output);
+        match self.plan {
+            Plan::Member(cluster) => {
+                let tiers = self.tiers.cloned().unwrap_or_default();
+                game.build_across(Across { output: &self.output.output, tiers, options, cluster })
             }
+            _ => build_local(&game, &self.output.output, self.tiers, options),
         }
-        BuildGame::QueensCase { map, .. } => {
-            let (text, name) = input::read(Some(map))?;
-            let map = Map::parse(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
-            let game = QueensCase::new(&map);
-            match plan {
-                Plan::Member(cluster) => crate::distributed::build_retrograde(game, output, options, cluster),
-                _ => build_local(&game, output, None, options),
-            }
+    }
+}
+
+/// The catalog's choice of a distributed build, run on timely.
+struct Across<'a> {
+    output: &'a Path,
+    tiers: TierArgs,
+    options: WriteOptions,
+    cluster: Cluster,
+}
+
+impl ClusterBuild for Across<'_> {
+    type Output = Result<(), Failure>;
+    fn whole<G: CatalogGame + Unmoves>(self, game: G) -> Self::Output {
+        crate::distributed::build_retrograde(game, self.output, self.options, self.cluster)
+    }
+    fn tiers<G: CatalogGame + Tiered>(self, game: G) -> Self::Output {
+        crate::distributed::build_tiered(game, self.output, &self.tiers, self.options, self.cluster)
+    }
+}
+
+fn write_options(out: &OutputArgs) -> WriteOptions {
+    WriteOptions { force: out.force, level: out.level, ..WriteOptions::default() }
+}
+
+/// `build rules FILE`.
+pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
+    let BuildGame::Rules { file, position, rows, cols, map, tiers, output: out, distributed } = &args.game;
+    let game = || rules_game(file, position.as_deref(), *rows, *cols, map.as_deref());
+    let plan = distributed.plan(threads)?;
+    if let Plan::Spawn(_) = plan {
+        // Refused here, not by each process started.
+        crate::distributed::refuse_unlayered(&game()?)?;
+    }
+    let Some(plan) = prepare(plan, out)? else { return Ok(()) };
+    let game = game()?;
+    let ordered = game.placement_index().is_ok_and(|index| index.tiers_ordered());
+    match plan {
+        Plan::Member(_) if !ordered => Err(Failure::Input(format!(
+            "{}: pieces are both dropped and captured, or promote: the tiers lead back to each other, and a distributed build needs tiers solved in order",
+            file.display()
+        ))),
+        Plan::Member(cluster) => {
+            crate::distributed::build_tiered(game, &out.output, tiers, write_options(out), cluster)
         }
-        BuildGame::Rules { file, position, rows, cols, map, tiers, .. } => {
-            let game = rules_game(file, position.as_deref(), *rows, *cols, map.as_deref())?;
-            let ordered = game.placement_index().is_ok_and(|index| index.tiers_ordered());
-            match plan {
-                Plan::Member(_) if !ordered => Err(Failure::Input(format!(
-                    "{}: pieces are both dropped and captured, or promote: the tiers lead back to each other, and a distributed build needs tiers solved in order",
-                    file.display()
-                ))),
-                Plan::Member(cluster) => crate::distributed::build_tiered(game, output, tiers, options, cluster),
-                _ => build_local(&game, output, Some(tiers), options),
-            }
-        }
+        _ => build_local(&game, &out.output, Some(tiers), write_options(out)),
     }
 }
 

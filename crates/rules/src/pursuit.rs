@@ -1,7 +1,7 @@
 //! Whole-game solves of *pursuit* rules games by bit rows: the built-in pursuit
 //! games' bit-parallel retrograde solve ([`gsolve_games::pursuit::bit_rows`]) run
-//! on a rules file of the same shape (examples/rules/chase.toml,
-//! queens-case.toml, cops and robbers with one cop).
+//! on a rules file of the same shape (the two built-in pursuits' files in
+//! examples/rules/, cops and robbers with one cop).
 //!
 //! # Which games
 //! Those [`is_pursuit_shape`] accepts: one piece a side at most, whose

@@ -20,11 +20,13 @@
 //!
 //! Adding a built-in game: docs/architecture.md, "Adding a built-in game".
 
+mod contest;
 mod typed;
 
+pub use contest::{Contest, ContestError, Judging};
 pub use typed::{
     build_tablebase, open_tablebase, rules_solver, with_setup_game, with_stored_variant, with_variant, BuildPlan,
-    Built, CatalogGame, Layout, TablebaseVisitor, VariantVisitor, WholeSolver, FAILURES_SHOWN,
+    Built, CatalogGame, ClusterBuild, Layout, TablebaseVisitor, VariantVisitor, WholeSolver, FAILURES_SHOWN,
 };
 
 use crate::{AnalysisError, Setup};
@@ -162,11 +164,43 @@ pub struct Entry {
     /// Reads a file with one map in the game's own format into its `map`
     /// parameter (rows joined by `/`); `None` for a game without a map of its own.
     pub map_file: Option<MapReader>,
+    /// The `build` command of a game built from its variant parameters (a number
+    /// a flag, a map a file); `None` for a game built otherwise (rules: from a
+    /// file) or not at all.
+    pub build: Option<BuildHelp>,
+    /// The game's contest judged by solving (a command of its own); `None` for a
+    /// game without one, or whose contest command searches (pawns, snakes).
+    pub contest: Option<&'static Contest>,
+}
+
+/// The help of a game's `build` command.
+#[derive(Clone, Copy, Debug)]
+pub struct BuildHelp {
+    /// What is stored, in one line.
+    pub about: &'static str,
+    /// More on how it is built (after the line above).
+    pub more: &'static str,
+    /// Built tier by tier on disk: the build takes a memory cap and a work directory.
+    pub tiers: bool,
 }
 
 /// Reads a map file's text into a `map` parameter; the error says what is wrong and
 /// where.
 pub type MapReader = fn(&str) -> Result<String, String>;
+
+impl Parameter {
+    /// The placeholder for its value in help text: `R`, `C`, `N`, `MAP`.
+    pub fn value_name(&self) -> &'static str {
+        match self.key {
+            key::ROWS => "R",
+            key::COLS => "C",
+            key::SIZE => "N",
+            key::MAP => "MAP",
+            key::PIECES => "PIECES",
+            _ => "VALUE",
+        }
+    }
+}
 
 const fn number(key: &'static str, min: u32, max: u32, default: u32, variant: bool, help: &'static str) -> Parameter {
     Parameter { key, kind: ParameterKind::Number { min, max, default }, variant, help }
@@ -198,6 +232,12 @@ pub static CATALOG: [Entry; 5] = [
         stored: true,
         contest_line: Some(pawns_line),
         map_file: None,
+        build: Some(BuildHelp {
+            about: "Pawn chess on an R×C board: every position of the tight index (at most C pawns a side, none on its goal rank), solved tier by tier on disk",
+            more: "Tiers by (white pawns, black pawns) are solved in order and saved under the work directory; a build stopped at any point (Ctrl-C, kill, power off) and started again with the same command goes on from the last finished tier and writes the same file. The work directory is removed when the file is written.",
+            tiers: true,
+        }),
+        contest: None,
     },
     Entry {
         kind: GameKind::Chase,
@@ -216,6 +256,12 @@ pub static CATALOG: [Entry; 5] = [
         stored: true,
         contest_line: Some(|_, value| gsolve_games::chase::Chase::verdict(value)),
         map_file: None,
+        build: Some(BuildHelp {
+            about: "The CQOI 2013 board game on an n×n board: every pair of cells, either side to move",
+            more: "",
+            tiers: false,
+        }),
+        contest: Some(&contest::CHASE),
     },
     Entry {
         kind: GameKind::QueensCase,
@@ -242,6 +288,12 @@ pub static CATALOG: [Entry; 5] = [
         stored: true,
         contest_line: Some(|_, value| gsolve_games::queens_case::QueensCase::verdict(value).to_string()),
         map_file: Some(queens_map),
+        build: Some(BuildHelp {
+            about: "Queen's Case on one map: every pair of open cells, either side to move",
+            more: "",
+            tiers: false,
+        }),
+        contest: Some(&contest::QUEENS_CASE),
     },
     Entry {
         kind: GameKind::Snakes,
@@ -272,6 +324,8 @@ pub static CATALOG: [Entry; 5] = [
         stored: false,
         contest_line: Some(snakes_line),
         map_file: None,
+        build: None,
+        contest: None,
     },
     Entry {
         kind: GameKind::Rules,
@@ -293,6 +347,8 @@ pub static CATALOG: [Entry; 5] = [
         stored: true,
         contest_line: None,
         map_file: None,
+        build: None,
+        contest: None,
     },
 ];
 

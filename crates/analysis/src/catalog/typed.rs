@@ -112,6 +112,16 @@ pub trait CatalogGame: Variant + Indexed + PlainNotation + Explain + Draw + Send
     /// (a memory cap or a work directory).
     fn layout(&self, tiers_asked: bool) -> Layout;
 
+    /// Why no tablebase of this variant can be built, if it cannot (its index is too
+    /// large to address).
+    fn unbuildable(&self) -> Option<String> {
+        None
+    }
+
+    /// Hands the game to a build spread over processes, as the kind of build it
+    /// takes: whole by retrograde analysis, or tier by tier.
+    fn build_across<B: ClusterBuild>(self, build: B) -> B::Output;
+
     /// Every position's stored value checked against the rules and its children's.
     /// The default decompresses the whole table into memory; tiered games go tier
     /// by tier, in the memory of one tier and the tiers it reads.
@@ -195,6 +205,18 @@ pub fn build_tablebase<G: CatalogGame>(
     }
 }
 
+/// A build spread over processes, handed in by a front end (the command line's
+/// timely runtime): the catalog says, in [`CatalogGame::build_across`], which of the
+/// two a game takes.
+pub trait ClusterBuild {
+    /// What the build returns.
+    type Output;
+    /// Every position at once, by retrograde analysis over un-moves.
+    fn whole<G: CatalogGame + gsolve_engine::Unmoves>(self, game: G) -> Self::Output;
+    /// Tier by tier.
+    fn tiers<G: CatalogGame + gsolve_engine::Tiered>(self, game: G) -> Self::Output;
+}
+
 /// The engine's retrograde solve with progress reports.
 fn retrograde_with<G: gsolve_engine::Unmoves + Sync>(game: &G, observer: Option<Observer<'_>>) -> Solution {
     retrograde::solve_with(game, &retrograde::Options { progress: observer, ..retrograde::Options::default() })
@@ -213,6 +235,14 @@ impl CatalogGame for Pawns {
 
     fn layout(&self, _tiers_asked: bool) -> Layout {
         Layout::Tiers
+    }
+
+    fn unbuildable(&self) -> Option<String> {
+        self.pawn_index().is_none().then(|| "the index does not fit in 64 bits".to_string())
+    }
+
+    fn build_across<B: ClusterBuild>(self, build: B) -> B::Output {
+        build.tiers(self)
     }
 
     fn verify_values(&self, file: &Tablebase, observer: Option<Observer<'_>>) -> Result<Verification, Error> {
@@ -255,6 +285,10 @@ impl CatalogGame for Chase {
     fn layout(&self, _tiers_asked: bool) -> Layout {
         Layout::Whole
     }
+
+    fn build_across<B: ClusterBuild>(self, build: B) -> B::Output {
+        build.whole(self)
+    }
 }
 
 impl CatalogGame for QueensCase {
@@ -273,6 +307,10 @@ impl CatalogGame for QueensCase {
 
     fn layout(&self, _tiers_asked: bool) -> Layout {
         Layout::Whole
+    }
+
+    fn build_across<B: ClusterBuild>(self, build: B) -> B::Output {
+        build.whole(self)
     }
 
     fn board_parameters(&self) -> Vec<(String, String)> {
@@ -308,6 +346,12 @@ impl CatalogGame for RulesGame {
         } else {
             Layout::Tiers
         }
+    }
+
+    /// Across processes, tier by tier (the cluster refuses tiers that are not
+    /// layered, and tiers that lead back to each other).
+    fn build_across<B: ClusterBuild>(self, build: B) -> B::Output {
+        build.tiers(self)
     }
 
     /// Its tiers are solved with positions of the smallest room that holds its
