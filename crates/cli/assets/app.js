@@ -198,29 +198,29 @@ function goTo(ply) {
 
 // ---------------------------------------------------------------- editing
 
-// The characters a click cycles through, per game.
-const EDIT_HELP = {
-  "pawns": "Click a cell: empty \u2192 white pawn \u2192 black pawn \u2192 empty.",
-  "chase": "Click a cell: white \u2192 black \u2192 empty (placing a piece moves it there).",
-  "queens-case": "Click an open cell: queen \u2192 army \u2192 floor (placing a piece moves it there). The map is a board setting.",
-  "snakes": "Click a cell: free \u2192 obstacle \u2192 head 1 \u2192 head 2 \u2192 free (placing a head moves it there); a body (a, b) becomes free.",
-  "rules": "Click a cell: empty \u2192 each piece of the rules in turn \u2192 empty; walls and marked cells stay.",
-};
+// How a click edits a cell and how the board set up is written as a position come
+// from the game's description (api/games: `editing`, `glyphs`), as do the pieces'
+// looks: the page knows no game by name. Its own marks: `.` empty, `#` a wall.
 
-// A rules game's piece letters, in the order a click cycles through them.
-function ruleLetters() {
-  return Object.keys(state.info.pieces || {});
-}
+const editing = () => state.info.editing;
+const glyph = (ch) => state.info.glyphs[ch];
+const isGoal = (ch) => glyph(ch) !== undefined && glyph(ch).role === "goal";
 
+// The rows of the map the board stands on (a variant parameter), or null.
 function mapRows() {
-  return (state.variant.map || "").split("/");
+  const map = state.info.parameters.find((p) => p.kind === "map" && p.variant);
+  return map ? (state.variant[map.name] || "").split("/") : null;
 }
 
-// What a cell is without pieces (Queen's Case: the map's floor, exit or wall).
+// What a cell is without pieces: empty, or on a map the map's floor, exit or wall
+// (floor where a piece starts).
 function baseCell(r, c) {
-  if (state.info.name !== "queens-case") return ".";
-  const ch = mapRows()[r][c];
-  return ch === "Q" || ch === "A" ? "." : ch;
+  const { cycle, unique } = editing();
+  const empty = cycle[0];
+  const rows = mapRows();
+  const ch = rows && rows[r] ? rows[r][c] : undefined;
+  if (ch === undefined || cycle.includes(ch) || unique.includes(ch)) return empty;
+  return ch;
 }
 
 function sideNames() {
@@ -237,45 +237,30 @@ function sideName(code) {
   return side ? side.name : code;
 }
 
-// Puts one of two pieces (W/B, Q/A) on (r, c), taking it off wherever it was.
-function placeUnique(cells, r, c, piece, other) {
+// Puts a unique piece on (r, c), taking it off wherever it was (a cell with both
+// unique pieces keeps the other).
+function placeUnique(cells, r, c, piece) {
+  const { unique, both } = editing();
+  const other = unique.find((u) => u !== piece);
   cells.forEach((row, i) => row.forEach((ch, j) => {
     if (ch === piece) row[j] = baseCell(i, j);
-    else if (ch === "X") row[j] = other;
+    else if (both !== null && ch === both) row[j] = other;
   }));
   cells[r][c] = piece;
 }
 
+// A click on (r, c): the next character of the game's cycle (from the cell's base);
+// false if the cell is one a click leaves alone.
 function cycleCell(r, c) {
+  const { cycle, unique, fixed } = editing();
   const cells = state.edit.cells;
   const ch = cells[r][c];
-  switch (state.info.name) {
-    case "pawns":
-      cells[r][c] = { ".": "P", "P": "p" }[ch] || ".";
-      break;
-    case "rules": {
-      const cycle = [".", ...ruleLetters()];
-      const at = cycle.indexOf(ch);
-      if (at < 0) return false; // a wall or a marked cell
-      cells[r][c] = cycle[(at + 1) % cycle.length];
-      break;
-    }
-    case "snakes": {
-      const next = { ".": "#", "#": "1", "1": "2" }[ch] || ".";
-      if (next === "1" || next === "2") cells.forEach((row, i) => row.forEach((x, j) => { if (x === next) row[j] = "."; }));
-      cells[r][c] = next;
-      break;
-    }
-    case "chase":
-    case "queens-case": {
-      const [a, b] = state.info.name === "chase" ? ["W", "B"] : ["Q", "A"];
-      if (ch === "#") return false;
-      if (ch === a) placeUnique(cells, r, c, b, a);
-      else if (ch === b || ch === "X") cells[r][c] = baseCell(r, c);
-      else placeUnique(cells, r, c, a, b);
-      break;
-    }
-  }
+  if (fixed.includes(ch)) return false;
+  const base = baseCell(r, c);
+  const at = ch === base ? 0 : cycle.indexOf(ch);
+  const next = at >= 0 && at + 1 < cycle.length ? cycle[at + 1] : base;
+  if (unique.includes(next)) placeUnique(cells, r, c, next);
+  else cells[r][c] = next;
   return true;
 }
 
@@ -286,18 +271,21 @@ function find(cells, pieces) {
   return null;
 }
 
-// The edited board in plain notation, or {problem}.
+// The edited board in plain notation, or {problem}: the rows, or the unique
+// pieces' cells, then the side to move.
 function editedPosition() {
   const { cells, side } = state.edit;
-  const game = state.info.name;
-  if (game === "pawns" || game === "snakes" || game === "rules") return { position: `${cells.map((row) => row.join("")).join("/")} ${side}` };
-  const [a, b] = game === "chase" ? ["W", "B"] : ["Q", "A"];
-  const [nameA, nameB] = sideNames();
-  const at = find(cells, [a, "X"]);
-  const bt = find(cells, [b, "X"]);
-  if (!at) return { problem: `place the ${nameA} on the board (click a cell)` };
-  if (!bt) return { problem: `place the ${nameB} on the board (click a cell)` };
-  return { position: `${at} ${bt} ${side}` };
+  const { written, unique, both } = editing();
+  if (written === "board") return { position: `${cells.map((row) => row.join("")).join("/")} ${side}` };
+  const names = sideNames();
+  const at = [];
+  for (const [i, piece] of unique.entries()) {
+    const cell = find(cells, both === null ? [piece] : [piece, both]);
+    const owner = glyph(piece) ? glyph(piece).side : i;
+    if (!cell) return { problem: `place the ${names[owner]} on the board (click a cell)` };
+    at.push(cell);
+  }
+  return { position: `${at.join(" ")} ${side}` };
 }
 
 function enterEdit() {
@@ -366,7 +354,7 @@ function buildControls() {
   params.replaceChildren();
   for (const p of info.parameters) {
     const label = el("label", { class: "row" });
-    label.append(p.name === "map" ? "Map (rows of . # E Q A)" : p.name === "cols" ? "columns" : p.name);
+    label.append(p.kind === "map" ? `Map (rows of ${p.cells.join(" ")})` : p.name === "cols" ? "columns" : p.name);
     let input;
     if (p.kind === "map") {
       input = el("textarea", { id: `param-${p.name}`, rows: "6", spellcheck: "false" });
@@ -382,7 +370,7 @@ function buildControls() {
   for (const name of sideNames()) computer.append(el("option", { value: name }, name));
   if (!sideNames().includes(state.computer)) state.computer = "";
   computer.value = state.computer;
-  $("edit-help").textContent = EDIT_HELP[info.name];
+  $("edit-help").textContent = info.editing.help;
 }
 
 // The board settings shown for an analysis.
@@ -523,51 +511,46 @@ function svg(tag, attributes, text) {
   return el(`svg:${tag}`, attributes, text);
 }
 
+// A character's picture, as its glyph says: a pawn, a disc with the letter, a goal's
+// word; the cell with both unique pieces, their two discs; a character without a
+// glyph (a zone's mark in a rules game) its letter.
 function drawPiece(group, ch, x, y) {
-  const game = state.info.name;
   const disc = (dx, cls, letter) => {
     group.append(svg("circle", { cx: x + dx, cy: y, r: CELL * 0.34, class: `piece ${cls}` }));
     if (letter) group.append(svg("text", { x: x + dx, y: y + 1, class: `piece-letter ${cls}` }, letter));
   };
-  if (game === "pawns" && (ch === "P" || ch === "p")) {
-    const cls = ch === "P" ? "white" : "black";
+  const word = (text) => group.append(svg("text", { x, y: y + 1, class: "exit-letter" }, text));
+  const { unique, both } = editing();
+  if (both !== null && ch === both) {
+    const [a, b] = unique.map((piece) => glyph(piece).colour);
+    disc(-7, a, "");
+    disc(7, b, "\u00d7");
+    return;
+  }
+  const g = glyph(ch);
+  if (!g) {
+    if (ch !== "." && ch !== "#") word(ch);
+  } else if (g.look === "pawn") {
     const body = `M${x - 8},${y + 2} L${x + 8},${y + 2} L${x + 14},${y + 19} L${x - 14},${y + 19} Z`;
-    group.append(svg("path", { d: body, class: `piece ${cls}` }));
-    group.append(svg("circle", { cx: x, cy: y - 8, r: 10, class: `piece ${cls}` }));
-  } else if (game === "chase") {
-    if (ch === "W") disc(0, "white", "W");
-    else if (ch === "B") disc(0, "black", "B");
-    else if (ch === "X") {
-      disc(-7, "white", "");
-      disc(7, "black", "\u00d7");
-    }
-  } else if (game === "queens-case") {
-    if (ch === "Q") disc(0, "queen", "Q");
-    else if (ch === "A") disc(0, "army", "A");
-    else if (ch === "X") {
-      disc(-7, "queen", "");
-      disc(7, "army", "\u00d7");
-    } else if (ch === "E") group.append(svg("text", { x, y: y + 1, class: "exit-letter" }, "exit"));
-  } else if (game === "snakes" && (ch === "1" || ch === "2")) {
-    disc(0, `snake${ch}`, ch);
-  } else if (game === "rules") {
-    const side = (state.info.pieces || {})[ch];
-    if (side !== undefined) disc(0, side === 0 ? "white" : "black", ch);
-    else if (ch !== "." && ch !== "#") group.append(svg("text", { x, y: y + 1, class: "exit-letter" }, ch));
+    group.append(svg("path", { d: body, class: `piece ${g.colour}` }));
+    group.append(svg("circle", { cx: x, cy: y - 8, r: 10, class: `piece ${g.colour}` }));
+  } else if (g.look === "disc") {
+    disc(0, g.colour, ch);
+  } else if (g.look === "word") {
+    word(g.word);
   }
 }
 
 function renderBoard() {
   const board = $("board");
   board.replaceChildren();
-  const game = state.info.name;
   const analysis = current();
   const cells = state.editing ? state.edit.cells : analysis.board.cells.map((row) => [...row]);
   const rows = cells.length;
   const cols = cells[0].length;
   board.setAttribute("viewBox", `0 0 ${cols * CELL} ${rows * CELL}`);
   board.style.maxWidth = `${Math.max(240, Math.min(620, cols * 78))}px`;
-  const checkered = game === "pawns" || game === "chase" || game === "rules";
+  const checkered = state.info.checkered;
   const last = !state.editing ? state.history[state.history.length - 1].move : null;
   const layer = svg("g", { class: "cells" });
   for (let r = 0; r < rows; r++) {
@@ -575,16 +558,18 @@ function renderBoard() {
       const ch = cells[r][c];
       const g = svg("g", { class: "cell", "data-row": r + 1, "data-col": c + 1 });
       let cls = checkered ? ((r + c) % 2 ? "square dark" : "square light") : "square floor";
-      // Snakes' bodies (a, b) are drawn in their snake's colour, apart from walls.
+      // Trails (a snake's body) are shaded in their colour, apart from walls; a goal
+      // (an exit) is shaded under a piece too.
+      const drawn = glyph(ch);
       if (ch === "#") cls += " wall";
-      else if (game === "snakes" && (ch === "a" || ch === "b")) cls += ch === "a" ? " body1" : " body2";
-      if (ch === "E" || (game === "queens-case" && baseCell(r, c) === "E")) cls += " exit";
+      else if (drawn && drawn.look === "shade") cls += ` trail ${drawn.colour}`;
+      if (isGoal(ch) || isGoal(baseCell(r, c))) cls += " exit";
       if (last && last.from[0] === r + 1 && last.from[1] === c + 1) cls += " last-from";
       if (last && last.to[0] === r + 1 && last.to[1] === c + 1) cls += " last-to";
       g.append(svg("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, class: cls }));
       const { x, y } = cellCentre(r + 1, c + 1);
       drawPiece(g, ch, x, y);
-      if (state.editing && !(game === "queens-case" && ch === "#")) {
+      if (state.editing && !editing().fixed.includes(ch)) {
         g.classList.add("editable");
         g.addEventListener("click", () => {
           if (cycleCell(r, c)) editChanged();
@@ -680,7 +665,8 @@ function badgeCorners(moves, cells) {
   for (const m of moves) into.set(`${m.to}`, (into.get(`${m.to}`) || 0) + 1);
   const stays = (m) => m.from[0] === m.to[0] && m.from[1] === m.to[1];
   const corners = moves.map((m) => {
-    const occupied = !".E".includes(cells[m.to[0] - 1][m.to[1] - 1]);
+    const target = cells[m.to[0] - 1][m.to[1] - 1];
+    const occupied = target !== "." && !isGoal(target);
     return occupied || stays(m) || into.get(`${m.to}`) > 1 ? undefined : null;
   });
   const taken = new Map(); // cell -> the corners given out there

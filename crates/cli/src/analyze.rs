@@ -96,7 +96,7 @@ pub fn setup(args: &SetupArgs, analyzer: &Analyzer) -> Result<Setup, Failure> {
                 if let Some(needed) = entry.parameters.iter().filter(|p| p.variant).find(|p| !given(p)) {
                     let flag = match needed.kind {
                         ParameterKind::Number { .. } => format!("--{} N", needed.key),
-                        ParameterKind::Map => format!("--{} FILE (one map)", needed.key),
+                        ParameterKind::Map { .. } => format!("--{} FILE (one map)", needed.key),
                     };
                     return Err(Failure::Input(format!(
                         "a {game} position needs {}: give {flag}, or a tablebase of {game} with --tablebase FILE",

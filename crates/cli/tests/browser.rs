@@ -9,7 +9,7 @@
 //! list and the chart colour every ply from the same side), a board refused as too
 //! large (the page keeps the board it shows, and its settings), and a rules game
 //! (the server runs with `--rules examples/rules/breakthrough.toml`): its value, its
-//! pieces drawn, a cell edited.
+//! pieces drawn, a cell edited; a Queen's Case position set up by clicking.
 //!
 //! The test is marked ignored, so that a plain `cargo test` reports it as not run;
 //! `.ci/run` installs both programs and runs it with `--ignored`, and without them it
@@ -390,9 +390,54 @@ fn check_snake_bodies(browser: &Browser) {
         ))
     };
     let body = class(1, 1);
-    assert!(body.as_str().unwrap().contains("body1"), "{body}");
+    assert!(body.as_str().unwrap().contains("trail blue"), "{body}");
     let wall = class(1, 3);
-    assert!(wall.as_str().unwrap().contains("wall") && !wall.as_str().unwrap().contains("body"), "{wall}");
+    assert!(wall.as_str().unwrap().contains("wall") && !wall.as_str().unwrap().contains("trail"), "{wall}");
+    let head = browser.script(
+        "return document.querySelector('#board .cell[data-row=\"1\"][data-col=\"2\"] circle').getAttribute('class');",
+    );
+    assert_eq!(head, json!("piece blue"));
+}
+
+/// Setting up a Queen's Case position by clicking: a click takes a cell from floor
+/// (or exit) to the queen, the army, and back; placing a piece moves it there;
+/// walls are left alone; an exit stays shaded under a piece; the board is written
+/// as the pieces' cells.
+fn check_queens_editing(browser: &Browser, url: &str) {
+    let map = "Q...E/.##../..#../E...A";
+    browser.load(&json!({"game": "queens-case", "map": map, "position": "1,1 4,5 q"}), "1,1 4,5 q");
+    let cell = |r: u32, c: u32| format!("#board .cell[data-row=\"{r}\"][data-col=\"{c}\"]");
+    let position_text = || browser.script("return document.getElementById('position-text').value;");
+    assert_eq!(browser.text(&format!("{} text", cell(4, 1))), "exit");
+    browser.click("#edit");
+    assert!(browser.text("#edit-help").contains("queen \u{2192} army \u{2192} floor"));
+    browser.click(&cell(4, 5)); // army -> floor
+    assert!(browser.text("#error").contains("place the army on the board"), "{}", browser.text("#error"));
+    assert_eq!(position_text(), json!(""));
+    browser.click(&cell(1, 5)); // exit -> the queen, who leaves (1,1)
+    assert_eq!(
+        browser.script(&format!("return document.querySelectorAll('{} circle.piece').length;", cell(1, 1))),
+        json!(0)
+    );
+    browser.click(&cell(1, 5)); // queen -> army
+    assert!(browser.text("#error").contains("place the queen on the board"), "{}", browser.text("#error"));
+    browser.click(&cell(1, 1)); // floor -> queen
+    let classes =
+        |css: String| browser.script(&format!("return document.querySelector('{css}').getAttribute('class');"));
+    let wall = classes(cell(2, 2));
+    assert!(!wall.as_str().unwrap().contains("editable"), "a wall is not editable: {wall}");
+    browser.click(&cell(2, 2)); // a wall: nothing
+    assert_eq!(position_text(), json!("1,1 1,5 q"));
+    let exit = classes(format!("{} rect", cell(1, 5)));
+    assert!(exit.as_str().unwrap().contains("exit"), "the exit under the army: {exit}");
+    assert_eq!(classes(format!("{} circle", cell(1, 5))), json!("piece brown"));
+    let edited = api_analyze(url, &json!({"game": "queens-case", "variant": {"map": map}, "position": "1,1 1,5 q"}));
+    wait_for("the edited Queen's Case position's value", 30, || {
+        (browser.body_data("state") == "ready" && browser.text("#value") == value_line(&edited)).then_some(())
+    });
+    browser.click("#edit");
+    browser.wait_ready(0);
+    assert_eq!(browser.body_data("position"), "1,1 1,5 q");
 }
 
 /// A rules game on the page: its value as the API gives it, its pieces drawn as
@@ -523,6 +568,7 @@ fn play_a_move_in_headless_chromium() {
     check_chase_history(&browser, &url);
     check_too_large(&browser, &url);
     check_snake_bodies(&browser);
+    check_queens_editing(&browser, &url);
     check_rules_game(&browser, &url);
     check_drops(&browser);
 

@@ -125,6 +125,113 @@ fn games_lists_every_game_with_its_example() {
     assert_eq!(body["default"], "pawns", "the page opens on the first game");
 }
 
+/// A game's description in `/api/games`, by name.
+fn described<'a>(games: &'a Value, name: &str) -> &'a Value {
+    games["games"].as_array().unwrap().iter().find(|g| g["name"] == name).unwrap_or_else(|| panic!("{name} listed"))
+}
+
+/// What the page draws and edits by, for each game: nothing of it is the page's own.
+#[test]
+fn games_describe_how_the_page_draws_and_edits_them() {
+    let server = Server::start();
+    let (_, games) = server.get_json("api/games");
+    let edit = |written: &str, cycle: &[&str], unique: &[&str], both: Value, fixed: &[&str]| json!({"written": written, "cycle": cycle, "unique": unique, "both": both, "fixed": fixed});
+    // (game, checkered, editing without its help, a word of the help, glyphs)
+    let expected = [
+        (
+            "pawns",
+            true,
+            edit("board", &[".", "P", "p"], &[], Value::Null, &[]),
+            "white pawn",
+            json!({
+                "P": {"role": "piece", "side": 0, "look": "pawn", "colour": "white"},
+                "p": {"role": "piece", "side": 1, "look": "pawn", "colour": "black"},
+            }),
+        ),
+        (
+            "chase",
+            true,
+            edit("cells", &[".", "W", "B"], &["W", "B"], json!("X"), &[]),
+            "placing a piece moves it there",
+            json!({
+                "W": {"role": "piece", "side": 0, "look": "disc", "colour": "white"},
+                "B": {"role": "piece", "side": 1, "look": "disc", "colour": "black"},
+            }),
+        ),
+        (
+            "queens-case",
+            false,
+            edit("cells", &[".", "Q", "A"], &["Q", "A"], json!("X"), &["#"]),
+            "The map is a board setting",
+            json!({
+                "Q": {"role": "piece", "side": 0, "look": "disc", "colour": "purple"},
+                "A": {"role": "piece", "side": 1, "look": "disc", "colour": "brown"},
+                "E": {"role": "goal", "look": "word", "word": "exit"},
+            }),
+        ),
+        (
+            "snakes",
+            false,
+            edit("board", &[".", "#", "1", "2"], &["1", "2"], Value::Null, &[]),
+            "a body (a, b) becomes free",
+            json!({
+                "1": {"role": "head", "side": 0, "look": "disc", "colour": "blue"},
+                "2": {"role": "head", "side": 1, "look": "disc", "colour": "orange"},
+                "a": {"role": "trail", "side": 0, "look": "shade", "colour": "blue"},
+                "b": {"role": "trail", "side": 1, "look": "shade", "colour": "orange"},
+            }),
+        ),
+    ];
+    for (name, checkered, editing, help, glyphs) in expected {
+        let game = described(&games, name);
+        assert_eq!(game["checkered"], checkered, "{name}");
+        let mut got = game["editing"].clone();
+        let said = got.as_object_mut().unwrap().remove("help").unwrap();
+        assert_eq!(got, editing, "{name}");
+        assert!(said.as_str().unwrap().starts_with("Click") && said.as_str().unwrap().contains(help), "{name}: {said}");
+        assert_eq!(game["glyphs"], glyphs, "{name}");
+        // Every character a click puts or a glyph names is one the board is drawn with.
+        let cells = game["cells"].as_object().unwrap();
+        for ch in
+            game["editing"]["cycle"].as_array().unwrap().iter().chain(game["editing"]["unique"].as_array().unwrap())
+        {
+            assert!(cells.contains_key(ch.as_str().unwrap()), "{name}: {ch}");
+        }
+        assert!(glyphs.as_object().unwrap().keys().all(|ch| cells.contains_key(ch)), "{name}");
+    }
+    let map = &described(&games, "queens-case")["parameters"][0];
+    assert_eq!((&map["kind"], &map["cells"]), (&json!("map"), &json!([".", "#", "E", "Q", "A"])));
+    let size = &described(&games, "chase")["parameters"][0];
+    assert_eq!(size["cells"], Value::Null, "a number parameter has no cells");
+
+    // A rules game: its pieces in the click's cycle, white and black discs; its
+    // zones' marks left alone, those a piece wins by reaching drawn as goals.
+    let breakthrough = common::example("rules/breakthrough.toml");
+    let server = Server::start_with(&["--rules", breakthrough.to_str().unwrap()]);
+    let (_, games) = server.get_json("api/games");
+    let game = described(&games, "rules");
+    assert_eq!(game["checkered"], true);
+    let mut editing = game["editing"].clone();
+    editing.as_object_mut().unwrap().remove("help");
+    assert_eq!(editing, edit("board", &[".", "W", "B"], &[], Value::Null, &["#"]));
+    assert_eq!(
+        game["glyphs"],
+        json!({
+            "W": {"role": "piece", "side": 0, "look": "disc", "colour": "white"},
+            "B": {"role": "piece", "side": 1, "look": "disc", "colour": "black"},
+        })
+    );
+    let queens = common::example("rules/queens-case.toml");
+    let server = Server::start_with(&["--rules", queens.to_str().unwrap(), "--start", "Q...E/.##../..#../E...A q"]);
+    let (_, games) = server.get_json("api/games");
+    let game = described(&games, "rules");
+    assert_eq!(game["editing"]["cycle"], json!([".", "Q", "A"]));
+    assert_eq!(game["editing"]["fixed"], json!(["#", "E"]));
+    assert_eq!(game["glyphs"]["E"], json!({"role": "goal", "look": "word", "word": "E"}));
+    assert_eq!(game["glyphs"]["Q"]["colour"], "white");
+    assert_eq!(game["parameters"], json!([]), "the position carries the map");
+}
+
 #[test]
 fn a_tablebase_answers_its_game_and_refuses_others() {
     let path = std::env::temp_dir().join(format!("gsolve-serve-{}-p33.gtb", std::process::id()));

@@ -1,14 +1,15 @@
 //! The catalog: one entry per game, and the only place a game's name becomes a type.
 //!
-//! Every front end (the command line, the Python package, the server's game list,
-//! the fuzz targets) loops over [`CATALOG`] and takes its decisions from here, as
-//! OpenSpiel's registry is the one place `LoadGame("name")` is dispatched. An entry
-//! says what a user sees of a game (name, title, sides, the variant's typed
-//! parameters with ranges from the game's own constants, notation, an example, the
-//! board's characters); [`CatalogGame`] says what a solver needs of it (how to solve
-//! it whole, how to store it), and [`open_tablebase`], [`with_variant`],
-//! [`with_setup_game`] and [`with_stored_variant`] are the places a name picks a
-//! type.
+//! Every front end (the command line, the Python package, the server's game list
+//! and its web page, the fuzz targets) loops over [`CATALOG`] and takes its
+//! decisions from here, as OpenSpiel's registry is the one place `LoadGame("name")`
+//! is dispatched. An entry says what a user sees of a game (name, title, sides, the
+//! variant's typed parameters with ranges from the game's own constants, notation,
+//! an example, the board's characters, how a picture of the board shows them and
+//! how a board is set up by clicking: [`Look`], [`Editing`]); [`CatalogGame`] says
+//! what a solver needs of it (how to solve it whole, how to store it), and
+//! [`open_tablebase`], [`with_variant`], [`with_setup_game`] and
+//! [`with_stored_variant`] are the places a name picks a type.
 //!
 //! | game          | variant (`Setup::variant`)                 | position (plain notation)  | solver                                     |
 //! |---------------|--------------------------------------------|----------------------------|--------------------------------------------|
@@ -77,7 +78,10 @@ pub enum ParameterKind {
         default: u32,
     },
     /// A map: rows of cells joined by `/`.
-    Map,
+    Map {
+        /// The characters a map is written with.
+        cells: &'static str,
+    },
 }
 
 /// One parameter of a game's variant or start board.
@@ -118,17 +122,97 @@ pub enum CellRole {
     Goal,
 }
 
-/// How a character of a drawn board is shown in a terminal. The marks every board
-/// may have (`X` both pieces on one cell, `#` a wall, `.` an empty cell) are the
-/// front ends' own.
+/// A colour a front end draws a piece or a trail in. The web page's stylesheet
+/// (crates/cli/assets/style.css) has a class of each [`Colour::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Colour {
+    /// White (a first side's piece).
+    White,
+    /// Black (a second side's piece).
+    Black,
+    /// Purple.
+    Purple,
+    /// Brown.
+    Brown,
+    /// Blue.
+    Blue,
+    /// Orange.
+    Orange,
+}
+
+impl Colour {
+    /// Its name, as the web API gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::White => "white",
+            Colour::Black => "black",
+            Colour::Purple => "purple",
+            Colour::Brown => "brown",
+            Colour::Blue => "blue",
+            Colour::Orange => "orange",
+        }
+    }
+}
+
+/// How a character of a drawn board is shown as a picture (the web page).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Look {
+    /// A disc of the colour with the character on it.
+    Disc(Colour),
+    /// A pawn of the colour.
+    Pawn(Colour),
+    /// The cell itself shaded in a light tone of the colour (a trail).
+    Shade(Colour),
+    /// The cell shaded as a goal, with this word on it.
+    Word(&'static str),
+}
+
+/// How a character of a drawn board is shown in a terminal and on the web page.
+/// The marks every board may have (`#` a wall, `.` an empty cell, and `X` both
+/// pieces on one cell where [`Editing::both`] says so) are the front ends' own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Glyph {
     /// The character of the board as [`crate::Board`] draws it.
     pub cell: char,
-    /// The Unicode symbol shown instead.
+    /// The Unicode symbol shown instead in a terminal.
     pub symbol: char,
     /// What it stands for.
     pub role: CellRole,
+    /// How the web page draws it.
+    pub look: Look,
+}
+
+/// How a board set up cell by cell is written as a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// The rows joined by `/`, then the side to move's code: `pppp/..../..../PPPP w`.
+    Board,
+    /// The cells of the two [`Editing::unique`] pieces, in order, each as
+    /// `row,column` (1-based), then the side to move's code: `1,1 4,4 w`.
+    Cells,
+}
+
+/// How a board is set up by clicking its cells (the web page's editing), and how
+/// the board then becomes a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Editing {
+    /// How the board is written as a position.
+    pub written: Written,
+    /// What a click puts on a cell, in turn, from the empty cell (`.`; on a map,
+    /// the map's cell there) on; after the last, the cell is empty again. A
+    /// character neither in the cycle nor [`Editing::fixed`] (a capture's `X`, a
+    /// snake's body) becomes empty.
+    pub cycle: &'static str,
+    /// The pieces a board holds one of each: placing one takes it off the cell it
+    /// stood on (off a [`Editing::both`] cell, which keeps the other).
+    pub unique: &'static str,
+    /// The character of a cell with both unique pieces on it (a capture), if the
+    /// board can show one.
+    pub both: Option<char>,
+    /// The characters a click leaves alone (a map's walls).
+    pub fixed: &'static str,
+    /// What a click does, in a sentence for the page.
+    pub help: &'static str,
 }
 
 /// A game of the catalog.
@@ -152,8 +236,13 @@ pub struct Entry {
     pub example_variant: &'static [(&'static str, &'static str)],
     /// The characters of a drawn board and what they are.
     pub cells: &'static [(char, &'static str)],
-    /// The symbols of a drawn board's characters in a terminal.
+    /// The symbols of a drawn board's characters in a terminal and their looks on
+    /// the web page.
     pub glyphs: &'static [Glyph],
+    /// True when the board's squares are drawn alternately light and dark.
+    pub checkered: bool,
+    /// How a board is set up by clicking its cells.
+    pub editing: Editing,
     /// True when a tablebase of the game can be built ([`CatalogGame`]).
     pub stored: bool,
     /// The answer line of the game's contest format for a value of a case's start
@@ -226,9 +315,18 @@ pub static CATALOG: [Entry; 5] = [
         example_variant: &[],
         cells: &[('P', "white pawn"), ('p', "black pawn"), ('.', "empty")],
         glyphs: &[
-            Glyph { cell: 'P', symbol: '♙', role: CellRole::Piece(0) },
-            Glyph { cell: 'p', symbol: '♟', role: CellRole::Piece(1) },
+            Glyph { cell: 'P', symbol: '♙', role: CellRole::Piece(0), look: Look::Pawn(Colour::White) },
+            Glyph { cell: 'p', symbol: '♟', role: CellRole::Piece(1), look: Look::Pawn(Colour::Black) },
         ],
+        checkered: true,
+        editing: Editing {
+            written: Written::Board,
+            cycle: ".Pp",
+            unique: "",
+            both: None,
+            fixed: "",
+            help: "Click a cell: empty → white pawn → black pawn → empty.",
+        },
         stored: true,
         contest_line: Some(pawns_line),
         map_file: None,
@@ -250,9 +348,18 @@ pub static CATALOG: [Entry; 5] = [
         example_variant: &[(key::SIZE, "4")],
         cells: &[('W', "white"), ('B', "black"), ('X', "both (a capture)"), ('.', "empty")],
         glyphs: &[
-            Glyph { cell: 'W', symbol: '○', role: CellRole::Piece(0) },
-            Glyph { cell: 'B', symbol: '●', role: CellRole::Piece(1) },
+            Glyph { cell: 'W', symbol: '○', role: CellRole::Piece(0), look: Look::Disc(Colour::White) },
+            Glyph { cell: 'B', symbol: '●', role: CellRole::Piece(1), look: Look::Disc(Colour::Black) },
         ],
+        checkered: true,
+        editing: Editing {
+            written: Written::Cells,
+            cycle: ".WB",
+            unique: "WB",
+            both: Some('X'),
+            fixed: "",
+            help: "Click a cell: white → black → empty (placing a piece moves it there).",
+        },
         stored: true,
         contest_line: Some(|_, value| gsolve_games::chase::Chase::verdict(value)),
         map_file: None,
@@ -268,7 +375,12 @@ pub static CATALOG: [Entry; 5] = [
         name: "queens-case",
         title: "Queen's Case",
         sides: [Side { name: "queen", code: "q" }, Side { name: "army", code: "a" }],
-        parameters: &[Parameter { key: key::MAP, kind: ParameterKind::Map, variant: true, help: "a map" }],
+        parameters: &[Parameter {
+            key: key::MAP,
+            kind: ParameterKind::Map { cells: ".#EQA" },
+            variant: true,
+            help: "a map",
+        }],
         notation: "the queen's cell and the army's cell as row,column (1-based), then q or a",
         example_position: "1,1 4,5 q",
         example_variant: &[(key::MAP, "Q...E/.##../..#../E...A")],
@@ -281,10 +393,20 @@ pub static CATALOG: [Entry; 5] = [
             ('.', "floor"),
         ],
         glyphs: &[
-            Glyph { cell: 'Q', symbol: '♛', role: CellRole::Piece(0) },
-            Glyph { cell: 'A', symbol: '♜', role: CellRole::Piece(1) },
-            Glyph { cell: 'E', symbol: '⌂', role: CellRole::Goal },
+            Glyph { cell: 'Q', symbol: '♛', role: CellRole::Piece(0), look: Look::Disc(Colour::Purple) },
+            Glyph { cell: 'A', symbol: '♜', role: CellRole::Piece(1), look: Look::Disc(Colour::Brown) },
+            Glyph { cell: 'E', symbol: '⌂', role: CellRole::Goal, look: Look::Word("exit") },
         ],
+        checkered: false,
+        editing: Editing {
+            written: Written::Cells,
+            cycle: ".QA",
+            unique: "QA",
+            both: Some('X'),
+            fixed: "#",
+            help: "Click an open cell: queen → army → floor (placing a piece moves it there). \
+                   The map is a board setting.",
+        },
         stored: true,
         contest_line: Some(|_, value| gsolve_games::queens_case::QueensCase::verdict(value).to_string()),
         map_file: Some(queens_map),
@@ -316,11 +438,21 @@ pub static CATALOG: [Entry; 5] = [
             ('.', "free"),
         ],
         glyphs: &[
-            Glyph { cell: '1', symbol: '1', role: CellRole::Head(0) },
-            Glyph { cell: '2', symbol: '2', role: CellRole::Head(1) },
-            Glyph { cell: 'a', symbol: '▒', role: CellRole::Trail(0) },
-            Glyph { cell: 'b', symbol: '▒', role: CellRole::Trail(1) },
+            Glyph { cell: '1', symbol: '1', role: CellRole::Head(0), look: Look::Disc(Colour::Blue) },
+            Glyph { cell: '2', symbol: '2', role: CellRole::Head(1), look: Look::Disc(Colour::Orange) },
+            Glyph { cell: 'a', symbol: '▒', role: CellRole::Trail(0), look: Look::Shade(Colour::Blue) },
+            Glyph { cell: 'b', symbol: '▒', role: CellRole::Trail(1), look: Look::Shade(Colour::Orange) },
         ],
+        checkered: false,
+        editing: Editing {
+            written: Written::Board,
+            cycle: ".#12",
+            unique: "12",
+            both: None,
+            fixed: "",
+            help: "Click a cell: free → obstacle → head 1 → head 2 → free \
+                   (placing a head moves it there); a body (a, b) becomes free.",
+        },
         stored: false,
         contest_line: Some(snakes_line),
         map_file: None,
@@ -335,7 +467,12 @@ pub static CATALOG: [Entry; 5] = [
         parameters: &[
             number(key::ROWS, 1, gsolve_rules::spec::MAX_SIDE as u32, 0, false, "rows of the start's board"),
             number(key::COLS, 1, gsolve_rules::spec::MAX_SIDE as u32, 0, false, "columns of the start's board"),
-            Parameter { key: key::MAP, kind: ParameterKind::Map, variant: false, help: "the start's map" },
+            Parameter {
+                key: key::MAP,
+                kind: ParameterKind::Map { cells: ".#" },
+                variant: false,
+                help: "the start's map",
+            },
         ],
         notation:
             "rows joined by '/' (. empty, # wall, the rules' piece letters and zone marks), then the side to move's letter",
@@ -344,6 +481,18 @@ pub static CATALOG: [Entry; 5] = [
         cells: &[('#', "wall"), ('.', "empty")],
         // The rules name their pieces' letters and sides: the analyzer knows them.
         glyphs: &[],
+        checkered: true,
+        // A click puts the rules' pieces in turn, and leaves their zones' marks
+        // alone: the front end adds their letters ([`crate::Analyzer::rules_pieces`]).
+        editing: Editing {
+            written: Written::Board,
+            cycle: ".",
+            unique: "",
+            both: None,
+            fixed: "#",
+            help: "Click a cell: empty → each piece of the rules in turn → empty; \
+                   walls and marked cells stay.",
+        },
         stored: true,
         contest_line: None,
         map_file: None,
@@ -483,4 +632,51 @@ pub(crate) fn queens_parameters(map: &str) -> Vec<(String, String)> {
         ("height".to_string(), rows.len().to_string()),
         (key::MAP.to_string(), map.to_string()),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each entry's editing and looks fit its board's characters: what a click puts,
+    /// leaves alone or reads back is a character of `cells`, and a board written as
+    /// cells has two unique pieces, one of each side, in the order of the sides.
+    #[test]
+    fn editing_fits_the_board() {
+        for entry in &CATALOG {
+            let name = entry.name;
+            let editing = &entry.editing;
+            let drawn = |c: char| entry.cells.iter().any(|(cell, _)| *cell == c);
+            assert!(editing.cycle.starts_with('.'), "{name}: a click cycles from the empty cell");
+            assert!(!editing.help.is_empty(), "{name}");
+            for c in editing.cycle.chars().chain(editing.unique.chars()).chain(editing.fixed.chars()) {
+                assert!(drawn(c), "{name}: {c:?} is no character of its board");
+                assert!(!(editing.cycle.contains(c) && editing.fixed.contains(c)), "{name}: {c:?} cycles and stays");
+            }
+            assert!(
+                editing.unique.chars().all(|c| editing.cycle.contains(c)),
+                "{name}: a unique piece is put by a click"
+            );
+            assert!(editing.both.is_none_or(|c| drawn(c) && editing.unique.chars().count() == 2), "{name}");
+            if editing.written == Written::Cells {
+                let sides: Vec<Option<usize>> = editing
+                    .unique
+                    .chars()
+                    .map(|c| match entry.glyph(c).map(|g| g.role) {
+                        Some(CellRole::Piece(side) | CellRole::Head(side)) => Some(side),
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(sides, [Some(0), Some(1)], "{name}: the unique pieces are the sides' pieces, in order");
+            }
+            for glyph in entry.glyphs {
+                assert!(drawn(glyph.cell), "{name}: the glyph {:?} is no character of its board", glyph.cell);
+            }
+            for parameter in entry.parameters {
+                if let ParameterKind::Map { cells } = parameter.kind {
+                    assert!(cells.chars().all(drawn), "{name}: a map character is no character of its board");
+                }
+            }
+        }
+    }
 }

@@ -18,9 +18,10 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use gsolve_analysis::catalog::{self, ParameterKind};
+use gsolve_analysis::catalog::{self, CellRole, Editing, Look, ParameterKind, Written};
 use gsolve_analysis::CatalogGame;
 use gsolve_analysis::{AnalysisError, Analyzer, GameKind, Setup};
+use gsolve_rules::spec::Ending;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -138,9 +139,10 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// The board parameters of `/api/start`, the sides, and the board characters.
+/// The board parameters of `/api/start`, the sides, the board characters, how the
+/// page draws them and how it edits a board.
 fn describe(analyzer: &Analyzer, game: GameKind) -> Value {
-    let (parameters, sides, cells) = match game {
+    let Description { parameters, sides, cells, glyphs, editing } = match game {
         GameKind::Rules => rules_description(analyzer),
         _ => catalog_description(game),
     };
@@ -153,6 +155,9 @@ fn describe(analyzer: &Analyzer, game: GameKind) -> Value {
         "parameters": parameters,
         "sides": sides,
         "cells": cells,
+        "glyphs": glyphs,
+        "checkered": game.entry().checkered,
+        "editing": editing,
     });
     if game == GameKind::Rules {
         // Each piece letter and its side (0: the first side of `sides`).
@@ -167,9 +172,65 @@ fn describe(analyzer: &Analyzer, game: GameKind) -> Value {
     described
 }
 
+/// What `describe` gives of a game beside its name, title and example.
+struct Description {
+    parameters: Value,
+    sides: Value,
+    cells: Value,
+    glyphs: Value,
+    editing: Value,
+}
+
+/// A glyph's role (and side) and look, as the page reads them.
+fn glyph_json(role: CellRole, look: Look) -> Value {
+    let (role, side) = match role {
+        CellRole::Piece(side) => ("piece", Some(side)),
+        CellRole::Head(side) => ("head", Some(side)),
+        CellRole::Trail(side) => ("trail", Some(side)),
+        CellRole::Goal => ("goal", None),
+    };
+    let mut glyph = json!({"role": role});
+    if let Some(side) = side {
+        glyph["side"] = json!(side);
+    }
+    let (look, colour, word) = match look {
+        Look::Disc(colour) => ("disc", Some(colour), None),
+        Look::Pawn(colour) => ("pawn", Some(colour), None),
+        Look::Shade(colour) => ("shade", Some(colour), None),
+        Look::Word(word) => ("word", None, Some(word)),
+    };
+    glyph["look"] = json!(look);
+    if let Some(colour) = colour {
+        glyph["colour"] = json!(colour.name());
+    }
+    if let Some(word) = word {
+        glyph["word"] = json!(word);
+    }
+    glyph
+}
+
+/// How the page edits a board: the catalog's [`Editing`], with more letters in the
+/// click's cycle and among the fixed cells (a rules game's pieces and marks).
+fn editing_json(editing: &Editing, more_cycle: &[char], more_fixed: &[char]) -> Value {
+    let letters = |base: &str, more: &[char]| -> Vec<String> {
+        base.chars().chain(more.iter().copied()).map(String::from).collect()
+    };
+    json!({
+        "written": match editing.written {
+            Written::Board => "board",
+            Written::Cells => "cells",
+        },
+        "cycle": letters(editing.cycle, more_cycle),
+        "unique": letters(editing.unique, &[]),
+        "both": editing.both.map(String::from),
+        "fixed": letters(editing.fixed, more_fixed),
+        "help": editing.help,
+    })
+}
+
 /// A built-in game's board parameters, sides and board characters, from its catalog
 /// entry (a map parameter's default is the example's map).
-fn catalog_description(game: GameKind) -> (Value, Value, Value) {
+fn catalog_description(game: GameKind) -> Description {
     let entry = game.entry();
     let example = game.example();
     let parameters: Vec<Value> = entry
@@ -179,21 +240,41 @@ fn catalog_description(game: GameKind) -> (Value, Value, Value) {
             ParameterKind::Number { min, max, default } => {
                 json!({"name": p.key, "kind": "number", "min": min, "max": max, "default": default, "variant": p.variant})
             }
-            ParameterKind::Map => {
+            ParameterKind::Map { cells } => {
                 let map = example.variant.iter().find(|(k, _)| k == p.key).map(|(_, v)| v.clone());
-                json!({"name": p.key, "kind": "map", "default": map, "variant": p.variant})
+                let cells: Vec<String> = cells.chars().map(String::from).collect();
+                json!({"name": p.key, "kind": "map", "default": map, "variant": p.variant, "cells": cells})
             }
         })
         .collect();
     let sides: Vec<Value> = entry.sides.iter().map(|s| json!({"name": s.name, "code": s.code})).collect();
     let cells: Map<String, Value> = entry.cells.iter().map(|(c, what)| (c.to_string(), json!(what))).collect();
-    (json!(parameters), json!(sides), Value::Object(cells))
+    let glyphs: Map<String, Value> =
+        entry.glyphs.iter().map(|g| (g.cell.to_string(), glyph_json(g.role, g.look))).collect();
+    Description {
+        parameters: json!(parameters),
+        sides: json!(sides),
+        cells: Value::Object(cells),
+        glyphs: Value::Object(glyphs),
+        editing: editing_json(&entry.editing, &[], &[]),
+    }
 }
 
-/// A rules game's board parameters (its rows and columns, or its map), sides, and
-/// the characters its boards are drawn with.
-fn rules_description(analyzer: &Analyzer) -> (Value, Value, Value) {
-    let Some(rules) = analyzer.rules() else { return (json!([]), json!([]), json!({})) };
+/// A rules game's board parameters (its rows and columns, or its map), sides, the
+/// characters its boards are drawn with, and how they are drawn and edited: its
+/// pieces as discs, white for the first side and black for the second; the marks of
+/// zones a piece wins or loses by reaching as goals.
+fn rules_description(analyzer: &Analyzer) -> Description {
+    let entry = GameKind::Rules.entry();
+    let Some(rules) = analyzer.rules() else {
+        return Description {
+            parameters: json!([]),
+            sides: json!([]),
+            cells: json!({}),
+            glyphs: json!({}),
+            editing: editing_json(&entry.editing, &[], &[]),
+        };
+    };
     let example = analyzer.example(GameKind::Rules).ok();
     let board = example.as_ref().and_then(|s| s.position.split_whitespace().next()).unwrap_or("");
     let rows = board.split('/').count() as u32;
@@ -208,17 +289,38 @@ fn rules_description(analyzer: &Analyzer) -> (Value, Value, Value) {
     };
     let sides: Vec<Value> = rules.sides.iter().map(|s| json!({"name": s.name, "code": s.letter.to_string()})).collect();
     let mut cells = Map::new();
-    for (letter, _, described) in analyzer.rules_pieces() {
+    let mut glyphs = Map::new();
+    let mut letters = Vec::new();
+    for (letter, side, described) in analyzer.rules_pieces() {
         cells.insert(letter.to_string(), json!(described));
+        let colour = if side == 0 { catalog::Colour::White } else { catalog::Colour::Black };
+        glyphs.insert(letter.to_string(), glyph_json(CellRole::Piece(side), Look::Disc(colour)));
+        letters.push(letter);
     }
-    for zone in &rules.zones {
+    let mut marks = Vec::new();
+    for (index, zone) in rules.zones.iter().enumerate() {
+        let goal = rules.endings.iter().any(|e| matches!(e, Ending::Reach { zone: reached, .. } if *reached == index));
         for mark in zone.cells.iter().flat_map(|set| &set.marks) {
             cells.insert(mark.to_string(), json!(format!("{} (a zone)", zone.name)));
+            if goal {
+                let mut glyph = glyph_json(CellRole::Goal, Look::Word(""));
+                glyph["word"] = json!(mark.to_string());
+                glyphs.insert(mark.to_string(), glyph);
+            }
+            if !marks.contains(mark) {
+                marks.push(*mark);
+            }
         }
     }
     cells.insert("#".into(), json!("wall"));
     cells.insert(".".into(), json!("empty"));
-    (json!(parameters), json!(sides), Value::Object(cells))
+    Description {
+        parameters: json!(parameters),
+        sides: json!(sides),
+        cells: Value::Object(cells),
+        glyphs: Value::Object(glyphs),
+        editing: editing_json(&entry.editing, &letters, &marks),
+    }
 }
 
 /// `GET /api/games`.
@@ -409,7 +511,7 @@ fn how_to_answer(setup: &Setup) -> String {
             .iter()
             .filter_map(|(k, v)| match entry.parameter(k)?.kind {
                 ParameterKind::Number { .. } => Some(format!(" --{k} {v}")),
-                ParameterKind::Map => Some(format!(" {map_flag}MAP.txt")),
+                ParameterKind::Map { .. } => Some(format!(" {map_flag}MAP.txt")),
             })
             .collect()
     };
