@@ -480,7 +480,7 @@ fn setup_help(command: clap::Command, about: &str) -> clap::Command {
     for flag in [key::SIZE, key::MAP, key::ROWS, key::COLS] {
         let described = gsolve_analysis::CATALOG.iter().find_map(|entry| entry.parameter(flag)).map(|parameter| {
             match parameter.kind {
-                ParameterKind::Map => {
+                ParameterKind::Map { .. } => {
                     format!("{}: a file with {} in the game's own format", taking(flag), parameter.help)
                 }
                 ParameterKind::Number { .. } if parameter.variant => format!("{}: {}", taking(flag), parameter.help),
@@ -517,7 +517,7 @@ fn build_command(entry: &gsolve_analysis::catalog::Entry, help: gsolve_analysis:
                 .value_name(parameter.value_name())
                 .help(format!("{first}{}", described.as_str()))
                 .value_parser(clap::value_parser!(u32).range(i64::from(min)..=i64::from(max))),
-            ParameterKind::Map => arg
+            ParameterKind::Map { .. } => arg
                 .value_name(parameter.value_name())
                 .help(format!("A file with {}, in the game's own format", parameter.help))
                 .value_parser(clap::value_parser!(PathBuf)),
@@ -641,7 +641,7 @@ mod tests {
                 assert!(arg.is_required_set(), "{} {}", entry.name, parameter.key);
                 match parameter.kind {
                     ParameterKind::Number { .. } => assert_eq!(arg.get_long(), Some(parameter.key)),
-                    ParameterKind::Map => assert!(arg.is_positional()),
+                    ParameterKind::Map { .. } => assert!(arg.is_positional()),
                 }
             }
             assert_eq!(sub.get_arguments().any(|a| a.get_id() == "memory"), help.tiers, "{}", entry.name);

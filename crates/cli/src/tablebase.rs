@@ -74,7 +74,7 @@ pub fn build_variant(entry: &Entry, matches: &ArgMatches, threads: Option<u16>) 
     for parameter in entry.parameters {
         let value = match parameter.kind {
             ParameterKind::Number { .. } => matches.get_one::<u32>(parameter.key).map(u32::to_string),
-            ParameterKind::Map => match (matches.get_one::<PathBuf>(parameter.key), entry.map_file) {
+            ParameterKind::Map { .. } => match (matches.get_one::<PathBuf>(parameter.key), entry.map_file) {
                 (Some(path), Some(read_map)) => {
                     let (text, name) = input::read(Some(path))?;
                     Some(read_map(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))?)
