@@ -13,6 +13,7 @@
 use crate::board::{Board, Group};
 use crate::error::RulesError;
 use crate::index::PlacementIndex;
+use crate::lines::LineGame;
 use crate::mirror::Mirror;
 use crate::moves;
 use crate::position::{RulesPosition, MAX_PIECES};
@@ -41,6 +42,8 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// The left-right reflection, when the rules and the board look the same in a
     /// mirror (the search keeps one of a position and its image).
     mirror: Option<Mirror>,
+    /// The bit-set search, for games of the shape [`crate::lines`] takes.
+    lines: Option<LineGame>,
     /// Children located without playing moves, for games of the shape
     /// [`crate::scan`] takes (built with the index).
     scan: Option<Arc<PlacementScan>>,
@@ -66,7 +69,8 @@ impl RulesGame {
             Some(limits) => PlacementIndex::new(&tables, limits),
         };
         let scan = index.as_ref().ok().and_then(|index| PlacementScan::new(&tables, index)).map(Arc::new);
-        Ok(RulesGame { tables, index, race, mirror, scan })
+        let lines = LineGame::of(rules, tables.board(), mirror.is_some());
+        Ok(RulesGame { tables, index, race, mirror, lines, scan })
     }
 
     /// The same game with an index for up to `limits[g]` pieces of each group.
@@ -87,6 +91,7 @@ impl RulesGame {
             index: self.index.clone(),
             race: self.race.clone(),
             mirror: self.mirror.clone(),
+            lines: self.lines.clone(),
             scan: self.scan.clone(),
         })
     }
@@ -161,6 +166,18 @@ impl<const N: usize> RulesGame<N> {
     /// The left-right reflection, if the game looks the same in a mirror.
     pub(crate) fn mirror(&self) -> Option<&Mirror> {
         self.mirror.as_ref()
+    }
+
+    /// The bit-set search, if the game is a line game ([`crate::lines`]).
+    pub(crate) fn lines(&self) -> Option<&LineGame> {
+        self.lines.as_ref()
+    }
+
+    /// For a line game (drops, lines, a full board: docs/rules.md), the positions
+    /// its bit-set search has visited, counted in steps of 2^20, and the bytes of
+    /// its table; `None` for other games, or before a search.
+    pub fn line_search_stats(&self) -> Option<(u64, usize)> {
+        self.lines.as_ref()?.stats()
     }
 
     /// The children ranked without playing moves, where the game has that shape.

@@ -25,6 +25,7 @@
 //! | `scan`       | pawn-like games: a tier's children ranked move by move        |
 //! | `race`       | trail races (the snakes on a graph): the search's knowledge   |
 //! | `mirror`     | the left-right symmetry the search folds                      |
+//! | `lines`      | line games (drops, lines, a full board) on bit sets, and their own search |
 //! | [`game`]     | [`RulesGame`]: all of the above put together, an engine `Game` |
 //! | `pursuit`    | pursuits (one piece a side) solved whole by bit rows          |
 //! | [`notation`] | positions and maps as one line of text                        |
@@ -43,6 +44,7 @@ mod explain;
 pub mod game;
 mod impls;
 pub mod index;
+mod lines;
 mod mirror;
 mod moves;
 pub mod notation;

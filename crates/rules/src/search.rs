@@ -5,9 +5,14 @@
 use crate::game::RulesGame;
 use crate::position::RulesPosition;
 use gsolve_engine::search::SearchHooks;
-use gsolve_engine::Value;
+use gsolve_engine::{Observer, Value};
 
 impl SearchHooks for RulesGame {
+    /// Line games (Connect 4, tic-tac-toe, …) by their bit-set search.
+    fn solve_outright(&self, p: &RulesPosition, observer: Option<Observer<'_>>) -> Option<Value> {
+        self.lines()?.value(p, observer)
+    }
+
     fn exact_value(&self, p: &RulesPosition) -> Option<Value> {
         self.race()?.exact_value(self.tables(), p)
     }

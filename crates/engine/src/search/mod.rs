@@ -74,6 +74,14 @@ pub trait SearchHooks: Game {
         None
     }
 
+    /// The exact value of `position` from a solver of the game's own, asked before
+    /// any search of it (a game of a shape with a faster exact solver than this
+    /// search: the rules crate's line games). `observer` takes that solver's
+    /// progress. Default: none, the search runs.
+    fn solve_outright(&self, _position: &Self::Position, _observer: Option<Observer<'_>>) -> Option<Value> {
+        None
+    }
+
     /// A representative of the position's symmetry class: positions with the same
     /// representative must have the same value. Default: the position itself.
     fn canonical(&self, position: &Self::Position) -> Self::Position {
@@ -372,6 +380,9 @@ impl<'g, G: SearchHooks, H: Borrow<G>> Searcher<'g, G, H> {
     }
 
     fn search(&self, position: &G::Position, observer: Option<Observer<'_>>) -> Result<Value, SearchError> {
+        if let Some(value) = self.game.borrow().solve_outright(position, observer) {
+            return Ok(value);
+        }
         let state = &mut *self.state.borrow_mut();
         let mut inner = Inner { game: self.game.borrow(), s: &mut state.walk, table: &mut state.table, halt: None };
         inner.exact(position, observer).map_err(Stop::alone)
@@ -396,6 +407,9 @@ impl<'g, G: SearchHooks, H: Borrow<G>> Searcher<'g, G, H> {
     {
         if helpers.is_empty() {
             return self.search(position, observer);
+        }
+        if let Some(value) = self.game.borrow().solve_outright(position, observer) {
+            return Ok(value);
         }
         let state = &mut *self.state.borrow_mut();
         let shared = std::mem::replace(&mut state.table, Table::new(1)).into_shared();

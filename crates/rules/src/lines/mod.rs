@@ -1,0 +1,161 @@
+//! Line games on bit sets: rules whose every move drops a piece and whose games end
+//! on lines, solved by a search of their own (module `solver`) as fast as the
+//! dedicated solvers of Connect 4, for every rules file of that shape.
+//!
+//! # The shape
+//! Found from the rules and the board, never from a game's name:
+//! - two sides with one piece kind each, dropped from a supply that never runs
+//!   out (no hands), with or without gravity, onto any cell; no piece ever moves,
+//!   so none is captured, promoted or leaves a trail;
+//! - a rectangle of `rows × cols` cells, every one playable, no map, and
+//!   `cols · (rows + 1) ≤ 64` (see `layout`; without gravity also at most 32
+//!   cells, for the table's keys);
+//! - the game ends when a side completes a line of its own pieces (every `line`
+//!   ending: both sides, result `win`, at most [`layout::MAX_LENGTH`] long), or when
+//!   the board is full (the `full` ending's result, else being stuck's); no other
+//!   ending.
+//!
+//! Tic-tac-toe and the other m,n,k games, Connect 4 of any size that fits, and
+//! their variants (lines of 3 or 5, orthogonal only) are of this shape. Every
+//! other rules file is searched by the engine's alpha-beta as before.
+
+mod layout;
+mod solver;
+mod table;
+
+use crate::board::Board;
+use crate::position::RulesPosition;
+use crate::spec::{Ending, Rules};
+use gsolve_engine::{Observer, Outcome, Value};
+use layout::Layout;
+use solver::{Bits, Solver};
+use std::sync::{Arc, OnceLock};
+
+/// A line game: the layout of its board, and its search (made on first use: its
+/// table is large).
+#[derive(Clone)]
+pub(crate) struct LineGame {
+    layout: Layout,
+    full: Outcome,
+    mirror: bool,
+    /// The group of each side's pieces.
+    groups: [usize; 2],
+    /// The playable cell's bit in the layout, by cell.
+    bits: Vec<u32>,
+    solver: Arc<OnceLock<Solver>>,
+}
+
+impl std::fmt::Debug for LineGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LineGame").field("layout", &self.layout).field("full", &self.full).finish_non_exhaustive()
+    }
+}
+
+impl LineGame {
+    /// The line game of `rules` on `board`, if they have the shape; `mirror`: the
+    /// game looks the same in a mirror (found from the rules by `crate::mirror`).
+    pub(crate) fn of(rules: &Rules, board: &Board, mirror: bool) -> Option<LineGame> {
+        // Two sides, one dropped kind each, nothing else.
+        if board.groups.len() != 2 || board.groups[0].side != 0 || board.groups[1].side != 1 {
+            return None;
+        }
+        let gravity = rules.kinds.first()?.drop.as_ref()?.gravity;
+        let dropped_only = rules.kinds.iter().all(|k| {
+            k.moves.is_empty()
+                && !k.stay
+                && !k.trail
+                && k.promote.is_none()
+                && k.drop.as_ref().is_some_and(|d| !d.from_hand && d.zone.is_none() && d.gravity == gravity)
+        });
+        if !dropped_only || board.map.is_some() || board.cells() != (board.rows * board.cols) as usize {
+            return None;
+        }
+        let kinds = [board.groups[0].kind, board.groups[1].kind];
+        let mut lines = Vec::new();
+        let mut full = None;
+        for ending in &rules.endings {
+            match ending {
+                Ending::Line { length, orthogonal, diagonal, kinds: counted, sides, result } => {
+                    let counts_both = counted.as_ref().is_none_or(|k| kinds.iter().all(|kind| k.contains(kind)));
+                    if *result != Outcome::Win || *sides != [true, true] || !counts_both {
+                        return None;
+                    }
+                    lines.push((*length, *orthogonal, *diagonal));
+                }
+                Ending::Full { result } => {
+                    full.get_or_insert(*result);
+                }
+                Ending::Stuck { .. } => {}
+                _ => return None,
+            }
+        }
+        if lines.is_empty() {
+            return None;
+        }
+        let layout = Layout::new(board.rows, board.cols, gravity, &lines)?;
+        if !gravity && board.cells() > 32 {
+            return None;
+        }
+        let bits = board.coords.iter().map(|&(r, c)| layout.bit(r, c)).collect();
+        Some(LineGame {
+            layout,
+            full: full.unwrap_or_else(|| rules.stuck_result()),
+            mirror,
+            groups: [0, 1],
+            bits,
+            solver: Arc::new(OnceLock::new()),
+        })
+    }
+
+    /// A position as bit sets, if the fast path takes it: no walls, not marked as
+    /// ended, no line on the board, and with gravity every piece resting on the
+    /// one below.
+    fn bits_of<const N: usize>(&self, p: &RulesPosition<N>) -> Option<Bits> {
+        if p.walls() != 0 || p.ended() != 0 {
+            return None;
+        }
+        let mut sides = [0u64; 2];
+        for piece in p.pieces() {
+            let side = self.groups.iter().position(|&g| g == piece.group)?;
+            sides[side] |= 1 << self.bits[piece.cell as usize];
+        }
+        let all = sides[0] | sides[1];
+        if self.layout.gravity && !self.layout.settled(all) {
+            return None;
+        }
+        if sides.iter().any(|&s| self.layout.has_line(s)) {
+            return None;
+        }
+        Some(Bits { mine: sides[p.to_move()], all })
+    }
+
+    /// The exact value of `p`, if the fast path takes it (else `None`: the engine's
+    /// search answers).
+    pub(crate) fn value<const N: usize>(&self, p: &RulesPosition<N>, observer: Option<Observer<'_>>) -> Option<Value> {
+        let bits = self.bits_of(p)?;
+        let solver = self.solver.get_or_init(|| {
+            Solver::new(self.layout.clone(), self.full, self.mirror, table_entries(self.layout.board.count_ones()))
+        });
+        Some(solver.value(bits, observer))
+    }
+}
+
+impl LineGame {
+    /// Positions the search has visited (in steps of 2^20) and its table's bytes;
+    /// `None` before its first search.
+    pub(crate) fn stats(&self) -> Option<(u64, usize)> {
+        self.solver.get().map(Solver::stats)
+    }
+}
+
+/// Entries of the table for a board of `cells` cells: a few per reachable position
+/// on small boards, 2^24 (128 MiB) from 40 cells.
+fn table_entries(cells: u32) -> usize {
+    match cells {
+        0..=16 => 1 << 17,
+        17..=25 => 1 << 20,
+        26..=35 => 1 << 22,
+        36..=39 => 1 << 23,
+        _ => 1 << 24,
+    }
+}

@@ -1,0 +1,285 @@
+//! Alpha-beta on bit sets for line games, with the knowledge lines give: a win at
+//! once is taken, an opponent's win at once is blocked (two of them lose), a move
+//! that hands the opponent a win is never searched, moves that make threats come
+//! first; the exact score is narrowed by null windows.
+//!
+//! # Scores
+//! Every move adds one piece, so a game that ends with `e` pieces on the board
+//! ends e − n plies after a position with n pieces. The score of a position for
+//! the side to move is `C − e` for a win ending with e pieces (C = cells + 1, so
+//! a score is never 0 for a win), `−(C − e)` for a loss, and 0 for a tie: the
+//! winner wants e small, the loser large, which is the remoteness's order. The
+//! score depends on e alone, not on n, so a parent's score is the best of its
+//! children's, negated (negamax), and the window of a child is the parent's
+//! negated. Ties end only on a full board (the shape's endings, [`super`]).
+//!
+//! # The rules of pruning, and why each is exact
+//! At a position with n pieces that no line ends yet:
+//! 1. **No move**: the board is full; the full-board ending gives the score.
+//! 2. **A win at once**: a move completing a line ends the game with n + 1 pieces,
+//!    the earliest any win can: the score is C − (n + 1), no search needed.
+//! 3. **Threats**: a cell where the opponent would complete a line and that is
+//!    playable now is a threat. With two, one move blocks at most one, and no
+//!    move of ours wins at once (rule 2): the opponent wins with n + 2 pieces, the
+//!    earliest any loss can, whatever we play. With one, every other move loses
+//!    that way: only the block can do better.
+//! 4. **Gifts** (gravity): a move just below a cell where the opponent would
+//!    complete a line makes that cell playable; the opponent wins with n + 2
+//!    pieces. Such moves are never better than any other move, whose loss comes
+//!    no earlier; when every move is a gift or the threat cannot be blocked, the
+//!    score is −(C − (n + 2)).
+//! 5. **Bounds**: after rules 2–4 the remaining moves neither win at once nor let
+//!    the opponent win at once (our piece only takes cells from the opponent's
+//!    lines, and no new cell becomes playable under a winning cell of theirs), so
+//!    the score lies between a loss with n + 4 pieces and a win with n + 3 (or the
+//!    full board, whichever comes first): the window is narrowed to that.
+//! 6. **The table** holds proven bounds by position, and by its mirror image when
+//!    the rules look the same in a mirror (the image's score is the same).
+
+use super::layout::Layout;
+use super::table::Table;
+use gsolve_engine::{Observer, Outcome, Progress, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Nodes between two progress reports.
+const REPORT_EVERY: u64 = 1 << 20;
+
+/// A line game's position: the pieces of the side to move and all pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bits {
+    pub(crate) mine: u64,
+    pub(crate) all: u64,
+}
+
+/// The search of one line game, with its table (kept between positions).
+pub(crate) struct Solver {
+    layout: Layout,
+    /// The result for the side to move of a full board.
+    full: Outcome,
+    /// The game looks the same in a mirror: a position and its image share entries.
+    mirror: bool,
+    /// C: the number of cells plus one.
+    top: i32,
+    cells: i32,
+    table: Table,
+    nodes: AtomicU64,
+}
+
+impl Solver {
+    pub(crate) fn new(layout: Layout, full: Outcome, mirror: bool, table_entries: usize) -> Solver {
+        let cells = layout.board.count_ones() as i32;
+        Solver {
+            layout,
+            full,
+            mirror,
+            top: cells + 1,
+            cells,
+            table: Table::new(table_entries),
+            nodes: AtomicU64::new(0),
+        }
+    }
+
+    /// Positions searched so far (counted in steps of 2^20), and the bytes of
+    /// its table.
+    pub(crate) fn stats(&self) -> (u64, usize) {
+        (self.nodes.load(Ordering::Relaxed), self.table.bytes())
+    }
+
+    /// The exact value of a position no line ends, by null-window searches that
+    /// halve the range of possible scores each time.
+    pub(crate) fn value(&self, p: Bits, observer: Option<Observer<'_>>) -> Value {
+        let n = p.all.count_ones() as i32;
+        let mut min = -(self.top - (n + 2).min(self.cells));
+        let mut max = self.top - (n + 1).min(self.cells);
+        let mut search = Search { solver: self, observer, since_report: 0, bounds: (min, max), pieces: n };
+        while min < max {
+            // Probe near zero first (ties and long games are common), as Pons'
+            // solver does: the window is halved toward the middle of the range
+            // only once the range is on one side of zero.
+            let mut middle = min + (max - min) / 2;
+            if middle <= 0 && min / 2 < middle {
+                middle = min / 2;
+            } else if middle >= 0 && max / 2 > middle {
+                middle = max / 2;
+            }
+            search.bounds = (min, max);
+            let score = search.negamax(p, middle, middle + 1);
+            if score <= middle {
+                max = score;
+            } else {
+                min = score;
+            }
+        }
+        self.value_of(min, n)
+    }
+
+    /// A score as a value for the side to move of a position with n pieces.
+    fn value_of(&self, score: i32, n: i32) -> Value {
+        match score {
+            0 => Value::Tie((self.cells - n) as u32),
+            s if s > 0 => Value::Win((self.top - s - n) as u32),
+            s => Value::Loss((self.top + s - n) as u32),
+        }
+    }
+
+    /// The score of a full board with n pieces for the side to move.
+    fn full_score(&self, n: i32) -> i32 {
+        match self.full {
+            Outcome::Win => self.top - n,
+            Outcome::Loss => -(self.top - n),
+            Outcome::Tie => 0,
+        }
+    }
+
+    /// A number no other position shares, the same for a position and its mirror
+    /// image when the game looks the same in a mirror (the lesser of the two).
+    #[inline]
+    fn key(&self, p: Bits) -> u64 {
+        let key = |p: Bits| {
+            if self.layout.gravity {
+                // The pieces fill each column from the bottom: one bit a column
+                // marks its height, and `mine` lies below the marks.
+                p.mine | self.layout.heights(p.all)
+            } else {
+                // Two bits a cell at most: the board has at most 32 cells here.
+                self.layout.compact(p.mine) | self.layout.compact(p.all) << (self.cells as u32)
+            }
+        };
+        let own = key(p);
+        if !self.mirror {
+            return own;
+        }
+        let image = key(Bits { mine: self.layout.mirror(p.mine), all: self.layout.mirror(p.all) });
+        own.min(image)
+    }
+}
+
+/// One value's search: progress reports, and the bisection's current range.
+struct Search<'a> {
+    solver: &'a Solver,
+    observer: Option<Observer<'a>>,
+    since_report: u64,
+    bounds: (i32, i32),
+    pieces: i32,
+}
+
+impl Search<'_> {
+    fn report(&mut self) {
+        self.since_report = 0;
+        let nodes = self.solver.nodes.fetch_add(REPORT_EVERY, Ordering::Relaxed) + REPORT_EVERY;
+        if let Some(observer) = self.observer {
+            let (min, max) = self.bounds;
+            let worst = self.solver.value_of(min, self.pieces);
+            let best = self.solver.value_of(max, self.pieces);
+            observer(Progress { bounds: Some((worst, best)), ..Progress::new("search", nodes, 0) });
+        }
+    }
+
+    /// The score of `p` if it lies in (alpha, beta); else a bound on it on the side
+    /// of the window it fell (fail-soft). `p`: no line on the board.
+    fn negamax(&mut self, p: Bits, mut alpha: i32, mut beta: i32) -> i32 {
+        self.since_report += 1;
+        if self.since_report == REPORT_EVERY {
+            self.report();
+        }
+        let solver = self.solver;
+        let layout = &solver.layout;
+        let n = p.all.count_ones() as i32;
+        let top = solver.top;
+        // Rule 1.
+        let playable = layout.playable(p.all);
+        if playable == 0 {
+            return solver.full_score(n);
+        }
+        // Rule 2.
+        if layout.winning_cells(p.mine, p.all) & playable != 0 {
+            return top - (n + 1);
+        }
+        // Rules 3 and 4.
+        let theirs = p.all ^ p.mine;
+        let their_wins = layout.winning_cells(theirs, p.all);
+        let threats = their_wins & playable;
+        let mut moves = playable;
+        if threats != 0 {
+            if threats & (threats - 1) != 0 {
+                return -(top - (n + 2));
+            }
+            moves = threats;
+        }
+        if layout.gravity {
+            moves &= !(their_wins >> 1);
+        }
+        if moves == 0 {
+            return -(top - (n + 2));
+        }
+        // Rule 5.
+        let lower = -(top - (n + 4).min(solver.cells));
+        if alpha < lower {
+            alpha = lower;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let upper = top - (n + 3).min(solver.cells);
+        if beta > upper {
+            beta = upper;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        // Rule 6.
+        let key = solver.key(p);
+        if let Some((low, high)) = solver.table.get(key) {
+            if low >= beta {
+                return low;
+            }
+            if high <= alpha {
+                return high;
+            }
+            alpha = alpha.max(low);
+            beta = beta.min(high);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        // Moves that make the most threats first, then cells on the most lines:
+        // each move as its weight above its cell's bit, sorted by insertion (equal
+        // weights keep the order of their cells).
+        let mut ordered = [0u32; 64];
+        let mut count = 0;
+        let mut rest = moves;
+        while rest != 0 {
+            let bit = rest.trailing_zeros();
+            let cell = 1u64 << bit;
+            rest ^= cell;
+            let threats_made = layout.winning_cells(p.mine | cell, p.all | cell).count_ones();
+            let weight = (threats_made << 8 | u32::from(layout.weight[bit as usize])) << 6 | bit;
+            let mut at = count;
+            while at > 0 && ordered[at - 1] >> 6 < weight >> 6 {
+                ordered[at] = ordered[at - 1];
+                at -= 1;
+            }
+            ordered[at] = weight;
+            count += 1;
+        }
+        let alpha_in = alpha;
+        let mut best = i32::MIN;
+        for &weight in &ordered[..count] {
+            let cell = 1u64 << (weight & 63);
+            let child = Bits { mine: theirs, all: p.all | cell };
+            let score = -self.negamax(child, -beta, -alpha);
+            best = best.max(score);
+            if score >= beta {
+                solver.table.put(key, score, i8::MAX as i32);
+                return score;
+            }
+            alpha = alpha.max(score);
+        }
+        if best > alpha_in {
+            solver.table.put(key, best, best);
+        } else {
+            solver.table.put(key, i8::MIN as i32, best);
+        }
+        best
+    }
+}

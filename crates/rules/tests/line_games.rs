@@ -1,0 +1,116 @@
+//! Line games (every move drops a piece, lines and a full board end the game) are
+//! answered by their own bit-set search (`SearchHooks::solve_outright`); it must
+//! give the value of the engine's whole-game retrograde solve on every position of
+//! random rules files of that shape: with and without gravity, lines of every
+//! length and direction, every result of a full board, boards of every shape up to
+//! 12 cells. Files of other shapes are left to the engine.
+mod common;
+
+use common::{load, rules_value};
+use gsolve_engine::search::SearchHooks;
+use gsolve_engine::{retrograde, Game, Indexed};
+use gsolve_games::notation::PlainNotation;
+use gsolve_games::rng::SplitMix64;
+use gsolve_rules::{setup, Rules};
+use std::sync::Arc;
+
+/// A rules file of the line shape: `rows` × `cols`, gravity or not, the lines
+/// given as (length, directions), and a full board's result (none: being stuck
+/// loses, the default).
+fn line_rules(rows: u32, cols: u32, gravity: bool, lines: &[(u32, &str)], full: Option<&str>) -> String {
+    let drop = if gravity { "{ gravity = true }" } else { "true" };
+    let mut text = format!(
+        "[game]\nname = \"random-lines\"\nsides = [\"a\", \"b\"]\n\n[board]\nrows = {rows}\ncols = {cols}\n\n\
+         [piece.stone]\nletter = {{ a = \"A\", b = \"B\" }}\ndrop = {drop}\n"
+    );
+    for (length, directions) in lines {
+        text += &format!(
+            "\n[[end]]\nwhen = \"line\"\nlength = {length}\ndirections = \"{directions}\"\nresult = \"win\"\n"
+        );
+    }
+    if let Some(result) = full {
+        text += &format!("\n[[end]]\nwhen = \"full\"\nresult = \"{result}\"\n");
+    }
+    text + "\n[start]\nto-move = \"a\"\n"
+}
+
+/// Every position of the game's index that the bit-set search takes, against the
+/// engine's retrograde solve; returns how many were compared (`None`: a line that
+/// never fits on the board, which the rules refuse).
+fn compare(text: &str) -> Option<usize> {
+    let rules = Arc::new(Rules::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}")));
+    let s = match setup(rules, None, None, None) {
+        Ok(s) => s,
+        Err(e) if e.to_string().contains("never fits") => return None,
+        Err(e) => panic!("{e}\n{text}"),
+    };
+    let game = &s.game;
+    let solution = retrograde::solve(game);
+    let mut compared = 0;
+    for index in 0..game.index_size() {
+        let Some(p) = game.position(index) else { continue };
+        if game.terminal(&p).is_some() {
+            continue;
+        }
+        let Some(fast) = game.solve_outright(&p, None) else { continue };
+        assert_eq!(fast, rules_value(game, &solution, &p), "{}\n{text}", game.format_position(&p));
+        compared += 1;
+    }
+    Some(compared)
+}
+
+#[test]
+fn random_line_games_equal_the_engine_on_every_position() {
+    let mut rng = SplitMix64::new(0x11e5);
+    let directions = ["all", "orthogonal", "diagonal"];
+    let fulls = [Some("tie"), Some("win"), Some("loss"), None];
+    let (mut total, mut games) = (0, 0);
+    for case in 0..80 {
+        let (rows, cols) = loop {
+            let (r, c) = (1 + rng.below(4) as u32, 1 + rng.below(5) as u32);
+            if r * c >= 3 && r * c <= 12 {
+                break (r, c);
+            }
+        };
+        let gravity = case % 2 == 0;
+        let mut lines = vec![(2 + rng.below(3) as u32, directions[rng.below(3) as usize])];
+        if rng.below(4) == 0 {
+            lines.push((2 + rng.below(3) as u32, directions[rng.below(3) as usize]));
+        }
+        let full = fulls[rng.below(4) as usize];
+        let text = line_rules(rows, cols, gravity, &lines, full);
+        let Some(compared) = compare(&text) else { continue };
+        assert!(compared > 0, "no position compared:\n{text}");
+        total += compared;
+        games += 1;
+    }
+    assert!(games >= 40 && total > 50_000, "{games} games, {total} positions");
+}
+
+/// The bundled files of the shape take the bit-set search; a line that loses
+/// (misère) or a game whose pieces move is left to the engine.
+#[test]
+fn the_shape_is_found_from_the_rules() {
+    for (file, fast) in [
+        ("connect-4", true),
+        ("tic-tac-toe", true),
+        ("misere-tic-tac-toe", false),
+        ("breakthrough", false),
+        ("pawns", false),
+    ] {
+        let s = setup(load(file), Some((4, 4)), None, None).unwrap();
+        assert_eq!(s.game.solve_outright(&s.position, None).is_some(), fast, "{file}");
+    }
+}
+
+/// The published values of Connect 4 starts hold on boards the engine's search
+/// takes minutes for (John Tromp's table: width 7, height 4; width 8, height 4 is
+/// a second-player win on the last move).
+#[test]
+fn connect_4_starts_of_the_published_table() {
+    let rules = load("connect-4");
+    for (rows, cols, want) in [(4, 7, gsolve_engine::Value::Tie(28)), (5, 6, gsolve_engine::Value::Tie(30))] {
+        let s = setup(rules.clone(), Some((rows, cols)), None, None).unwrap();
+        assert_eq!(s.game.solve_outright(&s.position, None), Some(want), "{cols} wide, {rows} high");
+    }
+}
