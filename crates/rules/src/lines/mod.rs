@@ -136,7 +136,7 @@ impl LineGame {
         let solver = self.solver.get_or_init(|| {
             Solver::new(self.layout.clone(), self.full, self.mirror, table_entries(self.layout.board.count_ones()))
         });
-        Some(solver.value(bits, observer))
+        Some(solver.value(bits, rayon::current_num_threads(), observer))
     }
 }
 
@@ -157,5 +157,55 @@ fn table_entries(cells: u32) -> usize {
         26..=35 => 1 << 22,
         36..=39 => 1 << 23,
         _ => 1 << 24,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gsolve_games::rng::SplitMix64;
+
+    /// Connect 4 on a board of `rows` × `cols`.
+    fn connect4(rows: u32, cols: u32, entries: usize) -> (Layout, Solver) {
+        let layout = Layout::new(rows, cols, true, &[(4, true, true)]).unwrap();
+        let solver = Solver::new(layout.clone(), Outcome::Tie, true, entries);
+        (layout, solver)
+    }
+
+    /// A random game of `plies` drops from the empty board, stopped before a line.
+    fn random_position(layout: &Layout, plies: u32, rng: &mut SplitMix64) -> Bits {
+        let mut sides = [0u64; 2];
+        for ply in 0..plies {
+            let all = sides[0] | sides[1];
+            let playable = layout.playable(all);
+            let choices: Vec<u64> = (0..64).map(|b| 1u64 << b).filter(|&c| playable & c != 0).collect();
+            let cell = choices[rng.below(choices.len() as u64) as usize];
+            let side = (ply % 2) as usize;
+            if layout.has_line(sides[side] | cell) {
+                break;
+            }
+            sides[side] |= cell;
+        }
+        let all = sides[0] | sides[1];
+        let to_move = (all.count_ones() % 2) as usize;
+        Bits { mine: sides[to_move], all }
+    }
+
+    /// Threads sharing a table find the values one thread finds, on positions
+    /// with enough empty cells to be searched in parallel; and a fresh table
+    /// finds them too (what earlier searches stored never misleads a later one).
+    #[test]
+    fn threads_sharing_the_table_find_the_same_values() {
+        let mut rng = SplitMix64::new(42);
+        for (rows, cols) in [(5, 5), (4, 6), (6, 4)] {
+            let (layout, shared) = connect4(rows, cols, 1 << 18);
+            for _ in 0..12 {
+                let plies = rng.below(5) as u32;
+                let p = random_position(&layout, plies, &mut rng);
+                let alone = Solver::new(layout.clone(), Outcome::Tie, true, 1 << 18).value(p, 1, None);
+                assert_eq!(shared.value(p, 2, None), alone, "{rows}x{cols} {p:?}");
+                assert_eq!(shared.value(p, 3, None), alone, "{rows}x{cols} {p:?}");
+            }
+        }
     }
 }

@@ -39,10 +39,17 @@
 use super::layout::Layout;
 use super::table::Table;
 use gsolve_engine::{Observer, Outcome, Progress, Value};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Nodes between two progress reports.
 const REPORT_EVERY: u64 = 1 << 20;
+
+/// Positions with fewer empty cells are searched on one thread: their searches
+/// are over before threads would start.
+const PARALLEL_FROM_EMPTY: i32 = 20;
+
+/// A helper thread orders moves its own way this many plies below the root.
+const DIVERSE_PLIES: i32 = 2;
 
 /// A line game's position: the pieces of the side to move and all pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,12 +93,13 @@ impl Solver {
     }
 
     /// The exact value of a position no line ends, by null-window searches that
-    /// halve the range of possible scores each time.
-    pub(crate) fn value(&self, p: Bits, observer: Option<Observer<'_>>) -> Value {
+    /// halve the range of possible scores each time, each on `threads` threads
+    /// sharing the table (positions with few empty cells on one).
+    pub(crate) fn value(&self, p: Bits, threads: usize, observer: Option<Observer<'_>>) -> Value {
         let n = p.all.count_ones() as i32;
         let mut min = -(self.top - (n + 2).min(self.cells));
         let mut max = self.top - (n + 1).min(self.cells);
-        let mut search = Search { solver: self, observer, since_report: 0, bounds: (min, max), pieces: n };
+        let threads = if self.cells - n >= PARALLEL_FROM_EMPTY { threads.max(1) } else { 1 };
         while min < max {
             // Probe near zero first (ties and long games are common), as Pons'
             // solver does: the window is halved toward the middle of the range
@@ -102,8 +110,7 @@ impl Solver {
             } else if middle >= 0 && max / 2 > middle {
                 middle = max / 2;
             }
-            search.bounds = (min, max);
-            let score = search.negamax(p, middle, middle + 1);
+            let score = self.probe(p, middle, threads, (min, max), observer);
             if score <= middle {
                 max = score;
             } else {
@@ -111,6 +118,43 @@ impl Solver {
             }
         }
         self.value_of(min, n)
+    }
+
+    /// Is the score of `p` above `threshold`? A null-window search: the score if it
+    /// lies on the side found, else a bound beyond `threshold` on that side.
+    ///
+    /// On several threads every thread runs the same search sharing the table, the
+    /// helpers with the moves near the root in other orders, so that they prove
+    /// other subtrees first and store them for the others; the first to finish
+    /// answers, and the others stop at once without storing anything (a bound is
+    /// stored only once every child it rests on has been searched to the end).
+    fn probe(
+        &self,
+        p: Bits,
+        threshold: i32,
+        threads: usize,
+        bounds: (i32, i32),
+        observer: Option<Observer<'_>>,
+    ) -> i32 {
+        let stop = AtomicBool::new(false);
+        let root = p.all.count_ones() as i32;
+        let search = |variant: usize, observer: Option<Observer<'_>>| {
+            let mut search = Search { solver: self, observer, since_report: 0, bounds, root, variant, stop: &stop };
+            let score = search.negamax(p, threshold, threshold + 1);
+            if score.is_some() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            score
+        };
+        if threads <= 1 {
+            return search(0, observer).expect("a search alone is never stopped");
+        }
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads).map(|variant| scope.spawn(move || search(variant, None))).collect();
+            let own = search(0, observer);
+            let helped = helpers.into_iter().filter_map(|h| h.join().expect("a helper search panicked"));
+            own.into_iter().chain(helped).next().expect("the first search to finish answers")
+        })
     }
 
     /// A score as a value for the side to move of a position with n pieces.
@@ -154,13 +198,21 @@ impl Solver {
     }
 }
 
-/// One value's search: progress reports, and the bisection's current range.
+/// One thread's null-window search: progress reports, the bisection's range, and
+/// the order this thread tries moves in.
 struct Search<'a> {
     solver: &'a Solver,
     observer: Option<Observer<'a>>,
     since_report: u64,
+    /// The bisection's range of scores, for progress reports.
     bounds: (i32, i32),
-    pieces: i32,
+    /// Pieces at the search's root.
+    root: i32,
+    /// 0 for the main search; helpers rotate the moves of positions near the root
+    /// by their number.
+    variant: usize,
+    /// Set when some thread has answered: the others stop.
+    stop: &'a AtomicBool,
 }
 
 impl Search<'_> {
@@ -169,18 +221,25 @@ impl Search<'_> {
         let nodes = self.solver.nodes.fetch_add(REPORT_EVERY, Ordering::Relaxed) + REPORT_EVERY;
         if let Some(observer) = self.observer {
             let (min, max) = self.bounds;
-            let worst = self.solver.value_of(min, self.pieces);
-            let best = self.solver.value_of(max, self.pieces);
+            let worst = self.solver.value_of(min, self.root);
+            let best = self.solver.value_of(max, self.root);
             observer(Progress { bounds: Some((worst, best)), ..Progress::new("search", nodes, 0) });
         }
     }
 
     /// The score of `p` if it lies in (alpha, beta); else a bound on it on the side
-    /// of the window it fell (fail-soft). `p`: no line on the board.
-    fn negamax(&mut self, p: Bits, mut alpha: i32, mut beta: i32) -> i32 {
+    /// of the window it fell (fail-soft); `None` once another thread has answered.
+    /// `p`: no line on the board.
+    fn negamax(&mut self, p: Bits, mut alpha: i32, mut beta: i32) -> Option<i32> {
         self.since_report += 1;
         if self.since_report == REPORT_EVERY {
             self.report();
+            if self.stop.load(Ordering::Relaxed) {
+                return None;
+            }
+        }
+        if self.variant != 0 && self.stop.load(Ordering::Relaxed) {
+            return None;
         }
         let solver = self.solver;
         let layout = &solver.layout;
@@ -189,11 +248,11 @@ impl Search<'_> {
         // Rule 1.
         let playable = layout.playable(p.all);
         if playable == 0 {
-            return solver.full_score(n);
+            return Some(solver.full_score(n));
         }
         // Rule 2.
         if layout.winning_cells(p.mine, p.all) & playable != 0 {
-            return top - (n + 1);
+            return Some(top - (n + 1));
         }
         // Rules 3 and 4.
         let theirs = p.all ^ p.mine;
@@ -202,7 +261,7 @@ impl Search<'_> {
         let mut moves = playable;
         if threats != 0 {
             if threats & (threats - 1) != 0 {
-                return -(top - (n + 2));
+                return Some(-(top - (n + 2)));
             }
             moves = threats;
         }
@@ -210,36 +269,36 @@ impl Search<'_> {
             moves &= !(their_wins >> 1);
         }
         if moves == 0 {
-            return -(top - (n + 2));
+            return Some(-(top - (n + 2)));
         }
         // Rule 5.
         let lower = -(top - (n + 4).min(solver.cells));
         if alpha < lower {
             alpha = lower;
             if alpha >= beta {
-                return alpha;
+                return Some(alpha);
             }
         }
         let upper = top - (n + 3).min(solver.cells);
         if beta > upper {
             beta = upper;
             if alpha >= beta {
-                return beta;
+                return Some(beta);
             }
         }
         // Rule 6.
         let key = solver.key(p);
         if let Some((low, high)) = solver.table.get(key) {
             if low >= beta {
-                return low;
+                return Some(low);
             }
             if high <= alpha {
-                return high;
+                return Some(high);
             }
             alpha = alpha.max(low);
             beta = beta.min(high);
             if alpha >= beta {
-                return alpha;
+                return Some(alpha);
             }
         }
         // Moves that make the most threats first, then cells on the most lines:
@@ -262,16 +321,20 @@ impl Search<'_> {
             ordered[at] = weight;
             count += 1;
         }
+        // A helper tries the moves of positions near the root in another order.
+        if self.variant != 0 && n - self.root < DIVERSE_PLIES && count > 1 {
+            ordered[..count].rotate_left(self.variant % count);
+        }
         let alpha_in = alpha;
         let mut best = i32::MIN;
         for &weight in &ordered[..count] {
             let cell = 1u64 << (weight & 63);
             let child = Bits { mine: theirs, all: p.all | cell };
-            let score = -self.negamax(child, -beta, -alpha);
+            let score = -self.negamax(child, -beta, -alpha)?;
             best = best.max(score);
             if score >= beta {
                 solver.table.put(key, score, i8::MAX as i32);
-                return score;
+                return Some(score);
             }
             alpha = alpha.max(score);
         }
@@ -280,6 +343,6 @@ impl Search<'_> {
         } else {
             solver.table.put(key, i8::MIN as i32, best);
         }
-        best
+        Some(best)
     }
 }
