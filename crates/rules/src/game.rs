@@ -174,8 +174,8 @@ impl<const N: usize> RulesGame<N> {
     }
 
     /// For a line game (drops, lines, a full board: docs/rules.md), the positions
-    /// its bit-set search has visited, counted in steps of 2^20, and the bytes of
-    /// its table; `None` for other games, or before a search.
+    /// its bit-set search has visited and the bytes of its table; `None` for other
+    /// games, or before a search.
     pub fn line_search_stats(&self) -> Option<(u64, usize)> {
         self.lines.as_ref()?.stats()
     }

@@ -43,6 +43,9 @@ pub(crate) struct Layout {
     pub(crate) gravity: bool,
     /// The lines that win, as (length, step) for each direction they run in.
     lines: Vec<(u32, u32)>,
+    /// When every line has one length (the usual case): that length, and the
+    /// steps, for the unrolled [`Layout::winning_cells`].
+    uniform: Option<(u32, [u32; 4], usize)>,
     /// Cells taken first among moves of equal threats: the number of lines
     /// through the cell, central cells first.
     pub(crate) weight: Vec<u8>,
@@ -81,9 +84,23 @@ impl Layout {
                 steps.extend([(length, height + 1), (length, height - 1)]);
             }
         }
+        // A run too long for the word never fits on the board: such a direction
+        // has no line, and every shift below stays under 64.
+        steps.retain(|&(length, step)| (length - 1) * step < 64);
         steps.sort_unstable();
         steps.dedup();
-        let mut layout = Layout { rows, cols, height, board, bottom, gravity, lines: steps, weight: Vec::new() };
+        let uniform = match steps.first() {
+            Some(&(length, _)) if steps.iter().all(|&(l, _)| l == length) => {
+                let mut each = [0u32; 4];
+                for (slot, &(_, step)) in each.iter_mut().zip(&steps) {
+                    *slot = step;
+                }
+                Some((length, each, steps.len()))
+            }
+            _ => None,
+        };
+        let mut layout =
+            Layout { rows, cols, height, board, bottom, gravity, lines: steps, uniform, weight: Vec::new() };
         layout.weight = (0..64).map(|bit| layout.lines_through(bit)).collect();
         Some(layout)
     }
@@ -128,14 +145,44 @@ impl Layout {
     /// `before[j]` likewise, and the line is `after[j] & before[k − 1 − j]`.
     #[inline]
     pub(crate) fn winning_cells(&self, mine: u64, all: u64) -> u64 {
+        match self.uniform {
+            Some((3, steps, count)) => Self::uniform_wins::<3>(&steps[..count], mine) & self.board & !all,
+            Some((4, steps, count)) => Self::uniform_wins::<4>(&steps[..count], mine) & self.board & !all,
+            Some((5, steps, count)) => Self::uniform_wins::<5>(&steps[..count], mine) & self.board & !all,
+            _ => self.general_wins(mine, all),
+        }
+    }
+
+    /// [`Layout::winning_cells`] for lines of one length `K`, unrolled (before
+    /// masking with the empty cells).
+    #[inline(always)]
+    fn uniform_wins<const K: usize>(steps: &[u32], mine: u64) -> u64 {
+        let mut found = 0;
+        for &step in steps {
+            let mut after = [!0u64; K];
+            let mut before = [!0u64; K];
+            for j in 1..K {
+                let shift = j as u32 * step;
+                after[j] = after[j - 1] & mine >> shift;
+                before[j] = before[j - 1] & mine << shift;
+            }
+            for j in 0..K {
+                found |= after[j] & before[K - 1 - j];
+            }
+        }
+        found
+    }
+
+    /// [`Layout::winning_cells`] for lines of several lengths.
+    fn general_wins(&self, mine: u64, all: u64) -> u64 {
         let mut found = 0;
         for &(length, step) in &self.lines {
             let mut after = [!0u64; MAX_LENGTH as usize];
             let mut before = [!0u64; MAX_LENGTH as usize];
             for j in 1..length as usize {
                 let shift = j as u32 * step;
-                after[j] = after[j - 1] & mine.checked_shr(shift).unwrap_or(0);
-                before[j] = before[j - 1] & mine.checked_shl(shift).unwrap_or(0);
+                after[j] = after[j - 1] & mine >> shift;
+                before[j] = before[j - 1] & mine << shift;
             }
             for j in 0..length as usize {
                 found |= after[j] & before[length as usize - 1 - j];
@@ -149,7 +196,7 @@ impl Layout {
         self.lines.iter().any(|&(length, step)| {
             let mut run = mine;
             for i in 1..length {
-                run &= mine.checked_shr(i * step).unwrap_or(0);
+                run &= mine >> (i * step);
             }
             run != 0
         })

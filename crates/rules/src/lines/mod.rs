@@ -28,7 +28,7 @@ use crate::position::RulesPosition;
 use crate::spec::{Ending, Rules};
 use gsolve_engine::{Observer, Outcome, Value};
 use layout::Layout;
-use solver::{Bits, Solver};
+use solver::{Bits, Solver, Tables};
 use std::sync::{Arc, OnceLock};
 
 /// A line game: the layout of its board, and its search (made on first use: its
@@ -134,30 +134,28 @@ impl LineGame {
     pub(crate) fn value<const N: usize>(&self, p: &RulesPosition<N>, observer: Option<Observer<'_>>) -> Option<Value> {
         let bits = self.bits_of(p)?;
         let solver = self.solver.get_or_init(|| {
-            Solver::new(self.layout.clone(), self.full, self.mirror, table_entries(self.layout.board.count_ones()))
+            Solver::new(self.layout.clone(), self.full, self.mirror, tables(self.layout.board.count_ones()))
         });
         Some(solver.value(bits, rayon::current_num_threads(), observer))
     }
 }
 
 impl LineGame {
-    /// Positions the search has visited (in steps of 2^20) and its table's bytes;
+    /// Positions the search has visited and its table's bytes;
     /// `None` before its first search.
     pub(crate) fn stats(&self) -> Option<(u64, usize)> {
         self.solver.get().map(Solver::stats)
     }
 }
 
-/// Entries of the table for a board of `cells` cells: a few per reachable position
-/// on small boards, 2^24 (128 MiB) from 40 cells.
-fn table_entries(cells: u32) -> usize {
-    match cells {
-        0..=16 => 1 << 17,
-        17..=25 => 1 << 20,
-        26..=35 => 1 << 22,
-        36..=39 => 1 << 23,
-        _ => 1 << 24,
-    }
+/// The tables of a board of `cells` cells (8 bytes an entry). Measured on this
+/// machine's Connect 4 boards (docs/rules.md, "Speed"): a table is read at almost
+/// every position, and one that stays in the caches (2 MiB) makes the search
+/// three times as fast per position as one that does not, more than what a large
+/// table saves in positions; the large table pays only near the root, from
+/// about half the board empty.
+fn tables(cells: u32) -> Tables {
+    Tables { deep: 1 << 18, near: if cells >= 30 { 1 << 24 } else { 1 << 20 }, near_from: (cells / 2 + 2).max(8) }
 }
 
 #[cfg(test)]
@@ -168,7 +166,8 @@ mod tests {
     /// Connect 4 on a board of `rows` × `cols`.
     fn connect4(rows: u32, cols: u32, entries: usize) -> (Layout, Solver) {
         let layout = Layout::new(rows, cols, true, &[(4, true, true)]).unwrap();
-        let solver = Solver::new(layout.clone(), Outcome::Tie, true, entries);
+        let solver =
+            Solver::new(layout.clone(), Outcome::Tie, true, Tables { deep: entries, near: entries, near_from: 16 });
         (layout, solver)
     }
 
@@ -202,7 +201,8 @@ mod tests {
             for _ in 0..12 {
                 let plies = rng.below(5) as u32;
                 let p = random_position(&layout, plies, &mut rng);
-                let alone = Solver::new(layout.clone(), Outcome::Tie, true, 1 << 18).value(p, 1, None);
+                let tables = Tables { deep: 1 << 17, near: 1 << 18, near_from: 20 };
+                let alone = Solver::new(layout.clone(), Outcome::Tie, true, tables).value(p, 1, None);
                 assert_eq!(shared.value(p, 2, None), alone, "{rows}x{cols} {p:?}");
                 assert_eq!(shared.value(p, 3, None), alone, "{rows}x{cols} {p:?}");
             }

@@ -17,7 +17,9 @@
 //! At a position with n pieces that no line ends yet:
 //! 1. **No move**: the board is full; the full-board ending gives the score.
 //! 2. **A win at once**: a move completing a line ends the game with n + 1 pieces,
-//!    the earliest any win can: the score is C − (n + 1), no search needed.
+//!    the earliest any win can: the score is C − (n + 1), no search needed. Asked
+//!    at the root only: every other position searched was reached by a move that
+//!    rules 3 and 4 let through, which leaves the side to move no such win.
 //! 3. **Threats**: a cell where the opponent would complete a line and that is
 //!    playable now is a threat. With two, one move blocks at most one, and no
 //!    move of ours wins at once (rule 2): the opponent wins with n + 2 pieces, the
@@ -33,8 +35,13 @@
 //!    lines, and no new cell becomes playable under a winning cell of theirs), so
 //!    the score lies between a loss with n + 4 pieces and a win with n + 3 (or the
 //!    full board, whichever comes first): the window is narrowed to that.
-//! 6. **The table** holds proven bounds by position, and by its mirror image when
-//!    the rules look the same in a mirror (the image's score is the same).
+//! 6. **The tables** hold proven bounds by position, and by its mirror image when
+//!    the rules look the same in a mirror (the image's score is the same; folded
+//!    in the first 16 plies, where images meet). A bound is stored only once every
+//!    child it rests on has been searched to the end, so it holds whatever window
+//!    later asks. Positions with at least about half the board empty go to a large
+//!    table, the others to one small enough to stay in the processor's caches: a
+//!    position always goes to the same one.
 
 use super::layout::Layout;
 use super::table::Table;
@@ -48,6 +55,10 @@ const REPORT_EVERY: u64 = 1 << 20;
 /// are over before threads would start.
 const PARALLEL_FROM_EMPTY: i32 = 20;
 
+/// Positions with this many pieces or more are not folded with their mirror
+/// images.
+const MIRROR_BEFORE: u32 = 16;
+
 /// A helper thread orders moves its own way this many plies below the root.
 const DIVERSE_PLIES: i32 = 2;
 
@@ -58,7 +69,16 @@ pub(crate) struct Bits {
     pub(crate) all: u64,
 }
 
-/// The search of one line game, with its table (kept between positions).
+/// The sizes of a search's two tables, in entries, and where the second starts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tables {
+    pub(crate) deep: usize,
+    pub(crate) near: usize,
+    /// Positions with at least this many empty cells use the `near` table.
+    pub(crate) near_from: u32,
+}
+
+/// The search of one line game, with its tables (kept between positions).
 pub(crate) struct Solver {
     layout: Layout,
     /// The result for the side to move of a full board.
@@ -68,12 +88,18 @@ pub(crate) struct Solver {
     /// C: the number of cells plus one.
     top: i32,
     cells: i32,
-    table: Table,
+    /// Bounds of positions with few empty cells: the many small subtrees near the
+    /// leaves, in a table small enough to stay in the processor's caches.
+    deep: Table,
+    /// Bounds of positions with at least `near_from` empty cells: the few large
+    /// subtrees near the root, in a large table.
+    near: Table,
+    near_from: i32,
     nodes: AtomicU64,
 }
 
 impl Solver {
-    pub(crate) fn new(layout: Layout, full: Outcome, mirror: bool, table_entries: usize) -> Solver {
+    pub(crate) fn new(layout: Layout, full: Outcome, mirror: bool, tables: Tables) -> Solver {
         let cells = layout.board.count_ones() as i32;
         Solver {
             layout,
@@ -81,15 +107,16 @@ impl Solver {
             mirror,
             top: cells + 1,
             cells,
-            table: Table::new(table_entries),
+            deep: Table::new(tables.deep),
+            near: Table::new(tables.near),
+            near_from: tables.near_from as i32,
             nodes: AtomicU64::new(0),
         }
     }
 
-    /// Positions searched so far (counted in steps of 2^20), and the bytes of
-    /// its table.
+    /// Positions searched so far, and the bytes of its table.
     pub(crate) fn stats(&self) -> (u64, usize) {
-        (self.nodes.load(Ordering::Relaxed), self.table.bytes())
+        (self.nodes.load(Ordering::Relaxed), self.deep.bytes() + self.near.bytes())
     }
 
     /// The exact value of a position no line ends, by null-window searches that
@@ -141,6 +168,7 @@ impl Solver {
         let search = |variant: usize, observer: Option<Observer<'_>>| {
             let mut search = Search { solver: self, observer, since_report: 0, bounds, root, variant, stop: &stop };
             let score = search.negamax(p, threshold, threshold + 1);
+            self.nodes.fetch_add(search.since_report, Ordering::Relaxed);
             if score.is_some() {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -190,7 +218,10 @@ impl Solver {
             }
         };
         let own = key(p);
-        if !self.mirror {
+        // Mirror images meet mostly in the first plies; deeper, folding them costs
+        // more than it saves. Whether a position is folded depends on the position
+        // alone, so its key is always the same.
+        if !self.mirror || p.all.count_ones() >= MIRROR_BEFORE {
             return own;
         }
         let image = key(Bits { mine: self.layout.mirror(p.mine), all: self.layout.mirror(p.all) });
@@ -245,13 +276,17 @@ impl Search<'_> {
         let layout = &solver.layout;
         let n = p.all.count_ones() as i32;
         let top = solver.top;
+        let key = solver.key(p);
+        let table = if solver.cells - n >= solver.near_from { &solver.near } else { &solver.deep };
+        let stored = table.read(key);
         // Rule 1.
         let playable = layout.playable(p.all);
         if playable == 0 {
             return Some(solver.full_score(n));
         }
-        // Rule 2.
-        if layout.winning_cells(p.mine, p.all) & playable != 0 {
+        // Rule 2, at the root only: below it every move searched left the side to
+        // move no win at once (rules 3 and 4 at the parent).
+        if n == self.root && layout.winning_cells(p.mine, p.all) & playable != 0 {
             return Some(top - (n + 1));
         }
         // Rules 3 and 4.
@@ -287,8 +322,7 @@ impl Search<'_> {
             }
         }
         // Rule 6.
-        let key = solver.key(p);
-        if let Some((low, high)) = solver.table.get(key) {
+        if let Some((low, high)) = stored.bounds() {
             if low >= beta {
                 return Some(low);
             }
@@ -333,15 +367,15 @@ impl Search<'_> {
             let score = -self.negamax(child, -beta, -alpha)?;
             best = best.max(score);
             if score >= beta {
-                solver.table.put(key, score, i8::MAX as i32);
+                table.put(key, score, i8::MAX as i32);
                 return Some(score);
             }
             alpha = alpha.max(score);
         }
         if best > alpha_in {
-            solver.table.put(key, best, best);
+            table.put(key, best, best);
         } else {
-            solver.table.put(key, i8::MIN as i32, best);
+            table.put(key, i8::MIN as i32, best);
         }
         Some(best)
     }

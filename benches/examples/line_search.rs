@@ -1,0 +1,42 @@
+//! One line game's start by its bit-set search, with the positions visited, the
+//! rate and the table's size: the figures behind docs/rules.md's Connect 4 table.
+//!
+//!   cargo run -p gsolve-benches --release --example line_search -- [FILE] ROWS COLS
+//!
+//! FILE defaults to examples/rules/connect-4.toml; the threads are rayon's
+//! (`RAYON_NUM_THREADS=1` for one).
+use gsolve_engine::search::SearchHooks;
+use gsolve_rules::{setup, Rules};
+use std::sync::Arc;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (file, size) = match args.as_slice() {
+        [rows, cols] => {
+            (concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/rules/connect-4.toml").to_string(), (rows, cols))
+        }
+        [file, rows, cols] => (file.clone(), (rows, cols)),
+        _ => {
+            eprintln!("usage: line_search [FILE] ROWS COLS");
+            std::process::exit(2);
+        }
+    };
+    let number = |s: &str| s.parse::<u32>().unwrap_or_else(|_| panic!("{s}: not a number"));
+    let rules = Arc::new(Rules::parse(&std::fs::read_to_string(&file).expect("a rules file")).expect("rules"));
+    let s = setup(rules, Some((number(size.0), number(size.1))), None, None).expect("a start");
+    let started = Instant::now();
+    let Some(value) = s.game.solve_outright(&s.position, None) else {
+        eprintln!("{file}: not a line game");
+        std::process::exit(1);
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let (nodes, bytes) = s.game.line_search_stats().expect("searched");
+    println!(
+        "{}x{} {value}: {seconds:.3} s, {nodes} positions, {:.2} M/s, table {} MiB",
+        size.0,
+        size.1,
+        nodes as f64 / seconds / 1e6,
+        bytes >> 20
+    );
+}
