@@ -26,7 +26,7 @@ fn main() {
     let rules = Arc::new(Rules::parse(&std::fs::read_to_string(&file).expect("a rules file")).expect("rules"));
     let s = setup(rules, Some((number(size.0), number(size.1))), None, None).expect("a start");
     let started = Instant::now();
-    let Some(value) = s.game.solve_outright(&s.position, None) else {
+    let Some(Ok(value)) = s.game.solve_outright(&s.position, None, None) else {
         eprintln!("{file}: not a line game");
         std::process::exit(1);
     };

@@ -4,13 +4,19 @@
 
 use crate::game::RulesGame;
 use crate::position::RulesPosition;
-use gsolve_engine::search::SearchHooks;
+use gsolve_engine::search::{SearchError, SearchHooks};
 use gsolve_engine::{Observer, Value};
 
 impl SearchHooks for RulesGame {
     /// Line games (Connect 4, tic-tac-toe, …) by their bit-set search.
-    fn solve_outright(&self, p: &RulesPosition, observer: Option<Observer<'_>>) -> Option<Value> {
-        self.lines()?.value(p, observer)
+    fn solve_outright(
+        &self,
+        p: &RulesPosition,
+        budget: Option<u64>,
+        observer: Option<Observer<'_>>,
+    ) -> Option<Result<Value, SearchError>> {
+        let answer = self.lines()?.value(p, budget, observer)?;
+        Some(answer.ok_or(SearchError::OutOfBudget { limit: budget.unwrap_or(0) }))
     }
 
     fn exact_value(&self, p: &RulesPosition) -> Option<Value> {

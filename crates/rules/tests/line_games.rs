@@ -52,7 +52,8 @@ fn compare(text: &str) -> Option<usize> {
         if game.terminal(&p).is_some() {
             continue;
         }
-        let Some(fast) = game.solve_outright(&p, None) else { continue };
+        let Some(fast) = game.solve_outright(&p, None, None) else { continue };
+        let fast = fast.expect("no budget, no failure");
         assert_eq!(fast, rules_value(game, &solution, &p), "{}\n{text}", game.format_position(&p));
         compared += 1;
     }
@@ -99,7 +100,7 @@ fn the_shape_is_found_from_the_rules() {
         ("pawns", false),
     ] {
         let s = setup(load(file), Some((4, 4)), None, None).unwrap();
-        assert_eq!(s.game.solve_outright(&s.position, None).is_some(), fast, "{file}");
+        assert_eq!(s.game.solve_outright(&s.position, None, None).is_some(), fast, "{file}");
     }
 }
 
@@ -111,6 +112,19 @@ fn connect_4_starts_of_the_published_table() {
     let rules = load("connect-4");
     for (rows, cols, want) in [(4, 7, gsolve_engine::Value::Tie(28)), (5, 6, gsolve_engine::Value::Tie(30))] {
         let s = setup(rules.clone(), Some((rows, cols)), None, None).unwrap();
-        assert_eq!(s.game.solve_outright(&s.position, None), Some(want), "{cols} wide, {rows} high");
+        assert_eq!(s.game.solve_outright(&s.position, None, None), Some(Ok(want)), "{cols} wide, {rows} high");
     }
+}
+
+/// A search past its budget gives up (the server's limit), and the same game
+/// answers with a budget large enough; the searcher says so as for any game.
+#[test]
+fn a_budget_stops_the_search() {
+    use gsolve_engine::search::{SearchError, Searcher};
+    let s = setup(load("connect-4"), Some((5, 5)), None, None).unwrap();
+    let searcher = Searcher::new(&s.game);
+    searcher.set_node_limit(Some(1000));
+    assert_eq!(searcher.value(&s.position), Err(SearchError::OutOfBudget { limit: 1000 }));
+    searcher.set_node_limit(Some(100_000_000));
+    assert_eq!(searcher.value(&s.position), Ok(gsolve_engine::Value::Tie(25)));
 }

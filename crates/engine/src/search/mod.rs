@@ -76,9 +76,16 @@ pub trait SearchHooks: Game {
 
     /// The exact value of `position` from a solver of the game's own, asked before
     /// any search of it (a game of a shape with a faster exact solver than this
-    /// search: the rules crate's line games). `observer` takes that solver's
-    /// progress. Default: none, the search runs.
-    fn solve_outright(&self, _position: &Self::Position, _observer: Option<Observer<'_>>) -> Option<Value> {
+    /// search: the rules crate's line games): `Some(Ok(value))`, or
+    /// `Some(Err(SearchError::OutOfBudget { .. }))` once that solver has visited
+    /// more than `budget` positions (the searcher's [`Searcher::set_node_limit`]).
+    /// `observer` takes its progress. Default: `None`, the search runs.
+    fn solve_outright(
+        &self,
+        _position: &Self::Position,
+        _budget: Option<u64>,
+        _observer: Option<Observer<'_>>,
+    ) -> Option<Result<Value, SearchError>> {
         None
     }
 
@@ -380,8 +387,9 @@ impl<'g, G: SearchHooks, H: Borrow<G>> Searcher<'g, G, H> {
     }
 
     fn search(&self, position: &G::Position, observer: Option<Observer<'_>>) -> Result<Value, SearchError> {
-        if let Some(value) = self.game.borrow().solve_outright(position, observer) {
-            return Ok(value);
+        let budget = self.state.borrow().walk.node_limit;
+        if let Some(answer) = self.game.borrow().solve_outright(position, budget, observer) {
+            return answer;
         }
         let state = &mut *self.state.borrow_mut();
         let mut inner = Inner { game: self.game.borrow(), s: &mut state.walk, table: &mut state.table, halt: None };
@@ -408,8 +416,9 @@ impl<'g, G: SearchHooks, H: Borrow<G>> Searcher<'g, G, H> {
         if helpers.is_empty() {
             return self.search(position, observer);
         }
-        if let Some(value) = self.game.borrow().solve_outright(position, observer) {
-            return Ok(value);
+        let budget = self.state.borrow().walk.node_limit;
+        if let Some(answer) = self.game.borrow().solve_outright(position, budget, observer) {
+            return answer;
         }
         let state = &mut *self.state.borrow_mut();
         let shared = std::mem::replace(&mut state.table, Table::new(1)).into_shared();

@@ -130,13 +130,19 @@ impl LineGame {
     }
 
     /// The exact value of `p`, if the fast path takes it (else `None`: the engine's
-    /// search answers).
-    pub(crate) fn value<const N: usize>(&self, p: &RulesPosition<N>, observer: Option<Observer<'_>>) -> Option<Value> {
+    /// search answers); `Some(None)` when the search visited more than `budget`
+    /// positions before it knew.
+    pub(crate) fn value<const N: usize>(
+        &self,
+        p: &RulesPosition<N>,
+        budget: Option<u64>,
+        observer: Option<Observer<'_>>,
+    ) -> Option<Option<Value>> {
         let bits = self.bits_of(p)?;
         let solver = self.solver.get_or_init(|| {
             Solver::new(self.layout.clone(), self.full, self.mirror, tables(self.layout.board.count_ones()))
         });
-        Some(solver.value(bits, rayon::current_num_threads(), observer))
+        Some(solver.value(bits, rayon::current_num_threads(), budget, observer))
     }
 }
 
@@ -202,9 +208,10 @@ mod tests {
                 let plies = rng.below(5) as u32;
                 let p = random_position(&layout, plies, &mut rng);
                 let tables = Tables { deep: 1 << 17, near: 1 << 18, near_from: 20 };
-                let alone = Solver::new(layout.clone(), Outcome::Tie, true, tables).value(p, 1, None);
-                assert_eq!(shared.value(p, 2, None), alone, "{rows}x{cols} {p:?}");
-                assert_eq!(shared.value(p, 3, None), alone, "{rows}x{cols} {p:?}");
+                let alone = Solver::new(layout.clone(), Outcome::Tie, true, tables).value(p, 1, None, None);
+                assert!(alone.is_some());
+                assert_eq!(shared.value(p, 2, None, None), alone, "{rows}x{cols} {p:?}");
+                assert_eq!(shared.value(p, 3, None, None), alone, "{rows}x{cols} {p:?}");
             }
         }
     }

@@ -121,8 +121,16 @@ impl Solver {
 
     /// The exact value of a position no line ends, by null-window searches that
     /// halve the range of possible scores each time, each on `threads` threads
-    /// sharing the table (positions with few empty cells on one).
-    pub(crate) fn value(&self, p: Bits, threads: usize, observer: Option<Observer<'_>>) -> Value {
+    /// sharing the table (positions with few empty cells on one); `None` once the
+    /// main thread has visited more than `budget` positions.
+    pub(crate) fn value(
+        &self,
+        p: Bits,
+        threads: usize,
+        budget: Option<u64>,
+        observer: Option<Observer<'_>>,
+    ) -> Option<Value> {
+        let mut budget = Budget { left: budget.unwrap_or(u64::MAX) };
         let n = p.all.count_ones() as i32;
         let mut min = -(self.top - (n + 2).min(self.cells));
         let mut max = self.top - (n + 1).min(self.cells);
@@ -137,14 +145,14 @@ impl Solver {
             } else if middle >= 0 && max / 2 > middle {
                 middle = max / 2;
             }
-            let score = self.probe(p, middle, threads, (min, max), observer);
+            let score = self.probe(p, middle, threads, (min, max), &mut budget, observer)?;
             if score <= middle {
                 max = score;
             } else {
                 min = score;
             }
         }
-        self.value_of(min, n)
+        Some(self.value_of(min, n))
     }
 
     /// Is the score of `p` above `threshold`? A null-window search: the score if it
@@ -155,34 +163,55 @@ impl Solver {
     /// other subtrees first and store them for the others; the first to finish
     /// answers, and the others stop at once without storing anything (a bound is
     /// stored only once every child it rests on has been searched to the end).
+    /// `None` when the main search ran out of `budget` (the helpers then stop too).
     fn probe(
         &self,
         p: Bits,
         threshold: i32,
         threads: usize,
         bounds: (i32, i32),
+        budget: &mut Budget,
         observer: Option<Observer<'_>>,
-    ) -> i32 {
+    ) -> Option<i32> {
         let stop = AtomicBool::new(false);
         let root = p.all.count_ones() as i32;
+        let left = budget.left;
         let search = |variant: usize, observer: Option<Observer<'_>>| {
-            let mut search = Search { solver: self, observer, since_report: 0, bounds, root, variant, stop: &stop };
+            let limit = if variant == 0 { left } else { u64::MAX };
+            let mut search = Search {
+                solver: self,
+                observer,
+                since_report: 0,
+                visited: 0,
+                limit,
+                bounds,
+                root,
+                variant,
+                stop: &stop,
+            };
             let score = search.negamax(p, threshold, threshold + 1);
             self.nodes.fetch_add(search.since_report, Ordering::Relaxed);
-            if score.is_some() {
+            // The main search always ends its probe, with the answer or out of its
+            // budget; a helper ends it only with the answer. Either way the others
+            // stop.
+            if score.is_some() || variant == 0 {
                 stop.store(true, Ordering::Relaxed);
             }
-            score
+            (score, search.visited)
         };
-        if threads <= 1 {
-            return search(0, observer).expect("a search alone is never stopped");
-        }
-        std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads).map(|variant| scope.spawn(move || search(variant, None))).collect();
-            let own = search(0, observer);
-            let helped = helpers.into_iter().filter_map(|h| h.join().expect("a helper search panicked"));
-            own.into_iter().chain(helped).next().expect("the first search to finish answers")
-        })
+        let (answer, visited) = if threads <= 1 {
+            search(0, observer)
+        } else {
+            std::thread::scope(|scope| {
+                let helpers: Vec<_> = (1..threads).map(|variant| scope.spawn(move || search(variant, None))).collect();
+                let (own, visited) = search(0, observer);
+                let helped = helpers.into_iter().filter_map(|h| h.join().expect("a helper search panicked").0);
+                // A helper that finished first stopped the main search.
+                (own.into_iter().chain(helped).next(), visited)
+            })
+        };
+        budget.left = budget.left.saturating_sub(visited);
+        answer
     }
 
     /// A score as a value for the side to move of a position with n pieces.
@@ -229,12 +258,20 @@ impl Solver {
     }
 }
 
+/// The positions a value's search may still visit.
+struct Budget {
+    left: u64,
+}
+
 /// One thread's null-window search: progress reports, the bisection's range, and
 /// the order this thread tries moves in.
 struct Search<'a> {
     solver: &'a Solver,
     observer: Option<Observer<'a>>,
     since_report: u64,
+    /// Positions visited, and how many it may visit before it gives up.
+    visited: u64,
+    limit: u64,
     /// The bisection's range of scores, for progress reports.
     bounds: (i32, i32),
     /// Pieces at the search's root.
@@ -263,6 +300,10 @@ impl Search<'_> {
     /// `p`: no line on the board.
     fn negamax(&mut self, p: Bits, mut alpha: i32, mut beta: i32) -> Option<i32> {
         self.since_report += 1;
+        self.visited += 1;
+        if self.visited > self.limit {
+            return None;
+        }
         if self.since_report == REPORT_EVERY {
             self.report();
             if self.stop.load(Ordering::Relaxed) {
