@@ -290,7 +290,23 @@ impl RulesGame {
                 "a pursuit: one piece a side, solved whole by bit rows (64 positions a machine word), as the built-in chase and Queen's Case"
             );
         }
+        if self.mirror().is_some() {
+            let _ = writeln!(out, "symmetry: the rules and the board look the same in a left-right mirror");
+        }
+        if self.is_line_game() {
+            let _ = writeln!(
+                out,
+                "a line game: drops, lines and a full board; searched on bit sets with threats, null windows and every core (docs/rules.md, \"Line games\")"
+            );
+        }
         out
+    }
+
+    /// True when the game is a line game (every move drops a piece, lines and a
+    /// full board end it, on a board of at most 64 bits: docs/rules.md), searched
+    /// by its own bit-set search.
+    pub fn is_line_game(&self) -> bool {
+        self.lines().is_some()
     }
 
     /// True when the game is a trail race (the snakes on a graph of its steps), whose

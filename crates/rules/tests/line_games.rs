@@ -101,6 +101,8 @@ fn the_shape_is_found_from_the_rules() {
     ] {
         let s = setup(load(file), Some((4, 4)), None, None).unwrap();
         assert_eq!(s.game.solve_outright(&s.position, None, None).is_some(), fast, "{file}");
+        assert_eq!(s.game.is_line_game(), fast, "{file}");
+        assert_eq!(s.game.describe().contains("a line game"), fast, "{file}");
     }
 }
 
