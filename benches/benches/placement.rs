@@ -1,7 +1,10 @@
-//! Games of the second part of the rules language (docs/rules.md): the Connect 4
-//! 5 × 5 start searched by alpha-beta (a tie in 25), tic-tac-toe strongly solved
-//! tier by tier, and a Dobutsu shogi endgame (lions and a chick each, with drops and
-//! captures into hands) solved whole by retrograde analysis.
+//! Games of the second part of the rules language (docs/rules.md): Connect 4 starts
+//! searched as line games on bit sets (5 × 5 a tie in 25, 6 wide and 5 high a tie
+//! in 30, 7 wide and 4 high a tie in 28; each from a fresh game, its tables empty),
+//! tic-tac-toe strongly solved tier by tier, and a Dobutsu shogi endgame (lions and
+//! a chick each, with drops and captures into hands) solved whole by retrograde
+//! analysis. Positions and rates of the line games' search:
+//! `cargo run -p gsolve-benches --release --example line_search -- ROWS COLS`.
 //!
 //! Run: `cargo bench -p gsolve-benches --bench placement`
 #![forbid(unsafe_code)]
@@ -22,13 +25,19 @@ fn placement(c: &mut Criterion) {
     let mut group = c.benchmark_group("placement");
     group.sample_size(10);
 
-    let connect = setup(rules("connect-4"), Some((5, 5)), None, None).unwrap();
-    group.bench_function("connect-4 5x5 start", |b| {
-        b.iter(|| {
-            let value = Searcher::with_table_entries(black_box(&connect.game), 1 << 20).value(&connect.position);
-            assert_eq!(value, Ok(Value::Tie(25)));
-        })
-    });
+    for (rows, cols, want) in [(5, 5, Value::Tie(25)), (5, 6, Value::Tie(30)), (4, 7, Value::Tie(28))] {
+        let name = format!("connect-4 {cols} wide {rows} high start");
+        group.bench_function(&name, |b| {
+            b.iter_batched(
+                || setup(rules("connect-4"), Some((rows, cols)), None, None).unwrap(),
+                |connect| {
+                    let value = Searcher::with_table_entries(&connect.game, 1 << 20).value(&connect.position);
+                    assert_eq!(value, Ok(want));
+                },
+                criterion::BatchSize::PerIteration,
+            )
+        });
+    }
 
     let ttt = setup(rules("tic-tac-toe"), None, None, None).unwrap();
     group.bench_function("tic-tac-toe strong solve", |b| {
