@@ -130,7 +130,7 @@ impl Layout {
 
     /// Do the pieces of every column fill it from the bottom up?
     pub(crate) fn settled(&self, all: u64) -> bool {
-        let column = (1u64 << self.height) - 1;
+        let column = u64::MAX >> (64 - self.height);
         (0..self.cols).all(|c| {
             let pieces = all >> (c * self.height) & column;
             pieces & (pieces + 1) == 0
@@ -205,7 +205,7 @@ impl Layout {
     /// The board seen in a mirror: column c becomes column W − 1 − c.
     #[inline]
     pub(crate) fn mirror(&self, bits: u64) -> u64 {
-        let column = (1u64 << self.height) - 1;
+        let column = u64::MAX >> (64 - self.height);
         let mut out = 0;
         for c in 0..self.cols {
             out |= (bits >> (c * self.height) & column) << ((self.cols - 1 - c) * self.height);
@@ -375,6 +375,19 @@ mod tests {
         assert_eq!(l.mirror(cells(&l, &[(5, 0), (2, 1)])), cells(&l, &[(5, 6), (2, 5)]));
         assert_eq!(l.mirror(l.mirror(0x1234_5678_9abc & l.board)), 0x1234_5678_9abc & l.board);
         assert_eq!(l.compact(l.board), (1 << 42) - 1);
+    }
+
+    /// One column as tall as the word allows: 63 cells and the padding bit.
+    #[test]
+    fn a_column_may_fill_the_word() {
+        let l = Layout::new(63, 1, true, &[(4, true, true)]).unwrap();
+        assert_eq!(l.board, u64::MAX >> 1);
+        assert!(l.settled(0b111));
+        assert!(!l.settled(0b101));
+        assert_eq!(l.mirror(0b1011), 0b1011);
+        assert_eq!(l.playable(0b111), 0b1000);
+        assert_eq!(l.winning_cells(0b111, 0b111), 0b1000);
+        assert!(Layout::new(64, 1, true, &[(4, true, true)]).is_none());
     }
 
     #[test]
