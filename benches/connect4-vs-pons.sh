@@ -8,7 +8,7 @@ usage() {
 Usage: benches/connect4-vs-pons.sh PONS_DIR [GSOLVE_BINARY] [BOARDS...]
 
 Solves the empty Connect 4 board of each size with Pascal Pons' solver and with
-`gsolve rules examples/rules/connect-4.toml --rows H --cols W --json`, times both
+`gsolve rules examples/rules/connect-4.toml --rows H --cols W`, times both
 with /usr/bin/time (wall seconds, peak memory), checks that the two agree on the
 value, and prints a Markdown table.
 
@@ -130,13 +130,15 @@ for board in "${boards[@]}"; do
 	fi
 
 	: >"$scratch/gsolve.in"
-	run gsolve "$gsolve" rules "$rules" --rows "$h" --cols "$w" --json "${gsolve_args[@]}"
+	# The value line only, as Pons' solver gives (--json and --explain add the
+	# line of optimal play, a search for every move of it).
+	run gsolve "$gsolve" rules "$rules" --rows "$h" --cols "$w" "${gsolve_args[@]}"
 	g_status=$status g_secs=$secs g_kb=$kb
 	value= remoteness= expected=
 	if [[ $g_status -eq 0 ]]; then
-		json=$(head -n 1 "$scratch/gsolve.out")
-		value=$(sed -nE 's/^[^{]*\{.*"value":"([a-z]+)".*/\1/p' <<<"$json" | head -n 1)
-		remoteness=$(sed -nE 's/.*"remoteness":([0-9]+).*/\1/p' <<<"$json" | head -n 1)
+		line=$(head -n 1 "$scratch/gsolve.out")
+		value=$(sed -nE 's/^[^:]*: (win|loss|tie) in ([0-9]+),.*/\1/p' <<<"$line")
+		remoteness=$(sed -nE 's/^[^:]*: (win|loss|tie) in ([0-9]+),.*/\2/p' <<<"$line")
 		case $value in
 		win) expected=$(((n + 2 - remoteness) / 2)) ;;
 		loss) expected=$((-((n + 2 - remoteness) / 2))) ;;

@@ -40,8 +40,9 @@
 //!    in the first 16 plies, where images meet). A bound is stored only once every
 //!    child it rests on has been searched to the end, so it holds whatever window
 //!    later asks. Positions with at least about half the board empty go to a large
-//!    table, the others to one small enough to stay in the processor's caches: a
-//!    position always goes to the same one.
+//!    table shared by the threads, the others to one small enough to stay in the
+//!    processor's caches, one a thread: a position always goes to the same one
+//!    (for a given thread), so every bound found there was proven for it.
 
 use super::layout::Layout;
 use super::table::Table;
@@ -58,6 +59,9 @@ const PARALLEL_FROM_EMPTY: i32 = 20;
 /// Positions with this many pieces or more are not folded with their mirror
 /// images.
 const MIRROR_BEFORE: u32 = 16;
+
+/// The most threads one search runs on.
+const MAX_THREADS: usize = 4;
 
 /// A helper thread orders moves its own way this many plies below the root.
 const DIVERSE_PLIES: i32 = 2;
@@ -90,7 +94,9 @@ pub(crate) struct Solver {
     cells: i32,
     /// Bounds of positions with few empty cells: the many small subtrees near the
     /// leaves, in a table small enough to stay in the processor's caches.
-    deep: Table,
+    /// One a thread: each thread's positions near the leaves stay in its own core's
+    /// caches (a shared one thrashed them: two threads were slower than one).
+    deep: Vec<Table>,
     /// Bounds of positions with at least `near_from` empty cells: the few large
     /// subtrees near the root, in a large table.
     near: Table,
@@ -107,7 +113,7 @@ impl Solver {
             mirror,
             top: cells + 1,
             cells,
-            deep: Table::new(tables.deep),
+            deep: (0..MAX_THREADS).map(|_| Table::new(tables.deep)).collect(),
             near: Table::new(tables.near),
             near_from: tables.near_from as i32,
             nodes: AtomicU64::new(0),
@@ -116,7 +122,7 @@ impl Solver {
 
     /// Positions searched so far, and the bytes of its table.
     pub(crate) fn stats(&self) -> (u64, usize) {
-        (self.nodes.load(Ordering::Relaxed), self.deep.bytes() + self.near.bytes())
+        (self.nodes.load(Ordering::Relaxed), self.deep.iter().map(Table::bytes).sum::<usize>() + self.near.bytes())
     }
 
     /// The exact value of a position no line ends, by null-window searches that
@@ -134,7 +140,7 @@ impl Solver {
         let n = p.all.count_ones() as i32;
         let mut min = -(self.top - (n + 2).min(self.cells));
         let mut max = self.top - (n + 1).min(self.cells);
-        let threads = if self.cells - n >= PARALLEL_FROM_EMPTY { threads.max(1) } else { 1 };
+        let threads = if self.cells - n >= PARALLEL_FROM_EMPTY { threads.clamp(1, MAX_THREADS) } else { 1 };
         while min < max {
             // Probe near zero first (ties and long games are common), as Pons'
             // solver does: the window is halved toward the middle of the range
@@ -318,7 +324,7 @@ impl Search<'_> {
         let n = p.all.count_ones() as i32;
         let top = solver.top;
         let key = solver.key(p);
-        let table = if solver.cells - n >= solver.near_from { &solver.near } else { &solver.deep };
+        let table = if solver.cells - n >= solver.near_from { &solver.near } else { &solver.deep[self.variant] };
         let stored = table.read(key);
         // Rule 1.
         let playable = layout.playable(p.all);
