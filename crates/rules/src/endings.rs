@@ -509,6 +509,10 @@ fn lines_of(rules: &Rules, board: &Board) -> Result<[Vec<LineCheck>; 2], RulesEr
             if *diagonal {
                 shifts.extend([cols + 2, cols]);
             }
+            // A run whose span is the whole padded grid or more never fits on the
+            // board; without this, its shifts of 64 (or 128) bits or more would
+            // wrap around the word and see lines that are not there.
+            shifts.retain(|&d| (length as u64 - 1) * u64::from(d) < u64::from(board.rows * (cols + 1)));
             shifts
         } else {
             Vec::new()

@@ -130,3 +130,82 @@ fn a_budget_stops_the_search() {
     searcher.set_node_limit(Some(100_000_000));
     assert_eq!(searcher.value(&s.position), Ok(gsolve_engine::Value::Tie(25)));
 }
+
+/// Boards of every shape the layout takes, up to 64 bits (one row to 20, up to 16
+/// columns), lines of 2 to 8, positions from random games: the search answers or
+/// gives up at its budget, never fails otherwise; where it answers, its value is
+/// the best of its children's one ply up (each child over by the rules, or
+/// searched too).
+#[test]
+fn every_shape_up_to_64_bits_is_searched_within_a_budget() {
+    use gsolve_engine::search::SearchError;
+    let mut rng = SplitMix64::new(0x64b1);
+    let directions = ["all", "orthogonal", "diagonal"];
+    let mut answered = 0;
+    for case in 0..120 {
+        let cols = 1 + rng.below(16) as u32;
+        let rows = 1 + rng.below((64 / cols - 1).clamp(1, 20) as u64) as u32;
+        let length = 2 + rng.below(7) as u32;
+        let gravity = case % 2 == 0;
+        if !gravity && rows * cols > 32 {
+            continue;
+        }
+        let text = line_rules(rows, cols, gravity, &[(length, directions[rng.below(3) as usize])], Some("tie"));
+        let rules = Arc::new(Rules::parse(&text).unwrap());
+        let Ok(s) = setup(rules, None, None, None) else { continue };
+        let game = &s.game;
+        assert!(game.is_line_game(), "{text}");
+        // A random game from the empty board, to a random depth.
+        let mut p = s.position;
+        let plies = rng.below(u64::from(rows * cols) + 1);
+        for _ in 0..plies {
+            if game.terminal(&p).is_some() {
+                break;
+            }
+            let mut children = Vec::new();
+            game.for_each_child(&p, |c| children.push(c));
+            p = children[rng.below(children.len() as u64) as usize];
+        }
+        if game.terminal(&p).is_some() {
+            continue;
+        }
+        match game.solve_outright(&p, Some(20_000), None) {
+            Some(Ok(value)) => {
+                // A value is a parent's view of its children's.
+                let mut best = None;
+                game.for_each_child(&p, |c| {
+                    let child = match game.terminal(&c) {
+                        Some(o) => o.value(),
+                        None => game.solve_outright(&c, None, None).unwrap().unwrap(),
+                    };
+                    best = best.max(Some(child.parent_view()));
+                });
+                assert_eq!(Some(value), best, "{}\n{text}", game.format_position(&p));
+                answered += 1;
+            }
+            Some(Err(SearchError::OutOfBudget { limit: 20_000 })) => {}
+            other => panic!("{other:?}: {}\n{text}", game.format_position(&p)),
+        }
+    }
+    assert!(answered > 30, "{answered}");
+}
+
+/// The engine's own line check (every rules game with lines): a direction whose
+/// run spans the whole padded grid has no line; its shifts of 64 bits or more
+/// once wrapped around the word (a panic in debug builds, in release builds a
+/// line seen in any single piece). Two rows of 20: lines of 4 fit along the rows
+/// only, and a diagonal's run spans 66 bits.
+#[test]
+fn a_line_longer_than_the_grid_is_never_seen() {
+    let text = line_rules(2, 20, false, &[(4, "all")], Some("tie"));
+    let rules = Arc::new(Rules::parse(&text).unwrap());
+    // Four pieces a side, none three in a row: enough pieces for the check to shift.
+    let row = |letter: char, first: usize| -> String {
+        (0..20)
+            .map(|c| if c >= first && c < first + 8 && (c - first).is_multiple_of(2) { letter } else { '.' })
+            .collect()
+    };
+    let position = format!("{}/{} a", row('A', 0), row('B', 1));
+    let s = setup(rules, None, None, Some(&position)).unwrap();
+    assert_eq!(s.game.terminal(&s.position), None);
+}
