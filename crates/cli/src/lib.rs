@@ -577,19 +577,19 @@ pub fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     }
-    let result = match matches.subcommand() {
-        Some((name, contest_matches)) if contest_entry(name).is_some() => {
-            let entry = contest_entry(name).expect("a contest command");
-            match PursuitArgs::from_arg_matches(contest_matches) {
-                Ok(args) => contest::run(entry, &args),
-                Err(e) => e.exit(),
-            }
-        }
-        Some(("build", build)) if build.subcommand_name().and_then(built_entry).is_some() => {
-            let (name, game_matches) = build.subcommand().expect("a build command");
-            let entry = built_entry(name).expect("a catalog game built from its parameters");
-            tablebase::build_variant(entry, game_matches, threads)
-        }
+    // A command the catalog made is run from its matches; the others are parsed
+    // into the declared `Cli`.
+    let contest = matches.subcommand().and_then(|(name, sub)| Some((contest_entry(name)?, sub)));
+    let built = match matches.subcommand() {
+        Some(("build", build)) => build.subcommand().and_then(|(name, sub)| Some((built_entry(name)?, sub))),
+        _ => None,
+    };
+    let result = match (contest, built) {
+        (Some((entry, contest_matches)), _) => match PursuitArgs::from_arg_matches(contest_matches) {
+            Ok(args) => contest::run(entry, &args),
+            Err(e) => e.exit(),
+        },
+        (_, Some((entry, game_matches))) => tablebase::build_variant(entry, game_matches, threads),
         _ => match Cli::from_arg_matches(&matches) {
             Ok(cli) => run(&cli.command, threads),
             Err(e) => e.exit(),

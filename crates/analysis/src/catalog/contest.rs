@@ -13,9 +13,9 @@ use crate::CatalogGame;
 use gsolve_engine::retrograde::{self, Options};
 use gsolve_engine::{Progress, Solution, Unmoves};
 use gsolve_games::chase::{self, Chase, ChaseCase};
-use gsolve_games::notation::Coord;
+use gsolve_games::notation::DrawnBoard;
 use gsolve_games::pursuit::BitwiseOptions;
-use gsolve_games::queens_case::{self, Cell, Map, QueensCase};
+use gsolve_games::queens_case::{self, Map, QueensCase};
 use std::collections::HashMap;
 use std::io::{self, Write};
 
@@ -132,8 +132,8 @@ fn judge_queens_case(text: &str, judging: &Judging<'_>, out: &mut dyn Write) -> 
     Ok(())
 }
 
-/// Each map as a position of examples/rules/queens-case.toml: the map's rows with
-/// `Q` and `A` on their cells, the queen to move.
+/// Each map as a position of examples/rules/queens-case.toml: the map drawn with
+/// `Q` and `A` on their cells (as the game draws itself), the queen to move.
 fn queens_rules_cases(text: &str) -> Result<Vec<RulesCase>, String> {
     let maps = queens_case::parse_maps(text).map_err(|e| e.to_string())?;
     Ok(maps.iter().map(|map| (queens_rules_position(map), true)).collect())
@@ -141,25 +141,7 @@ fn queens_rules_cases(text: &str) -> Result<Vec<RulesCase>, String> {
 
 fn queens_rules_position(map: &Map) -> String {
     let game = QueensCase::new(map);
-    let start = game.start();
-    let (queen, army) = (game.coord(start.queen), game.coord(start.army));
-    let rows: Vec<String> = (0..map.height())
-        .map(|r| {
-            (0..map.width())
-                .map(|c| {
-                    let here = |at: Coord| at.row == r + 1 && at.col == c + 1;
-                    match map.cell(r, c) {
-                        _ if here(queen) => 'Q',
-                        _ if here(army) => 'A',
-                        Cell::Wall => '#',
-                        Cell::Exit => 'E',
-                        Cell::Floor => '.',
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    format!("{} q", rows.join("/"))
+    format!("{} q", game.drawn_rows(&game.start()).join("/"))
 }
 
 // ---------------------------------------------------------------------------------
@@ -220,18 +202,14 @@ fn judge_chase(text: &str, judging: &Judging<'_>, out: &mut dyn Write) -> Result
     Ok(())
 }
 
-/// Each case as a position of examples/rules/chase.toml: `W` and `B` on an n×n
-/// board, white to move.
+/// Each case as a position of examples/rules/chase.toml: `W` and `B` on the n×n
+/// board as the game draws itself, white to move.
 fn chase_rules_cases(text: &str) -> Result<Vec<RulesCase>, String> {
     let cases = chase::parse_cases(text).map_err(|e| e.to_string())?;
     Ok(cases.iter().map(|case| (chase_rules_position(case), true)).collect())
 }
 
 fn chase_rules_position(case: &ChaseCase) -> String {
-    let n = case.size as usize;
-    let mut rows = vec![vec!['.'; n]; n];
-    rows[case.white.row as usize - 1][case.white.col as usize - 1] = 'W';
-    rows[case.black.row as usize - 1][case.black.col as usize - 1] = 'B';
-    let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
-    format!("{} w", rows.join("/"))
+    let game = Chase::new(case.size);
+    format!("{} w", game.drawn_rows(&game.start(case)).join("/"))
 }

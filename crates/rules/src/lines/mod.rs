@@ -38,8 +38,6 @@ pub(crate) struct LineGame {
     layout: Layout,
     full: Outcome,
     mirror: bool,
-    /// The group of each side's pieces.
-    groups: [usize; 2],
     /// The playable cell's bit in the layout, by cell.
     bits: Vec<u32>,
     solver: Arc<OnceLock<Solver>>,
@@ -101,7 +99,6 @@ impl LineGame {
             layout,
             full: full.unwrap_or_else(|| rules.stuck_result()),
             mirror,
-            groups: [0, 1],
             bits,
             solver: Arc::new(OnceLock::new()),
         })
@@ -116,8 +113,8 @@ impl LineGame {
         }
         let mut sides = [0u64; 2];
         for piece in p.pieces() {
-            let side = self.groups.iter().position(|&g| g == piece.group)?;
-            sides[side] |= 1 << self.bits[piece.cell as usize];
+            // The shape has one group a side, side 0's first: a group is its side.
+            sides[piece.group] |= 1 << self.bits[piece.cell as usize];
         }
         let all = sides[0] | sides[1];
         if self.layout.gravity && !self.layout.settled(all) {

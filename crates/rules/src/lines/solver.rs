@@ -323,9 +323,6 @@ impl Search<'_> {
         let layout = &solver.layout;
         let n = p.all.count_ones() as i32;
         let top = solver.top;
-        let key = solver.key(p);
-        let table = if solver.cells - n >= solver.near_from { &solver.near } else { &solver.deep[self.variant] };
-        let stored = table.read(key);
         // Rule 1.
         let playable = layout.playable(p.all);
         if playable == 0 {
@@ -369,7 +366,9 @@ impl Search<'_> {
             }
         }
         // Rule 6.
-        if let Some((low, high)) = stored.bounds() {
+        let key = solver.key(p);
+        let table = if solver.cells - n >= solver.near_from { &solver.near } else { &solver.deep[self.variant] };
+        if let Some((low, high)) = table.get(key) {
             if low >= beta {
                 return Some(low);
             }

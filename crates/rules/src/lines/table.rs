@@ -20,21 +20,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The most bits of a key an entry stores.
 const KEY_BITS: u32 = 47;
-/// An entry as read, and what it holds if it is the key's.
-pub(crate) struct Read {
-    entry: u64,
-    wanted: u64,
-}
-
-impl Read {
-    /// The bounds stored for the key read: (lower, upper).
-    #[inline]
-    pub(crate) fn bounds(&self) -> Option<(i32, i32)> {
-        let entry = self.entry;
-        (entry & !0xffff == self.wanted).then_some((entry as u8 as i8 as i32, (entry >> 8) as u8 as i8 as i32))
-    }
-}
-
 /// The least number of entries: 2^(64 − 47), so that the rest fits.
 const MIN_ENTRIES: usize = 1 << (64 - KEY_BITS);
 const STORED: u64 = 1 << 63;
@@ -68,13 +53,12 @@ impl Table {
         self.entries.len() * std::mem::size_of::<AtomicU64>()
     }
 
-    /// The entry of `key` as read now, to be looked at later: a search reads it
-    /// first thing at a position, so that the memory's latency passes while the
-    /// position's moves are worked out.
+    /// The bounds stored for `key`: (lower, upper).
     #[inline]
-    pub(crate) fn read(&self, key: u64) -> Read {
+    pub(crate) fn get(&self, key: u64) -> Option<(i32, i32)> {
         let (slot, rest) = self.place(key);
-        Read { entry: self.entries[slot].load(Ordering::Relaxed), wanted: STORED | rest << 16 }
+        let entry = self.entries[slot].load(Ordering::Relaxed);
+        (entry & !0xffff == STORED | rest << 16).then_some((entry as u8 as i8 as i32, (entry >> 8) as u8 as i8 as i32))
     }
 
     /// Stores bounds for `key` (replacing what the entry held): the score is at
@@ -96,20 +80,20 @@ mod tests {
     fn entries_keep_bounds_and_tell_keys_apart() {
         let table = Table::new(1000);
         assert_eq!(table.entries.len(), MIN_ENTRIES);
-        assert_eq!(table.read(12345).bounds(), None);
+        assert_eq!(table.get(12345), None);
         table.put(12345, -40, 7);
-        assert_eq!(table.read(12345).bounds(), Some((-40, 7)));
+        assert_eq!(table.get(12345), Some((-40, 7)));
         // Another key of the same entry: not mistaken for it, and replaces it.
         let (slot, _) = table.place(12345);
         let other = (0..u64::MAX).find(|&k| k != 12345 && table.place(k).0 == slot).unwrap();
-        assert_eq!(table.read(other).bounds(), None);
+        assert_eq!(table.get(other), None);
         table.put(other, 3, 3);
-        assert_eq!(table.read(12345).bounds(), None);
-        assert_eq!(table.read(other).bounds(), Some((3, 3)));
-        assert_eq!(table.read(u64::MAX).bounds(), None);
+        assert_eq!(table.get(12345), None);
+        assert_eq!(table.get(other), Some((3, 3)));
+        assert_eq!(table.get(u64::MAX), None);
         table.put(u64::MAX, -128, 127);
-        assert_eq!(table.read(u64::MAX).bounds(), Some((-128, 127)));
-        assert_eq!(table.read(0).bounds(), None);
+        assert_eq!(table.get(u64::MAX), Some((-128, 127)));
+        assert_eq!(table.get(0), None);
     }
 
     /// The entry and the stored rest together tell every key apart.
