@@ -152,8 +152,9 @@ class Tablebase:
 def game(name: str, **board: Union[int, str]) -> Game:
     """A built-in game: ``game("pawns", rows=4, cols=4)``, ``game("chase", size=4)``."""
 
-def rules(path_or_text: str, **board: Union[int, str]) -> Game:
-    """The game of a rules file (a path, or the TOML text)."""
+def rules(path_or_text: str, book: Optional[str] = None, **board: Union[int, str]) -> Game:
+    """The game of a rules file (a path, or the TOML text); ``book``: an opening
+    book of these rules (``gsolve book``), whose positions are answered from it."""
 
 def games() -> list[str]:
     """The built-in games' names."""

@@ -7,6 +7,7 @@ use crate::value::Value;
 use crate::{InputError, TablebaseError, TooLargeError};
 use gsolve_analysis::catalog::{self, BuildPlan};
 use gsolve_analysis::{AnalysisError, Analyzer, GameKind, Limits, Setup};
+use gsolve_rules::book::OpeningBook;
 use gsolve_rules::Rules;
 use gsolve_tablebase::{write, WriteOptions};
 use pyo3::exceptions::PyRuntimeError;
@@ -52,8 +53,8 @@ fn worded(error: &gsolve_tablebase::Error) -> String {
 enum Source {
     /// The built-in games.
     BuiltIn,
-    /// A rules file's game.
-    Rules(Arc<Rules>),
+    /// A rules file's game, with an opening book if one was given.
+    Rules(Arc<Rules>, Option<Arc<OpeningBook>>),
     /// A tablebase file.
     Tablebase(PathBuf),
 }
@@ -63,7 +64,10 @@ impl Source {
         let limits = Limits::default();
         Ok(match self {
             Source::BuiltIn => Analyzer::new(limits),
-            Source::Rules(rules) => Analyzer::with_rules(limits, rules.clone()),
+            Source::Rules(rules, None) => Analyzer::with_rules(limits, rules.clone()),
+            Source::Rules(rules, Some(book)) => Analyzer::with_rules(limits, rules.clone())
+                .with_book(book.clone())
+                .map_err(|e| InputError::new_err(e.to_string()))?,
             Source::Tablebase(path) => Analyzer::with_tablebase(limits, path).map_err(|e| tablebase_error(path, e))?,
         })
     }
@@ -468,10 +472,11 @@ pub fn game(name: &str, board: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
 
 /// Opens the game of a rules file (docs/rules.md): `rules_text` is a path to the
 /// TOML file or the TOML text itself. The board is the rules' own unless
-/// `rows`/`cols` or `map` are given.
+/// `rows`/`cols` or `map` are given. `book`: the path of an opening book of these
+/// rules (`gsolve book`), whose positions are then answered from it.
 #[pyfunction]
-#[pyo3(signature = (path_or_text, **board))]
-pub fn rules(path_or_text: &str, board: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
+#[pyo3(signature = (path_or_text, book = None, **board))]
+pub fn rules(path_or_text: &str, book: Option<PathBuf>, board: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
     let looks_like_path = !path_or_text.contains('\n') && Path::new(path_or_text).is_file();
     let (text, name) = if looks_like_path {
         let text = std::fs::read_to_string(path_or_text)
@@ -481,7 +486,11 @@ pub fn rules(path_or_text: &str, board: Option<&Bound<'_, PyDict>>) -> PyResult<
         (path_or_text.to_string(), "rules".to_string())
     };
     let parsed = Rules::parse(&text).map_err(|e| InputError::new_err(format!("{name}: {e}")))?;
-    Game::new(Shared::new(Source::Rules(Arc::new(parsed)))?, GameKind::Rules, board_parameters(board)?)
+    let book = match book {
+        Some(path) => Some(gsolve_analysis::book::read(&path).map_err(|e| InputError::new_err(e.to_string()))?.book),
+        None => None,
+    };
+    Game::new(Shared::new(Source::Rules(Arc::new(parsed), book))?, GameKind::Rules, board_parameters(board)?)
 }
 
 /// The built-in games' names.

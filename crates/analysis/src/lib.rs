@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 
 mod analyzer;
+pub mod book;
 pub mod catalog;
 mod draw;
 pub mod print;
@@ -192,6 +193,9 @@ pub enum AnalysisError {
     /// The tablebase cannot answer this setup.
     #[error("{0}")]
     Tablebase(String),
+    /// An opening book that cannot be read or does not fit the game.
+    #[error("{0}")]
+    Book(String),
     /// A solver failed (a bug).
     #[error("internal error: {0}")]
     Internal(String),

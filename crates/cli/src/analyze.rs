@@ -120,12 +120,13 @@ pub fn setup(args: &SetupArgs, analyzer: &Analyzer) -> Result<Setup, Failure> {
 /// The game and the position the arguments name. The game may be left out where
 /// `--rules` or a tablebase says it: the one word given is then the position.
 fn game_and_position(args: &SetupArgs, stored: Option<GameKind>) -> Result<(GameKind, Option<&str>), Failure> {
-    let implied = if args.rules.is_some() { Some(GameKind::Rules) } else { stored };
+    let implied = if args.rules.is_some() || args.book.is_some() { Some(GameKind::Rules) } else { stored };
     let named = args.game.as_deref().map(GameKind::from_name);
     match (named, implied) {
         (Some(Ok(game)), _) => {
-            if args.rules.is_some() && game != GameKind::Rules {
-                return Err(Failure::Input(format!("--rules gives the game of a rules file, not {game}")));
+            if (args.rules.is_some() || args.book.is_some()) && game != GameKind::Rules {
+                let flag = if args.rules.is_some() { "--rules" } else { "--book" };
+                return Err(Failure::Input(format!("{flag} gives the game of a rules file, not {game}")));
             }
             if game == GameKind::Rules && implied != Some(GameKind::Rules) {
                 return Err(Failure::Input(
@@ -189,23 +190,37 @@ fn board_text(board: &[(String, String)]) -> String {
 }
 
 /// The analyzer the arguments ask for: with the tablebase if one is given, with the
-/// rules of a rules file if one is given.
+/// rules of a rules file if one is given (else those an opening book stores), with
+/// the opening book if one is given.
 pub fn analyzer(
     tablebase: Option<&std::path::PathBuf>,
     rules: Option<&std::path::PathBuf>,
+    book: Option<&std::path::PathBuf>,
     limits: Limits,
 ) -> Result<Analyzer, Failure> {
-    match (tablebase, rules) {
-        (Some(path), _) => {
-            Analyzer::with_tablebase(limits, path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+    let book =
+        book.map(|path| gsolve_analysis::book::read(path).map_err(|e| Failure::Input(e.to_string()))).transpose()?;
+    let analyzer = match (tablebase, rules, &book) {
+        (Some(path), _, _) => {
+            Analyzer::with_tablebase(limits, path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?
         }
-        (None, Some(path)) => Ok(Analyzer::with_rules(limits, crate::rules::load(path)?)),
-        (None, None) => Ok(Analyzer::new(limits)),
+        (None, Some(path), _) => Analyzer::with_rules(limits, crate::rules::load(path)?),
+        (None, None, Some(book)) => Analyzer::with_rules(limits, book.rules.clone()),
+        (None, None, None) => Analyzer::new(limits),
+    };
+    match book {
+        Some(book) => analyzer.with_book(book.book).map_err(|e| Failure::Input(e.to_string())),
+        None => Ok(analyzer),
     }
 }
 
 pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
-    let analyzer = analyzer(args.setup.tablebase.as_ref(), args.setup.rules.as_ref(), Limits::default())?;
+    let analyzer = analyzer(
+        args.setup.tablebase.as_ref(),
+        args.setup.rules.as_ref(),
+        args.setup.book.as_ref(),
+        Limits::default(),
+    )?;
     let setup = setup(&args.setup, &analyzer)?;
     let bar = Bar::new();
     let analysis = analyzer.analyze_with_progress(&setup, Some(&|p| bar.observe(p))).map_err(failure)?;

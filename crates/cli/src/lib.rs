@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod analyze;
+mod book;
 mod contest;
 mod distributed;
 mod input;
@@ -104,8 +105,40 @@ enum Command {
     /// Games that cannot repeat a position are searched (alpha-beta); the others are
     /// solved whole by retrograde analysis, draws found exactly.
     Rules(RulesArgs),
+    /// An opening book of a line game (docs/rules.md, "Opening books"): every
+    /// position at most --plies moves from the start solved once, so that
+    /// analyze, play and serve (--book FILE) answer them at once.
+    ///
+    /// Each position of the last ply is searched, the earlier ones follow from
+    /// their children. Connect 4 on 7 × 6: see docs/rules.md for the time each ply
+    /// takes.
+    Book(BookArgs),
     /// The licences of the third-party code in this binary (the THIRD-PARTY file).
     Licenses,
+}
+
+#[derive(Args)]
+pub struct BookArgs {
+    /// The rules file (TOML; docs/rules.md) of a line game.
+    file: PathBuf,
+    /// The position the book starts from, in the rules' notation; the rules' start
+    /// when absent.
+    position: Option<String>,
+    /// Rows of the board for the start (with --cols).
+    #[arg(long, value_name = "R")]
+    rows: Option<u32>,
+    /// Columns of the board for the start (with --rows).
+    #[arg(long, value_name = "C")]
+    cols: Option<u32>,
+    /// How many plies from the start the book covers.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=gsolve_rules::book::MAX_BOOK_PLIES as i64))]
+    plies: u32,
+    /// The book file to write.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: PathBuf,
+    /// Overwrite the output file if it exists.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Args)]
@@ -150,7 +183,7 @@ pub struct AnalyzeArgs {
 #[derive(Args)]
 pub struct SetupArgs {
     /// The game (the catalog's names are listed by `setup_help`).
-    #[arg(required_unless_present_any = ["rules", "tablebase"])]
+    #[arg(required_unless_present_any = ["rules", "tablebase", "book"])]
     game: Option<String>,
     /// The position in the game's plain notation (quote it); the start when absent.
     position: Option<String>,
@@ -172,6 +205,10 @@ pub struct SetupArgs {
     /// Answer from this tablebase (its game and variant only).
     #[arg(long, value_name = "FILE")]
     tablebase: Option<PathBuf>,
+    /// Answer positions near the start from this opening book (`gsolve book`);
+    /// it stores its rules, so --rules may be left out.
+    #[arg(long, value_name = "FILE", conflicts_with = "tablebase")]
+    book: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -199,8 +236,12 @@ pub struct ServeArgs {
     rules: Option<PathBuf>,
     /// With --rules: the position the page opens the rules game on (needed when the
     /// rules give no start, e.g. games on a map: the position carries the map).
-    #[arg(long, value_name = "POSITION", requires = "rules")]
+    #[arg(long, value_name = "POSITION")]
     start: Option<String>,
+    /// Answer positions near the start of the rules game from this opening book
+    /// (`gsolve book`); it stores its rules, so --rules may be left out.
+    #[arg(long, value_name = "FILE", conflicts_with = "tablebase")]
+    book: Option<PathBuf>,
     /// Most connections open at once; one more is answered 503 and closed
     /// (default 1000, fewer if the limit of open files is lower).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -559,6 +600,7 @@ fn run(command: &Command, threads: Option<u16>) -> Result<(), Failure> {
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Rules(args) => rules::run(args),
+        Command::Book(args) => book::run(args),
         Command::Licenses => {
             use std::io::Write;
             std::io::stdout().write_all(THIRD_PARTY.as_bytes()).map_err(report::write_error)

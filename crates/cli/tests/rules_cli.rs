@@ -593,3 +593,49 @@ fn a_pursuits_tablebase_is_the_same_from_bit_rows_and_from_tiers() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `gsolve book`, then `analyze --book` answering as the search does, with or
+/// without the rules file; bad books and wrong games refused with exit status 2.
+#[test]
+fn an_opening_book_answers_as_the_search_does() {
+    let dir = common::Scratch::new("book");
+    let book = dir.path("c4-4x5.book");
+    let path = book.to_str().unwrap();
+    let connect4 = rules("connect-4");
+    let board = ["--rows", "4", "--cols", "5"];
+    let built = ok(&[&["book", &connect4, "--plies", "3", "-o", path][..], &board].concat(), "");
+    assert!(built.contains("positions within 3 plies of ...../...../...../..... r"), "{built}");
+    for position in
+        [None, Some("...../...../...../..R.. y"), Some("...../...../...../.RY.. r"), Some("...../...../..R../.RY.. y")]
+    {
+        let mut plain = vec!["analyze", "--rules", &connect4, "--json"];
+        match position {
+            Some(p) => plain.push(p),
+            None => plain.extend(board),
+        }
+        let searched = ok(&plain, "");
+        let mut booked = plain.clone();
+        booked.extend(["--book", path]);
+        assert_eq!(ok(&booked, ""), searched, "{position:?}");
+        // The book alone: its rules, and its board for the start.
+        let mut alone = vec!["analyze", "--book", path, "--json"];
+        alone.extend(position);
+        assert_eq!(ok(&alone, ""), searched, "{position:?}");
+    }
+    let e = fails(&[&["book", &connect4, "--plies", "3", "-o", path][..], &board].concat(), "");
+    assert!(e.contains("--force"), "{e}");
+    let e = fails(&["book", &rules("breakthrough"), "--plies", "2", "-o", dir.path("b.book").to_str().unwrap()], "");
+    assert!(e.contains("line game"), "{e}");
+    assert!(!dir.path("b.book").exists());
+    let e = fails(&["analyze", "--book", path, "--rules", &rules("tic-tac-toe")], "");
+    assert!(e.contains("other rules"), "{e}");
+    let mut bytes = std::fs::read(&book).unwrap();
+    let last = bytes.len() - 20;
+    bytes[last] ^= 1;
+    let damaged = dir.path("damaged.book");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let e = fails(&["analyze", "--book", damaged.to_str().unwrap()], "");
+    assert!(e.contains("damaged"), "{e}");
+    let e = fails(&["analyze", "--book", &connect4], "");
+    assert!(e.contains("not a gsolve opening book"), "{e}");
+}

@@ -13,6 +13,7 @@
 use crate::board::{Board, Group};
 use crate::error::RulesError;
 use crate::index::PlacementIndex;
+use crate::lines::book::{BookError, OpeningBook};
 use crate::lines::LineGame;
 use crate::mirror::Mirror;
 use crate::moves;
@@ -178,6 +179,81 @@ impl<const N: usize> RulesGame<N> {
     /// games, or before a search.
     pub fn line_search_stats(&self) -> Option<(u64, usize)> {
         self.lines.as_ref()?.stats()
+    }
+
+    /// For a line game, the key of `p` in an opening book ([`crate::book`]); `None`
+    /// for other games and for positions the line search does not take (a line
+    /// on the board).
+    pub fn book_key(&self, p: &RulesPosition<N>) -> Option<u64> {
+        self.lines.as_ref()?.book_key(p)
+    }
+
+    /// For a line game, an opening book: the value of every position at most
+    /// `plies` moves from `start` ([`crate::book`]). Searches the last ply's
+    /// positions one by one: from Connect 4's empty 7 × 6 board, minutes for 4
+    /// plies, hours for 8 (docs/rules.md).
+    pub fn build_book(
+        &self,
+        start: &RulesPosition<N>,
+        plies: u32,
+        observer: Option<gsolve_engine::Observer<'_>>,
+    ) -> Result<OpeningBook, BookError> {
+        let lines = self.lines.as_ref().ok_or_else(|| BookError::NotALineGame(self.not_a_line_game()))?;
+        let entries = lines.book_entries(start, plies, observer)?;
+        OpeningBook::from_parts(self.book_board(), plies, entries)
+    }
+
+    /// The same game answering the positions of `book` from it, without a search;
+    /// refused unless the book was built for these rules on this board.
+    pub fn with_book(mut self, book: Arc<OpeningBook>) -> Result<RulesGame<N>, BookError> {
+        self.book_fits(&book)?;
+        let lines = self.lines.as_ref().expect("a line game: the book fits");
+        self.lines = Some(lines.with_book(Some(book)));
+        Ok(self)
+    }
+
+    /// Whether `book` was built for this game: a line game, these rules on this
+    /// board; else why not.
+    pub fn book_fits(&self, book: &OpeningBook) -> Result<(), BookError> {
+        if self.lines.is_none() {
+            return Err(BookError::NotALineGame(self.not_a_line_game()));
+        }
+        if book.board() != self.book_board() {
+            let short = |board: &[(String, String)]| {
+                let get = |key: &str| board.iter().find(|(k, _)| k == key).map_or("?", |(_, v)| v.as_str());
+                let rules = board.iter().find(|(k, _)| k == "rules").map_or(String::new(), |(_, text)| {
+                    let name = crate::unescape_text(text)
+                        .ok()
+                        .and_then(|t| Rules::parse(&t).ok())
+                        .map_or_else(|| "unreadable rules".to_string(), |r| r.name.clone());
+                    format!("{name}, ")
+                });
+                format!("{rules}{} rows × {} cols", get("rows"), get("cols"))
+            };
+            let (book, game) = (short(book.board()), short(&self.book_board()));
+            // Same rules name and board, different text: say so rather than print two equal lines.
+            let game = if book == game { format!("{game}, from another rules file") } else { game };
+            return Err(BookError::OtherGame { book, game });
+        }
+        Ok(())
+    }
+
+    /// The rules' text and the board: what a book is built for.
+    fn book_board(&self) -> Vec<(String, String)> {
+        let mut board = vec![
+            ("rules".to_string(), crate::escape_text(&self.rules().text)),
+            ("rows".to_string(), self.board().rows.to_string()),
+            ("cols".to_string(), self.board().cols.to_string()),
+        ];
+        if let Some(map) = &self.board().map {
+            board.push(("map".to_string(), map.text()));
+        }
+        board
+    }
+
+    /// Why the game is not a line game, in words.
+    fn not_a_line_game(&self) -> String {
+        format!("{} is not one", self.rules().name)
     }
 
     /// The children ranked without playing moves, where the game has that shape.

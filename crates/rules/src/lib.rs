@@ -25,7 +25,7 @@
 //! | `scan`       | pawn-like games: a tier's children ranked move by move        |
 //! | `race`       | trail races (the snakes on a graph): the search's knowledge   |
 //! | `mirror`     | the left-right symmetry the search folds                      |
-//! | `lines`      | line games (drops, lines, a full board) on bit sets, and their own search |
+//! | `lines`      | line games (drops, lines, a full board) on bit sets, their own search, and opening books ([`book`]) |
 //! | [`game`]     | [`RulesGame`]: all of the above put together, an engine `Game` |
 //! | `pursuit`    | pursuits (one piece a side) solved whole by bit rows          |
 //! | [`notation`] | positions and maps as one line of text                        |
@@ -59,6 +59,11 @@ mod syntax;
 mod tables;
 mod unmoves;
 
+/// Opening books of line games: positions near a start solved once
+/// (docs/rules.md, "Opening books").
+pub mod book {
+    pub use crate::lines::book::{BookError, OpeningBook, KEY_VERSION, MAX_BOOK_PLIES};
+}
 pub use error::RulesError;
 pub use explain::{describe_without_position, intern, SolverChoice};
 pub use game::{RulesGame, RulesMove};

@@ -209,3 +209,78 @@ fn a_line_longer_than_the_grid_is_never_seen() {
     let s = setup(rules, None, None, Some(&position)).unwrap();
     assert_eq!(s.game.terminal(&s.position), None);
 }
+
+/// An opening book holds each position within its plies of the start that play
+/// has not ended, one a mirror pair, each with the engine's value; a game given
+/// the book answers as without it; a book of another board or other rules is
+/// refused.
+#[test]
+fn opening_books_hold_the_engine_values_of_every_position_near_the_start() {
+    use std::collections::HashSet;
+    let mut rng = SplitMix64::new(0xb00c);
+    let directions = ["all", "orthogonal", "diagonal"];
+    let fulls = [Some("tie"), Some("win"), Some("loss"), None];
+    let (mut books, mut checked) = (0, 0);
+    for case in 0..40 {
+        let (rows, cols) = loop {
+            let (r, c) = (1 + rng.below(4) as u32, 1 + rng.below(5) as u32);
+            if r * c >= 3 && r * c <= 12 {
+                break (r, c);
+            }
+        };
+        let lines = [(2 + rng.below(3) as u32, directions[rng.below(3) as usize])];
+        let text = line_rules(rows, cols, case % 2 == 0, &lines, fulls[rng.below(4) as usize]);
+        let rules = Arc::new(Rules::parse(&text).unwrap());
+        let Ok(s) = setup(rules, None, None, None) else { continue };
+        let (game, start) = (&s.game, &s.position);
+        let plies = rng.below(rows as u64 * cols as u64) as u32;
+        let book = Arc::new(game.build_book(start, plies, None).unwrap_or_else(|e| panic!("{e}\n{text}")));
+        let solution = retrograde::solve(game);
+        // Breadth first by the engine's moves, independently of the book's own walk.
+        let mut ply = vec![*start];
+        let mut keys = HashSet::new();
+        for depth in 0..=plies {
+            let mut next = Vec::new();
+            for p in &ply {
+                if game.terminal(p).is_some() {
+                    continue;
+                }
+                let key = game.book_key(p).expect("a line game's position");
+                assert_eq!(
+                    book.get(key),
+                    Some(rules_value(game, &solution, p)),
+                    "ply {depth}: {}\n{text}",
+                    game.format_position(p)
+                );
+                keys.insert(key);
+                checked += 1;
+                if depth < plies {
+                    let mut moves = Vec::new();
+                    game.moves(p, &mut moves);
+                    next.extend(moves.iter().map(|m| game.play(p, m)));
+                }
+            }
+            next.sort();
+            next.dedup();
+            ply = next;
+        }
+        assert_eq!(book.len(), keys.len(), "{plies} plies\n{text}");
+        let booked = game.clone().with_book(book.clone()).unwrap();
+        assert_eq!(
+            booked.solve_outright(start, None, None).map(Result::unwrap),
+            Some(rules_value(game, &solution, start))
+        );
+        books += 1;
+    }
+    assert!(books >= 30 && checked > 2_000, "{books} books, {checked} positions");
+
+    let connect4 = load("connect-4");
+    let small = setup(connect4.clone(), Some((4, 4)), None, None).unwrap();
+    let book = Arc::new(small.game.build_book(&small.position, 2, None).unwrap());
+    let other_board = setup(connect4, Some((4, 5)), None, None).unwrap();
+    assert!(other_board.game.with_book(book.clone()).unwrap_err().to_string().contains("4 rows × 4 cols"));
+    let tic_tac_toe = setup(load("tic-tac-toe"), None, None, None).unwrap();
+    assert!(tic_tac_toe.game.with_book(book).is_err());
+    let pawns = setup(load("pawns"), None, None, None).unwrap();
+    assert!(pawns.game.build_book(&pawns.position, 2, None).unwrap_err().to_string().contains("line game"));
+}

@@ -41,6 +41,9 @@ pub enum Error {
         /// The index version of this build's game.
         supported: u32,
     },
+    /// An opening book file that is damaged or not a book.
+    #[error("bad opening book: {0}")]
+    BadBook(String),
     /// The header (or the block index) is inconsistent or fails its checksum.
     #[error("bad header: {0}")]
     BadHeader(String),

@@ -330,7 +330,7 @@ pub fn valid_key(key: &str) -> bool {
     !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
 }
 
-fn parse_parameters(text: &[u8]) -> Result<(String, Vec<(String, String)>)> {
+pub(crate) fn parse_parameters(text: &[u8]) -> Result<(String, Vec<(String, String)>)> {
     let text = std::str::from_utf8(text).map_err(|e| Error::BadHeader(format!("parameter text is not UTF-8: {e}")))?;
     let mut game = None;
     let mut parameters = Vec::new();

@@ -15,6 +15,7 @@
 //! | [`verify`]  | re-derives every value from the rules and the children's values |
 //! | [`summary`] | counts by side to move and remoteness, the longest win         |
 //! | [`tiers`]   | a tiered game built tier by tier on disk, resumable            |
+//! | [`book`]    | opening books: values of chosen positions by a game's 64-bit key |
 //!
 //! ```
 //! use gsolve_engine::{layered, Value};
@@ -45,6 +46,7 @@
 // finished tier), each allowed where it is, with its proof.
 #![deny(unsafe_code)]
 
+pub mod book;
 pub mod error;
 pub mod format;
 pub mod read;

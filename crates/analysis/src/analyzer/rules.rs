@@ -13,6 +13,7 @@ use crate::catalog::{key, CatalogGame};
 use crate::{Analysis, AnalysisError, GameKind, Setup};
 use gsolve_engine::{Game, Solution, Variant};
 use gsolve_games::notation::PlainNotation;
+use gsolve_rules::book::OpeningBook;
 use gsolve_rules::{Rules, RulesGame, RulesPosition, SolverChoice};
 use std::sync::{Arc, Mutex};
 
@@ -24,6 +25,9 @@ pub(super) struct RulesState {
     /// The position a rules game starts from when no board is asked for, if not the
     /// rules' own start ([`Analyzer::with_rules_start`]).
     start: Option<String>,
+    /// The opening book searches look positions up in first (line games on its
+    /// board).
+    book: Option<Arc<OpeningBook>>,
     /// Whole-game solves, most recent last.
     whole: Mutex<Vec<Arc<(RulesGame, Solution)>>>,
     /// The searcher of the last board searched, with its board's parameters.
@@ -63,6 +67,28 @@ impl Analyzer {
         Ok(self)
     }
 
+    /// The same analyzer answering positions of `book` (an opening book of its
+    /// rules: [`crate::book`]) from the book: on the book's board, a search looks a
+    /// position up before searching. Refused when the book was built for other
+    /// rules.
+    pub fn with_book(mut self, book: Arc<OpeningBook>) -> Result<Self, AnalysisError> {
+        let rules = self.rules_needed()?;
+        let built_for = book.board().iter().find(|(k, _)| k == "rules").map(|(_, text)| text.as_str());
+        if built_for != Some(gsolve_rules::escape_text(&rules.text).as_str()) {
+            return Err(AnalysisError::Book(format!(
+                "the book was built for other rules than those of {} (a book stores its rules: give it alone, without the rules file)",
+                rules.name
+            )));
+        }
+        self.rules.book = Some(book);
+        Ok(self)
+    }
+
+    /// The opening book, if one was given ([`Analyzer::with_book`]).
+    pub fn book(&self) -> Option<&Arc<OpeningBook>> {
+        self.rules.book.as_ref()
+    }
+
     /// The rules of [`GameKind::Rules`] setups, if the analyzer has any (given, or
     /// those of its tablebase).
     pub fn rules(&self) -> Option<&Arc<Rules>> {
@@ -81,6 +107,15 @@ impl Analyzer {
         if let (Some(start), true) = (&self.rules.start, parameters.is_empty()) {
             return Ok(Setup::new(GameKind::Rules, start.clone()));
         }
+        // With a book and no board asked for: the book's board.
+        let book_board: Vec<(String, String)>;
+        let parameters = match &self.rules.book {
+            Some(book) if parameters.is_empty() => {
+                book_board = book.board().iter().filter(|(k, _)| k != "rules").cloned().collect();
+                &book_board[..]
+            }
+            _ => parameters,
+        };
         let get = |key: &str| parameters.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
         if let Some((unknown, _)) = parameters.iter().find(|(k, _)| GameKind::Rules.entry().parameter(k).is_none()) {
             return Err(AnalysisError::BadVariant(format!(
@@ -213,7 +248,13 @@ impl Analyzer {
         match choice {
             SolverChoice::Search => solve_or_check(mode, |observer| {
                 // A search needs no index: one searcher serves the whole board.
-                let searcher = self.kept_searcher(&self.rules.search, board_key(&game), || game);
+                let searcher = self.kept_searcher(&self.rules.search, board_key(&game), || match &self.rules.book {
+                    // A book of another board is not this game's: searched without it.
+                    Some(book) if game.book_fits(book).is_ok() => {
+                        game.with_book(book.clone()).expect("a book that fits")
+                    }
+                    _ => game,
+                });
                 self.analysis_by_search(setup, &searcher, &position, observer)
             }),
             SolverChoice::Retrograde => solve_or_check(mode, |observer| {

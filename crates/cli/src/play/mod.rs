@@ -29,7 +29,9 @@ const REDRAW_EVERY: Duration = Duration::from_millis(100);
 
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     // Bad input is reported before the terminal is looked at.
-    let analyzer = Arc::new(analyzer(args.setup.tablebase.as_ref(), args.setup.rules.as_ref(), Limits::default())?);
+    let given = &args.setup;
+    let analyzer =
+        Arc::new(analyzer(given.tablebase.as_ref(), given.rules.as_ref(), given.book.as_ref(), Limits::default())?);
     let setup = setup(&args.setup, &analyzer)?;
     let setup = analyzer.check(&setup).map_err(failure)?;
     if !std::io::stdout().is_terminal() {

@@ -120,6 +120,7 @@ impl From<AnalysisError> for ApiError {
             AnalysisError::BadPosition { .. } => (StatusCode::BAD_REQUEST, "bad-position"),
             AnalysisError::TooLarge(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too-large"),
             AnalysisError::Tablebase(_) => (StatusCode::UNPROCESSABLE_ENTITY, "tablebase"),
+            AnalysisError::Book(_) => (StatusCode::UNPROCESSABLE_ENTITY, "book"),
             AnalysisError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         };
         ApiError::new(status, kind, e.to_string())

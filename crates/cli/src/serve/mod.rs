@@ -48,13 +48,20 @@ pub struct App {
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     let descriptors = connections::raise_descriptor_limit();
     let max_connections = connections::connection_cap(args.max_connections, descriptors).map_err(Failure::Input)?;
-    let mut analyzer = crate::analyze::analyzer(args.tablebase.as_ref(), args.rules.as_ref(), Limits::interactive())?;
+    let mut analyzer = crate::analyze::analyzer(
+        args.tablebase.as_ref(),
+        args.rules.as_ref(),
+        args.book.as_ref(),
+        Limits::interactive(),
+    )?;
     if let Some(start) = &args.start {
         analyzer = analyzer
             .with_rules_start(start)
             .map_err(|e| Failure::Input(format!("--start {}: {e}", gsolve_games::text::excerpt(start))))?;
     }
-    if let (Some(path), Err(e)) = (&args.rules, analyzer.example(gsolve_analysis::GameKind::Rules)) {
+    if let (Some(path), Err(e)) =
+        (args.rules.as_ref().or(args.book.as_ref()), analyzer.example(gsolve_analysis::GameKind::Rules))
+    {
         return Err(Failure::Input(format!(
             "{}: the page needs a position to open the game on: {e} (give --start POSITION)",
             path.display()

@@ -19,6 +19,7 @@
 //! their variants (lines of 3 or 5, orthogonal only) are of this shape. Every
 //! other rules file is searched by the engine's alpha-beta as before.
 
+pub(crate) mod book;
 mod layout;
 mod solver;
 mod table;
@@ -26,6 +27,7 @@ mod table;
 use crate::board::Board;
 use crate::position::RulesPosition;
 use crate::spec::{Ending, Rules};
+use book::{BookError, OpeningBook};
 use gsolve_engine::{Observer, Outcome, Value};
 use layout::Layout;
 use solver::{Bits, Solver, Tables};
@@ -41,6 +43,8 @@ pub(crate) struct LineGame {
     /// The playable cell's bit in the layout, by cell.
     bits: Vec<u32>,
     solver: Arc<OnceLock<Solver>>,
+    /// Positions solved before, looked up before any search.
+    book: Option<Arc<OpeningBook>>,
 }
 
 impl std::fmt::Debug for LineGame {
@@ -101,6 +105,7 @@ impl LineGame {
             mirror,
             bits,
             solver: Arc::new(OnceLock::new()),
+            book: None,
         })
     }
 
@@ -136,10 +141,42 @@ impl LineGame {
         observer: Option<Observer<'_>>,
     ) -> Option<Option<Value>> {
         let bits = self.bits_of(p)?;
-        let solver = self.solver.get_or_init(|| {
-            Solver::new(self.layout.clone(), self.full, self.mirror, tables(self.layout.board.count_ones()))
-        });
+        let solver = self.solver();
+        if let Some(value) = self.book.as_ref().and_then(|book| book.get(solver.folded_key(bits))) {
+            return Some(Some(value));
+        }
         Some(solver.value(bits, rayon::current_num_threads(), budget, observer))
+    }
+
+    /// The search, made on first use.
+    fn solver(&self) -> &Solver {
+        self.solver.get_or_init(|| {
+            Solver::new(self.layout.clone(), self.full, self.mirror, tables(self.layout.board.count_ones()))
+        })
+    }
+
+    /// The key of `p` in an opening book (module `book`), if the fast path takes it.
+    pub(crate) fn book_key<const N: usize>(&self, p: &RulesPosition<N>) -> Option<u64> {
+        Some(self.solver().folded_key(self.bits_of(p)?))
+    }
+
+    /// The entries of an opening book of `plies` plies from `start`.
+    pub(crate) fn book_entries<const N: usize>(
+        &self,
+        start: &RulesPosition<N>,
+        plies: u32,
+        observer: Option<Observer<'_>>,
+    ) -> Result<Vec<(u64, Value)>, BookError> {
+        if plies > book::MAX_BOOK_PLIES {
+            return Err(BookError::TooManyPlies(plies));
+        }
+        let start = self.bits_of(start).filter(|b| b.all != self.layout.board).ok_or(BookError::BadStart)?;
+        Ok(book::build(self.solver(), start, plies, rayon::current_num_threads(), observer))
+    }
+
+    /// The same game looking positions up in `book` before searching.
+    pub(crate) fn with_book(&self, book: Option<Arc<OpeningBook>>) -> LineGame {
+        LineGame { book, ..self.clone() }
     }
 }
 

@@ -242,25 +242,47 @@ impl Solver {
     /// image when the game looks the same in a mirror (the lesser of the two).
     #[inline]
     fn key(&self, p: Bits) -> u64 {
-        let key = |p: Bits| {
-            if self.layout.gravity {
-                // The pieces fill each column from the bottom: one bit a column
-                // marks its height, and `mine` lies below the marks.
-                p.mine | self.layout.heights(p.all)
-            } else {
-                // Two bits a cell at most: the board has at most 32 cells here.
-                self.layout.compact(p.mine) | self.layout.compact(p.all) << (self.cells as u32)
-            }
-        };
-        let own = key(p);
         // Mirror images meet mostly in the first plies; deeper, folding them costs
         // more than it saves. Whether a position is folded depends on the position
         // alone, so its key is always the same.
         if !self.mirror || p.all.count_ones() >= MIRROR_BEFORE {
+            return self.own_key(p);
+        }
+        self.folded_key(p)
+    }
+
+    /// The position's own number: with gravity, `mine` below one mark a column at
+    /// its height (the pieces fill each column from the bottom); without, the
+    /// cells of `mine`, then those of `all` (two bits a cell: at most 32 cells).
+    #[inline]
+    fn own_key(&self, p: Bits) -> u64 {
+        if self.layout.gravity {
+            p.mine | self.layout.heights(p.all)
+        } else {
+            self.layout.compact(p.mine) | self.layout.compact(p.all) << (self.cells as u32)
+        }
+    }
+
+    /// The lesser of the numbers of the position and of its mirror image where the
+    /// game looks the same in a mirror, else its own: one number an orbit, at any
+    /// ply (an opening book's key).
+    #[inline]
+    pub(crate) fn folded_key(&self, p: Bits) -> u64 {
+        let own = self.own_key(p);
+        if !self.mirror {
             return own;
         }
-        let image = key(Bits { mine: self.layout.mirror(p.mine), all: self.layout.mirror(p.all) });
-        own.min(image)
+        own.min(self.own_key(Bits { mine: self.layout.mirror(p.mine), all: self.layout.mirror(p.all) }))
+    }
+
+    /// The board's layout.
+    pub(crate) fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The result of a full board for its side to move.
+    pub(crate) fn full(&self) -> Outcome {
+        self.full
     }
 }
 

@@ -1,0 +1,45 @@
+//! `gsolve book`: an opening book of a line game, written for `--book FILE`.
+
+use crate::progress::Bar;
+use crate::rules::{board_options, load, setup_error};
+use crate::tablebase::worded;
+use crate::{BookArgs, Failure};
+use gsolve_games::notation::PlainNotation;
+use gsolve_games::text::excerpt;
+use gsolve_tablebase::write;
+use std::time::Instant;
+
+pub fn run(args: &BookArgs) -> Result<(), Failure> {
+    let rules = load(&args.file)?;
+    let name = args.file.display().to_string();
+    let (size, map) = board_options(&rules, args.rows, args.cols, None)?;
+    let what = match &args.position {
+        Some(text) => format!("{name}: position {}", excerpt(text)),
+        None => format!("{name}: the start"),
+    };
+    let s = gsolve_rules::setup(rules, size, map, args.position.as_deref()).map_err(|e| setup_error(&what, e))?;
+    // Refused before the work, not after it.
+    write::check_output(&args.output, args.force).map_err(|e| Failure::Input(worded(&e)))?;
+    let started = Instant::now();
+    let bar = Bar::new();
+    let built = s.game.build_book(&s.position, args.plies, Some(&|p| bar.observe(p)));
+    drop(bar);
+    let book = built.map_err(|e| Failure::Input(format!("{what}: {e}")))?;
+    let solved = started.elapsed();
+    let _cleanup = crate::interrupt::remove_on_interrupt(&write::temporary_path(&args.output));
+    let bytes = gsolve_analysis::book::write(&args.output, &book, args.force).map_err(|e| match e {
+        e if !e.is_bad_file() => Failure::Input(format!("cannot write {}: {}", args.output.display(), worded(&e))),
+        e => Failure::Other(anyhow::Error::new(e).context(format!("cannot write {}", args.output.display()))),
+    })?;
+    let start = s.game.book_key(&s.position).and_then(|key| book.get(key));
+    println!(
+        "{}: {} positions within {} plies of {}{}, {bytes} bytes, solved in {:.1} s",
+        args.output.display(),
+        book.len(),
+        book.plies(),
+        s.game.format_position(&s.position),
+        start.map_or_else(String::new, |v| format!(" ({v} for the side to move)")),
+        solved.as_secs_f64()
+    );
+    Ok(())
+}
