@@ -135,6 +135,8 @@ class Game:
     def build_tablebase(
         self, path: Union[str, PathLike[str]], force: bool = False, work_dir: Optional[Union[str, PathLike[str]]] = None
     ) -> Tablebase: ...
+    def build_book(self, path: Union[str, PathLike[str]], plies: int, force: bool = False) -> int:
+        """An opening book of a line game (as ``gsolve book``); the number of positions."""
 
 class Tablebase:
     """A tablebase file, answering for its game and board."""
@@ -152,7 +154,7 @@ class Tablebase:
 def game(name: str, **board: Union[int, str]) -> Game:
     """A built-in game: ``game("pawns", rows=4, cols=4)``, ``game("chase", size=4)``."""
 
-def rules(path_or_text: str, book: Optional[str] = None, **board: Union[int, str]) -> Game:
+def rules(path_or_text: str, book: Optional[Union[str, PathLike[str]]] = None, **board: Union[int, str]) -> Game:
     """The game of a rules file (a path, or the TOML text); ``book``: an opening
     book of these rules (``gsolve book``), whose positions are answered from it."""
 

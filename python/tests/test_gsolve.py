@@ -139,6 +139,23 @@ def test_rules_games():
         gsolve.rules("name = 3\n")
 
 
+def test_opening_book_answers_as_the_search(tmp_path):
+    examples = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "rules")
+    connect4 = os.path.join(examples, "connect-4.toml")
+    game = gsolve.rules(connect4, rows=4, cols=5)
+    path = str(tmp_path / "c4.book")
+    assert game.build_book(path, 3) > 10
+    with pytest.raises(gsolve.TablebaseError):
+        game.build_book(path, 3)
+    booked = gsolve.rules(connect4, book=path, rows=4, cols=5)
+    for position in [None, "...../...../...../..R.. y", "...../...../..R../.RY.. y"]:
+        assert booked.analyze(position).to_json() == game.analyze(position).to_json()
+    with pytest.raises(gsolve.InputError):
+        gsolve.rules(os.path.join(examples, "tic-tac-toe.toml"), book=path)
+    with pytest.raises(gsolve.InputError):
+        gsolve.rules(os.path.join(examples, "breakthrough.toml")).build_book(str(tmp_path / "b.book"), 2)
+
+
 def test_rules_game_solved_whole_and_stored(tmp_path):
     examples = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "rules")
     game = gsolve.rules(os.path.join(examples, "chase.toml"), rows=3, cols=3)
