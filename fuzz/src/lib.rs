@@ -17,6 +17,7 @@
 //! | [`variant_parameters`] | a game name, then `key=value` lines          | `Variant::from_parameters`, `Analyzer::start`              |
 //! | [`tablebase`]        | a tablebase file                               | `Tablebase::from_bytes`, `GameTablebase`, probes, `summarize`, `load` + `verify` |
 //! | [`http_router`]      | a method line, a target line, then a body      | `gsolve_cli::serve::page` (the router of `gsolve serve`) in-process |
+//! | [`book_file`]        | an opening book file                           | `book::decode`, `gsolve_analysis::book::loaded`, `Analyzer::with_book`, the book's start |
 //! | [`rules_file`]       | a rules file (TOML), optionally a `# position: ` line | `Rules::parse`, `setup`, `describe`, notation, un-moves check, retrograde or search |
 //!
 //! Each target also checks what must hold of a successful answer (a solved start has
@@ -47,7 +48,7 @@ pub type Target = fn(&[u8]);
 
 /// Every target by name: the binaries in `fuzz_targets/`, the corpus folders in
 /// `corpus/`, and the tests in `tests/replay.rs` use these names.
-pub const TARGETS: [(&str, Target); 12] = [
+pub const TARGETS: [(&str, Target); 13] = [
     ("contest_queens", contest_queens),
     ("contest_chase", contest_chase),
     ("contest_pawns", contest_pawns),
@@ -60,7 +61,37 @@ pub const TARGETS: [(&str, Target); 12] = [
     ("tablebase", tablebase),
     ("http_router", http_router),
     ("rules_file", rules_file),
+    ("book_file", book_file),
 ];
+
+/// An opening book file as `--book FILE` reads it: the bytes as given, then with
+/// the checksum made right (a hostile file can carry a correct one), so that the
+/// fuzzer reaches the keys, values and stored rules.
+pub fn book_file(data: &[u8]) {
+    open_book(data);
+    if data.len() >= 16 {
+        let mut signed = data.to_vec();
+        let body = signed.len() - 16;
+        let checksum = xxhash_rust::xxh3::xxh3_64(&signed[..body]);
+        signed[body..body + 8].copy_from_slice(&checksum.to_le_bytes());
+        if signed != data {
+            open_book(&signed);
+        }
+    }
+}
+
+fn open_book(bytes: &[u8]) {
+    let Ok(file) = gsolve_tablebase::book::decode(bytes) else { return };
+    let entries = file.entries.len();
+    assert!(file.entries.windows(2).all(|w| w[0].0 < w[1].0), "a book read with its keys out of order");
+    let Ok(loaded) = gsolve_analysis::book::loaded(file) else { return };
+    assert_eq!(loaded.book.len(), entries);
+    let Ok(analyzer) = Analyzer::with_rules(Limits::interactive(), loaded.rules).with_book(loaded.book) else {
+        return;
+    };
+    // The book's board for the start (analyses are the rules_file target's).
+    let _ = analyzer.start(GameKind::Rules, &[]);
+}
 
 /// The largest Queen's Case map solved, in open cells (2·30² = 1,800 positions).
 pub const MAX_QUEENS_CELLS: u32 = 30;

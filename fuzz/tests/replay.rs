@@ -203,3 +203,8 @@ fn http_router() {
 fn rules_file() {
     replay("rules_file");
 }
+
+#[test]
+fn book_file() {
+    replay("book_file");
+}

@@ -36,8 +36,14 @@ pub struct LoadedBook {
 /// Reads the book at `path`: the file's checks, then its game (a rules game's
 /// book, keys of this gsolve's scheme) and its rules.
 pub fn read(path: &Path) -> Result<LoadedBook, AnalysisError> {
-    let bad = |message: String| AnalysisError::Book(format!("{}: {message}", path.display()));
-    let file = read_book(path).map_err(|e| bad(e.to_string()))?;
+    let file = read_book(path).map_err(|e| AnalysisError::Book(format!("{}: {e}", path.display())))?;
+    loaded(file).map_err(|e| AnalysisError::Book(format!("{}: {e}", path.display())))
+}
+
+/// A book file's contents checked: a rules game's book, keys of this gsolve's
+/// scheme, rules that parse.
+pub fn loaded(file: BookFile) -> Result<LoadedBook, AnalysisError> {
+    let bad = AnalysisError::Book;
     if file.game != GAME {
         return Err(bad(format!("a book of the game {:?}; books are of rules games", file.game)));
     }

@@ -33,10 +33,11 @@ pub fn run(args: &BookArgs) -> Result<(), Failure> {
     })?;
     let start = s.game.book_key(&s.position).and_then(|key| book.get(key));
     println!(
-        "{}: {} positions within {} plies of {}{}, {bytes} bytes, solved in {:.1} s",
+        "{}: {} positions within {} {} of {}{}, {bytes} bytes, solved in {:.1} s",
         args.output.display(),
         book.len(),
         book.plies(),
+        if book.plies() == 1 { "ply" } else { "plies" },
         s.game.format_position(&s.position),
         start.map_or_else(String::new, |v| format!(" ({v} for the side to move)")),
         solved.as_secs_f64()
