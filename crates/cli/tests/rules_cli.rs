@@ -614,13 +614,15 @@ fn an_opening_book_answers_as_the_search_does() {
             None => plain.extend(board),
         }
         let searched = ok(&plain, "");
+        assert!(searched.contains(r#""solver":"alpha-beta""#), "{searched}");
+        let from_book = searched.replace(r#""solver":"alpha-beta""#, r#""solver":"opening book""#);
         let mut booked = plain.clone();
         booked.extend(["--book", path]);
-        assert_eq!(ok(&booked, ""), searched, "{position:?}");
+        assert_eq!(ok(&booked, ""), from_book, "{position:?}");
         // The book alone: its rules, and its board for the start.
         let mut alone = vec!["analyze", "--book", path, "--json"];
         alone.extend(position);
-        assert_eq!(ok(&alone, ""), searched, "{position:?}");
+        assert_eq!(ok(&alone, ""), from_book, "{position:?}");
     }
     let e = fails(&[&["book", &connect4, "--plies", "3", "-o", path][..], &board].concat(), "");
     assert!(e.contains("--force"), "{e}");

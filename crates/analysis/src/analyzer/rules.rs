@@ -7,6 +7,7 @@
 //! | no position can come back, and no tie   | alpha-beta, one searcher kept per board  |
 //! | anything else                           | retrograde over the index of the position's pieces, kept and reused for positions with no more pieces |
 //! | a tablebase of the rules is served      | the tablebase, for the pieces it covers  |
+//! | an opening book is given (line games)   | the search, looking the book up first; a position in the book says `opening book` |
 
 use super::{analysis_of, bad_position, listed, no_variant, solve_or_check, Analyzer, Mode, Shared, CACHED};
 use crate::catalog::{key, CatalogGame};
@@ -247,6 +248,9 @@ impl Analyzer {
         let choice = crate::catalog::rules_solver(&game, self.limits.max_positions).map_err(AnalysisError::TooLarge)?;
         match choice {
             SolverChoice::Search => solve_or_check(mode, |observer| {
+                let booked = self.rules.book.as_ref().is_some_and(|book| {
+                    game.book_fits(book).is_ok() && game.book_key(&position).is_some_and(|key| book.get(key).is_some())
+                });
                 // A search needs no index: one searcher serves the whole board.
                 let searcher = self.kept_searcher(&self.rules.search, board_key(&game), || match &self.rules.book {
                     // A book of another board is not this game's: searched without it.
@@ -255,7 +259,8 @@ impl Analyzer {
                     }
                     _ => game,
                 });
-                self.analysis_by_search(setup, &searcher, &position, observer)
+                let analysis = self.analysis_by_search(setup, &searcher, &position, observer)?;
+                Ok(if booked { Analysis { solver: "opening book", ..analysis } } else { analysis })
             }),
             SolverChoice::Retrograde => solve_or_check(mode, |observer| {
                 let solved = self.rules_solved(game, &position, observer);
