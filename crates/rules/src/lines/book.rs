@@ -38,9 +38,10 @@
 //!    the full board's result). No search: this is exact by the definition of a
 //!    value, as the retrograde solvers use it.
 
-use super::solver::{Bits, Solver};
+use super::solver::{Bits, Solver, MAX_THREADS};
 use gsolve_engine::{Observer, Progress, Value};
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The version of the key scheme above; a book of another version is refused.
 pub const KEY_VERSION: u32 = 1;
@@ -137,19 +138,13 @@ impl OpeningBook {
 /// Step 1's positions of one ply: each orbit's key with one of its positions.
 type Ply = Vec<(u64, Bits)>;
 
-/// The entries of a book of `plies` plies from `start` (not ended), sorted by key.
-/// `threads`: the threads each search runs on.
-pub(crate) fn build(
-    solver: &Solver,
-    start: Bits,
-    plies: u32,
-    threads: usize,
-    observer: Option<Observer<'_>>,
-) -> Vec<(u64, Value)> {
+/// The entries of a book of `plies` plies from `start` (not ended), sorted by key,
+/// on rayon's threads.
+pub(crate) fn build(solver: &Solver, start: Bits, plies: u32, observer: Option<Observer<'_>>) -> Vec<(u64, Value)> {
     let by_ply = positions(solver, start, plies, observer);
     let mut values: HashMap<u64, Value> = HashMap::new();
     let last = by_ply.last().expect("the start's ply");
-    solve(solver, last, threads, &mut values, observer);
+    solve(solver, last, &mut values, observer);
     for (ply, positions) in by_ply.iter().enumerate().rev().skip(1) {
         back_up(solver, positions, &mut values);
         gsolve_engine::progress::report(observer, "back up", (by_ply.len() - ply) as u64, by_ply.len() as u64);
@@ -203,21 +198,26 @@ fn positions(solver: &Solver, start: Bits, plies: u32, observer: Option<Observer
     by_ply
 }
 
-/// Step 2: the last ply's values, by the line search.
-fn solve(
-    solver: &Solver,
-    last: &Ply,
-    threads: usize,
-    values: &mut HashMap<u64, Value>,
-    observer: Option<Observer<'_>>,
-) {
-    for (done, &(key, p)) in last.iter().enumerate() {
-        let value = solver.value(p, threads, None, None).expect("a search without a budget ends");
-        values.insert(key, value);
-        if let Some(observer) = observer {
-            observer(Progress::new("solve", done as u64 + 1, last.len() as u64));
-        }
-    }
+/// Step 2: the last ply's values, by the line search: on one thread each, as
+/// many at once as there are threads, each thread with its own small table (two
+/// threads on one search gain less: about 1.2× on Connect 4 7 × 6).
+fn solve(solver: &Solver, last: &Ply, values: &mut HashMap<u64, Value>, observer: Option<Observer<'_>>) {
+    use rayon::prelude::*;
+    let done = AtomicU64::new(0);
+    let solved: Vec<(u64, Value)> = last
+        .par_iter()
+        .with_max_len(1)
+        .map(|&(key, p)| {
+            let slot = rayon::current_thread_index().unwrap_or(0) % MAX_THREADS;
+            let value = solver.value_from_slot(p, 1, slot, None, None).expect("a search without a budget ends");
+            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if let Some(observer) = observer {
+                observer(Progress::new("solve", done, last.len() as u64));
+            }
+            (key, value)
+        })
+        .collect();
+    values.extend(solved);
 }
 
 /// Step 3, one ply: each position's value from its children's (all in `values`,

@@ -171,7 +171,7 @@ impl LineGame {
             return Err(BookError::TooManyPlies(plies));
         }
         let start = self.bits_of(start).filter(|b| b.all != self.layout.board).ok_or(BookError::BadStart)?;
-        Ok(book::build(self.solver(), start, plies, rayon::current_num_threads(), observer))
+        Ok(book::build(self.solver(), start, plies, observer))
     }
 
     /// The same game looking positions up in `book` before searching.

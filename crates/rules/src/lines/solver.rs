@@ -60,8 +60,8 @@ const PARALLEL_FROM_EMPTY: i32 = 20;
 /// images.
 const MIRROR_BEFORE: u32 = 16;
 
-/// The most threads one search runs on.
-const MAX_THREADS: usize = 4;
+/// The most threads one search runs on, and the number of small tables.
+pub(crate) const MAX_THREADS: usize = 4;
 
 /// A helper thread orders moves its own way this many plies below the root.
 const DIVERSE_PLIES: i32 = 2;
@@ -136,6 +136,20 @@ impl Solver {
         budget: Option<u64>,
         observer: Option<Observer<'_>>,
     ) -> Option<Value> {
+        self.value_from_slot(p, threads, 0, budget, observer)
+    }
+
+    /// [`Solver::value`] whose threads use the small tables from `slot` on: several
+    /// values found at once, each on its own thread, each keep their own tables
+    /// (an opening book's positions).
+    pub(crate) fn value_from_slot(
+        &self,
+        p: Bits,
+        threads: usize,
+        slot: usize,
+        budget: Option<u64>,
+        observer: Option<Observer<'_>>,
+    ) -> Option<Value> {
         let mut budget = Budget { left: budget.unwrap_or(u64::MAX) };
         let n = p.all.count_ones() as i32;
         let mut min = -(self.top - (n + 2).min(self.cells));
@@ -151,7 +165,7 @@ impl Solver {
             } else if middle >= 0 && max / 2 > middle {
                 middle = max / 2;
             }
-            let score = self.probe(p, middle, threads, (min, max), &mut budget, observer)?;
+            let score = self.probe(p, middle, (threads, slot), (min, max), &mut budget, observer)?;
             if score <= middle {
                 max = score;
             } else {
@@ -174,7 +188,7 @@ impl Solver {
         &self,
         p: Bits,
         threshold: i32,
-        threads: usize,
+        (threads, slot): (usize, usize),
         bounds: (i32, i32),
         budget: &mut Budget,
         observer: Option<Observer<'_>>,
@@ -193,6 +207,7 @@ impl Solver {
                 bounds,
                 root,
                 variant,
+                slot: (slot + variant) % MAX_THREADS,
                 stop: &stop,
             };
             let score = search.negamax(p, threshold, threshold + 1);
@@ -307,6 +322,8 @@ struct Search<'a> {
     /// 0 for the main search; helpers rotate the moves of positions near the root
     /// by their number.
     variant: usize,
+    /// The small table this thread uses.
+    slot: usize,
     /// Set when some thread has answered: the others stop.
     stop: &'a AtomicBool,
 }
@@ -389,7 +406,7 @@ impl Search<'_> {
         }
         // Rule 6.
         let key = solver.key(p);
-        let table = if solver.cells - n >= solver.near_from { &solver.near } else { &solver.deep[self.variant] };
+        let table = if solver.cells - n >= solver.near_from { &solver.near } else { &solver.deep[self.slot] };
         if let Some((low, high)) = table.get(key) {
             if low >= beta {
                 return Some(low);
