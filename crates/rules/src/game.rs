@@ -13,6 +13,7 @@
 use crate::board::{Board, Group};
 use crate::error::RulesError;
 use crate::index::PlacementIndex;
+use crate::knowledge::Knowledge;
 use crate::lines::LineGame;
 use crate::mirror::Mirror;
 use crate::moves;
@@ -47,6 +48,9 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// Children located without playing moves, for games of the shape
     /// [`crate::scan`] takes (built with the index).
     scan: Option<Arc<PlacementScan>>,
+    /// Immediate wins read from the rules, for games of the shape
+    /// [`crate::knowledge`] takes.
+    knowledge: Option<Arc<Knowledge>>,
 }
 
 impl RulesGame {
@@ -70,7 +74,8 @@ impl RulesGame {
         };
         let scan = index.as_ref().ok().and_then(|index| PlacementScan::new(&tables, index)).map(Arc::new);
         let lines = LineGame::of(rules, tables.board(), mirror.is_some());
-        Ok(RulesGame { tables, index, race, mirror, lines, scan })
+        let knowledge = Knowledge::of(&tables).map(Arc::new);
+        Ok(RulesGame { tables, index, race, mirror, lines, scan, knowledge })
     }
 
     /// The same game with an index for up to `limits[g]` pieces of each group.
@@ -93,6 +98,7 @@ impl RulesGame {
             mirror: self.mirror.clone(),
             lines: self.lines.clone(),
             scan: self.scan.clone(),
+            knowledge: self.knowledge.clone(),
         })
     }
 }
@@ -178,6 +184,19 @@ impl<const N: usize> RulesGame<N> {
     /// games, or before a search.
     pub fn line_search_stats(&self) -> Option<(u64, usize)> {
         self.lines.as_ref()?.stats()
+    }
+
+    /// The same game, its search told nothing the rules say of immediate wins
+    /// (module `knowledge`: no [`gsolve_engine::search::SearchHooks::wins_at_once`],
+    /// no threats in the move order): the plain search the tests and the
+    /// measurements compare with.
+    pub fn without_search_knowledge(&self) -> RulesGame<N> {
+        RulesGame { knowledge: None, ..self.clone() }
+    }
+
+    /// Immediate wins read from the rules, where the game has that shape.
+    pub(crate) fn knowledge(&self) -> Option<&Knowledge> {
+        self.knowledge.as_deref()
     }
 
     /// The children ranked without playing moves, where the game has that shape.
