@@ -165,20 +165,18 @@ impl Show for RulesGame {
 
 #[test]
 fn bundled_games_win_at_once_as_their_moves_say() {
-    let cases: &[(&str, Option<(u32, u32)>, usize)] = &[
+    // (file, board size, most positions looked at)
+    type Case = (&'static str, Option<(u32, u32)>, usize);
+    let cases: &[Case] = &[
         ("breakthrough", Some((4, 3)), 200_000),
-        ("breakthrough", Some((3, 4)), 200_000),
         ("breakthrough", Some((4, 4)), 60_000),
         ("pawns", Some((4, 4)), 60_000),
-        ("fox-and-hounds", Some((4, 4)), 60_000),
         ("chase", None, 60_000),
-        ("queens-case", None, 60_000),
         ("dobutsu", None, 30_000),
         ("misere-tic-tac-toe", None, 10_000),
-        ("cops-and-robbers", None, 30_000),
     ];
     for &(name, size, limit) in cases {
-        let Ok(s) = setup(load(name), size, None, None) else { continue };
+        let s = setup(load(name), size, None, None).unwrap_or_else(|e| panic!("{name}: {e}"));
         let checked = check(&s.game, s.position, limit, name);
         eprintln!("{name} {size:?}: {checked:?}");
         if name == "breakthrough" {
@@ -334,7 +332,7 @@ fn random_position(rng: &mut SplitMix64, letters: &[char]) -> String {
 
 #[test]
 fn random_rules_win_at_once_as_their_moves_say_and_search_as_the_brute_force() {
-    let mut rng = SplitMix64::new(0x1a57_0f_f1e5);
+    let mut rng = SplitMix64::new(0x001a_570f_f1e5);
     let (mut games, mut answered, mut wins, mut searched) = (0, 0, 0, 0);
     for case in 0..1200 {
         let text = random_rules(&mut rng);
