@@ -53,6 +53,12 @@ impl ReachCheck {
         self.check
     }
 
+    /// Does a piece at `at` (`group * cells + cell`) count for this check?
+    #[inline]
+    pub(crate) fn hit(&self, at: usize) -> bool {
+        self.hits[at]
+    }
+
     /// The result for the side whose piece stands in the zone.
     #[inline]
     pub(crate) fn result(&self) -> Outcome {

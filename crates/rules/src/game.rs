@@ -14,6 +14,7 @@ use crate::board::{Board, Group};
 use crate::error::RulesError;
 use crate::index::PlacementIndex;
 use crate::lines::book::{BookError, OpeningBook};
+use crate::knowledge::Knowledge;
 use crate::lines::LineGame;
 use crate::mirror::Mirror;
 use crate::moves;
@@ -48,6 +49,9 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// Children located without playing moves, for games of the shape
     /// [`crate::scan`] takes (built with the index).
     scan: Option<Arc<PlacementScan>>,
+    /// Immediate wins read from the rules, for games of the shape
+    /// [`crate::knowledge`] takes.
+    knowledge: Option<Arc<Knowledge>>,
 }
 
 impl RulesGame {
@@ -71,7 +75,8 @@ impl RulesGame {
         };
         let scan = index.as_ref().ok().and_then(|index| PlacementScan::new(&tables, index)).map(Arc::new);
         let lines = LineGame::of(rules, tables.board(), mirror.is_some());
-        Ok(RulesGame { tables, index, race, mirror, lines, scan })
+        let knowledge = Knowledge::of(&tables).map(Arc::new);
+        Ok(RulesGame { tables, index, race, mirror, lines, scan, knowledge })
     }
 
     /// The same game with an index for up to `limits[g]` pieces of each group.
@@ -94,6 +99,7 @@ impl RulesGame {
             mirror: self.mirror.clone(),
             lines: self.lines.clone(),
             scan: self.scan.clone(),
+            knowledge: self.knowledge.clone(),
         })
     }
 }
@@ -189,9 +195,10 @@ impl<const N: usize> RulesGame<N> {
     }
 
     /// For a line game, an opening book: the value of every position at most
-    /// `plies` moves from `start` ([`crate::book`]). Searches the last ply's
-    /// positions one by one: from Connect 4's empty 7 × 6 board, minutes for 4
-    /// plies, hours for 8 (docs/rules.md).
+    /// `plies` moves from `start` ([`crate::book`]). Searches each position of
+    /// the last ply, several at once: from Connect 4's empty 7 × 6 board, a
+    /// quarter of an hour for 2 plies, about five times that a ply more
+    /// (docs/rules.md, "Opening books").
     pub fn build_book(
         &self,
         start: &RulesPosition<N>,
@@ -254,6 +261,19 @@ impl<const N: usize> RulesGame<N> {
     /// Why the game is not a line game, in words.
     fn not_a_line_game(&self) -> String {
         format!("{} is not one", self.rules().name)
+    }
+
+    /// The same game, its search told nothing the rules say of immediate wins
+    /// (module `knowledge`: no [`gsolve_engine::search::SearchHooks::wins_at_once`],
+    /// no threats in the move order): the plain search the tests and the
+    /// measurements compare with.
+    pub fn without_search_knowledge(&self) -> RulesGame<N> {
+        RulesGame { knowledge: None, ..self.clone() }
+    }
+
+    /// Immediate wins read from the rules, where the game has that shape.
+    pub(crate) fn knowledge(&self) -> Option<&Knowledge> {
+        self.knowledge.as_deref()
     }
 
     /// The children ranked without playing moves, where the game has that shape.

@@ -24,6 +24,7 @@
 //! | `unmoves`    | parents: the moves run backwards                              |
 //! | `scan`       | pawn-like games: a tier's children ranked move by move        |
 //! | `race`       | trail races (the snakes on a graph): the search's knowledge   |
+//! | `knowledge`  | immediate wins read from the rules, for the search            |
 //! | `mirror`     | the left-right symmetry the search folds                      |
 //! | `lines`      | line games (drops, lines, a full board) on bit sets, their own search, and opening books ([`book`]) |
 //! | [`game`]     | [`RulesGame`]: all of the above put together, an engine `Game` |
@@ -44,6 +45,7 @@ mod explain;
 pub mod game;
 mod impls;
 pub mod index;
+mod knowledge;
 mod lines;
 mod mirror;
 mod moves;

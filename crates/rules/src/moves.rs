@@ -118,31 +118,14 @@ fn one_piece_moves<const N: usize>(t: &Tables, p: &RulesPosition<N>, side: usize
         }
         can_pass |= t.stays(g);
         let from = cell_of(packed);
-        let rays = board.rays(g, from);
         // A target reached by two rules (or two rays) is one move.
         let dedupe = board.rays_overlap(g, from);
         seen.clear();
-        for ray in rays {
-            for &to in board.ray_cells(ray) {
-                if p.is_wall(to) {
-                    if ray.leap {
-                        continue;
-                    }
-                    break;
-                }
-                let legal = match p.at(to) {
-                    None => ray.onto.empty(),
-                    Some(other) if t.side_of(group_of(other)) == side => false,
-                    Some(_) => ray.onto.enemy(),
-                };
-                if legal && (!dedupe || seen.insert(to)) {
-                    step_moves(t, g, from, to, f);
-                }
-                if !ray.leap && p.at(to).is_some() {
-                    break;
-                }
+        for_each_target(t, p, side, g, from, |to, _| {
+            if !dedupe || seen.insert(to) {
+                step_moves(t, g, from, to, f);
             }
-        }
+        });
     }
     drop_moves(t, p, side, f);
     if can_pass {
@@ -150,10 +133,46 @@ fn one_piece_moves<const N: usize>(t: &Tables, p: &RulesPosition<N>, side: usize
     }
 }
 
+/// Calls `f(to, taken)` with each cell a piece of group `g` (of `side`, to move
+/// one piece) on `from` may move to along its rays, with the enemy piece there if
+/// any; a target two rays reach comes once a ray ([`Board::rays_overlap`]).
+///
+/// [`Board::rays_overlap`]: crate::board::Board::rays_overlap
+#[inline]
+pub(crate) fn for_each_target<const N: usize>(
+    t: &Tables,
+    p: &RulesPosition<N>,
+    side: usize,
+    g: usize,
+    from: u32,
+    mut f: impl FnMut(u32, Option<u32>),
+) {
+    let board = t.board();
+    for ray in board.rays(g, from) {
+        for &to in board.ray_cells(ray) {
+            if p.is_wall(to) {
+                if ray.leap {
+                    continue;
+                }
+                break;
+            }
+            let occupant = p.at(to);
+            match occupant {
+                None if ray.onto.empty() => f(to, None),
+                Some(other) if t.side_of(group_of(other)) != side && ray.onto.enemy() => f(to, Some(other)),
+                _ => {}
+            }
+            if !ray.leap && occupant.is_some() {
+                break;
+            }
+        }
+    }
+}
+
 /// The moves of a piece of group `g` from `from` to `to`: promoting where it
 /// must, both ways where it may.
 #[inline]
-fn step_moves(t: &Tables, g: usize, from: u32, to: u32, f: &mut impl FnMut(RulesMove)) {
+pub(crate) fn step_moves(t: &Tables, g: usize, from: u32, to: u32, f: &mut impl FnMut(RulesMove)) {
     match t.promotion(g) {
         Some(promotion) if promotion.zone[to as usize] => {
             let mut m = RulesMove::one(from, to);
@@ -170,7 +189,7 @@ fn step_moves(t: &Tables, g: usize, from: u32, to: u32, f: &mut impl FnMut(Rules
 /// The drops of the side: each of its droppable groups onto each cell it may
 /// land on.
 #[inline]
-fn drop_moves<const N: usize>(t: &Tables, p: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesMove)) {
+pub(crate) fn drop_moves<const N: usize>(t: &Tables, p: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesMove)) {
     let drops = t.drops_by_group();
     if drops.is_empty() || p.piece_count() >= N {
         return;

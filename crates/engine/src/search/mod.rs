@@ -46,8 +46,15 @@
 //! # Hooks
 //! A game may end the search early at a position ([`SearchHooks::exact_value`], or
 //! in a null window with a bound that answers its question,
-//! [`SearchHooks::value_bound`]) and fold positions of the same value together
-//! ([`SearchHooks::canonical`], [`SearchHooks::table_key`]).
+//! [`SearchHooks::value_bound`]), say whether the side to move wins at once
+//! ([`SearchHooks::wins_at_once`]: a win in 1, or at most a win in 2) and fold
+//! positions of the same value together ([`SearchHooks::canonical`],
+//! [`SearchHooks::table_key`]).
+//!
+//! # Bounds every position has
+//! A position not over with a move is at least a loss in 1 and at most a win in
+//! 1, or a win in 2 once no move wins at once: windows beyond those are answered
+//! without a search (docs/rules.md, "Immediate wins in the search", rules 1–3).
 
 mod table;
 
@@ -112,6 +119,18 @@ pub trait SearchHooks: Game {
     /// order). Only the order of the search changes, never a value. Default: 0.
     fn order_key(&self, _parent: &Self::Position, _child: &Self::Position) -> i32 {
         0
+    }
+
+    /// Whether the side to move at a non-terminal `position` has a move that wins
+    /// at once: a child whose value is `Loss(0)` (over, lost by the side then to
+    /// move, or where that side has no move, which loses: the engine's rule), if the
+    /// game can tell more cheaply than by playing every move. `Some(true)` makes the
+    /// position a win in 1 (the best value a position not over can have) with no
+    /// move generated; `Some(false)` bounds it by a win in 2, which answers a
+    /// search asking for a win in 1. Must be exact when `Some`. Default: `None`:
+    /// the search looks at the children.
+    fn wins_at_once(&self, _position: &Self::Position) -> Option<bool> {
+        None
     }
 
     /// The remoteness of a position whose value is a tie, if the game knows it
@@ -621,6 +640,16 @@ impl<G: SearchHooks, T: Transpositions<G::Position>> Inner<'_, G, T> {
         if beta <= -MATE {
             return -MATE;
         }
+        // Immediate wins (docs/rules.md, "Immediate wins in the search", rules 1
+        // and 2): a win in 1 is the best value a position not over can have; without
+        // one, the value is at most a win in 2, which answers a window that asks for
+        // more (the probes' deepest positions are asked whether they win at once).
+        let no_win_at_once = match self.game.wins_at_once(position) {
+            Some(true) => return MATE - 1,
+            Some(false) if alpha >= MATE - 2 => return MATE - 2,
+            Some(false) => true,
+            None => false,
+        };
         // The stored best move is in the move order of the stored orientation.
         let (key, same_orientation) = self.game.table_key(position);
         let mut tt_best = u16::MAX;
@@ -648,7 +677,15 @@ impl<G: SearchHooks, T: Transpositions<G::Position>> Inner<'_, G, T> {
             busy.enter(mark);
             mark
         });
-        let best = self.search_children(position, key, same_orientation, tt_best, &mut frame, (alpha, beta), progress);
+        let best = self.search_children(
+            position,
+            key,
+            (same_orientation, no_win_at_once),
+            tt_best,
+            &mut frame,
+            (alpha, beta),
+            progress,
+        );
         if let (Some(busy), Some(mark)) = (self.table.busy(), mark) {
             busy.leave(mark);
         }
@@ -658,13 +695,14 @@ impl<G: SearchHooks, T: Transpositions<G::Position>> Inner<'_, G, T> {
     }
 
     /// The rest of [`Self::negamax`], over the position's children (in `frame`);
-    /// `key` is the position's table key.
+    /// `key` is the position's table key; `no_win_at_once` when the game said no
+    /// move wins at once ([`SearchHooks::wins_at_once`]).
     #[allow(clippy::too_many_arguments)]
     fn search_children(
         &mut self,
         position: &G::Position,
         key: G::Position,
-        same_orientation: bool,
+        (same_orientation, no_win_at_once): (bool, bool),
         tt_best: u16,
         frame: &mut Frame<G::Position>,
         (mut alpha, beta): (i32, i32),
@@ -675,11 +713,19 @@ impl<G: SearchHooks, T: Transpositions<G::Position>> Inner<'_, G, T> {
         if children.is_empty() {
             return -MATE; // no move: lost now (the engine's rule)
         }
+        // With a move, the value is at least a loss in 1 (every child's is at most
+        // a win in 0): a window that asks no more is answered (docs/rules.md,
+        // "Immediate wins in the search", rule 3).
+        if beta <= -(MATE - 1) {
+            return -(MATE - 1);
+        }
         // A move that ends the game in our favour is the fastest possible win.
-        if let Some(i) = children.iter().position(|c| self.game.terminal(c) == Some(crate::Outcome::Loss)) {
-            let win = MATE - 1;
-            self.store(key, win, Bound::Exact, i, 1);
-            return win;
+        if !no_win_at_once {
+            if let Some(i) = children.iter().position(|c| self.game.terminal(c) == Some(crate::Outcome::Loss)) {
+                let win = MATE - 1;
+                self.store(key, win, Bound::Exact, i, 1);
+                return win;
+            }
         }
         let nodes_before = self.s.nodes;
         let alpha0 = alpha;
