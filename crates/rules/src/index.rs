@@ -92,6 +92,8 @@ pub(crate) struct Places {
     mask: u128,
     /// `within[h]` for each earlier group h: all of h's places are among these.
     within: Vec<bool>,
+    /// `within` as a bit set of groups (bit h), for the first 64 groups.
+    within_mask: u64,
     /// Every earlier group is within: no index of this group is a hole.
     all_within: bool,
 }
@@ -136,6 +138,16 @@ pub struct PlacementIndex {
     tiers: Vec<TierInfo>,
     /// Tier number by the mixed-radix code of its counts.
     tier_of_code: TierLookup,
+    /// `strides[g]`: what one piece of group g adds to the code of a count vector.
+    strides: Vec<u64>,
+    /// `slot_of[g * cells + c]`: each group's [`Places::slots`] one after another
+    /// (one load a piece, where a group's own table is a pointer away).
+    slot_of: Vec<u32>,
+    /// `within_of[g]`: the earlier groups within group g's places, as a bit set
+    /// (the first 64 groups).
+    within_of: Vec<u64>,
+    /// `tier_radices[t * groups + g]`: each tier's `C_g`, one after another.
+    tier_radices: Vec<u64>,
     /// `binomial[k * (cells + 1) + n]` = C(n, k), saturating, for k ≤ the largest
     /// limit: one flat table, one load a lookup.
     binomial: Vec<u64>,
@@ -406,6 +418,9 @@ impl PlacementIndex {
             });
             offset += size;
         }
+        let slot_of = places.iter().flat_map(|p| p.slot.iter().copied()).collect();
+        let within_of = places.iter().map(|p| p.within_mask).collect();
+        let tier_radices = tiers.iter().flat_map(|t: &TierInfo| t.radices.iter().copied()).collect();
         Ok(PlacementIndex {
             cells,
             groups,
@@ -417,6 +432,17 @@ impl PlacementIndex {
             royal_tiers_left_out,
             tiers,
             tier_of_code,
+            slot_of,
+            within_of,
+            tier_radices,
+            strides: limits
+                .iter()
+                .scan(1u64, |product, &l| {
+                    let stride = *product;
+                    *product = product.wrapping_mul(l as u64 + 1);
+                    Some(stride)
+                })
+                .collect(),
             binomial,
             combinations,
             cell_sets,
@@ -532,6 +558,9 @@ impl PlacementIndex {
     /// (tier, index within the tier) of a position, `None` if no tier holds it (a
     /// piece off its group's places: the game is over there).
     pub fn locate<const N: usize>(&self, p: &RulesPosition<N>) -> Option<(usize, u64)> {
+        if self.slots == 0 && self.groups <= 64 && p.piece_count() <= FEW_PIECES {
+            return self.locate_few(p);
+        }
         let packed = p.packed();
         let groups = self.groups;
         let mut counts = [0u8; 64 + MAX_HAND_SLOTS];
@@ -569,6 +598,80 @@ impl PlacementIndex {
         if info.sides >> to_move & 1 == 0 {
             return None;
         }
+        Some((tier, rank * 2 + to_move as u64))
+    }
+
+    /// [`Self::locate`] of a position of at most [`FEW_PIECES`] pieces in a game
+    /// without hands (of at most 64 groups): the same ranks, in one pass over the
+    /// pieces with nothing to set up. Each piece's rank among its group's free
+    /// places is its slot less the pieces of earlier groups within the group's
+    /// places on cells below it, counted on the list itself (a few pieces: no
+    /// [`Taken`] to build); the count vector's code is summed on the way.
+    ///
+    /// Why: every parent of a retrograde solve is located, and with two pieces
+    /// the setting up of the general walk (the count vector, [`Taken`]) was most of
+    /// it.
+    #[inline]
+    fn locate_few<const N: usize>(&self, p: &RulesPosition<N>) -> Option<(usize, u64)> {
+        self.locate_pieces(p.packed(), p.to_move())
+    }
+
+    /// (tier, index within the tier) of the position of the packed pieces
+    /// `packed` (sorted, as a position keeps them; at most [`FEW_PIECES`]) with
+    /// `to_move` to move, in a game without hands: [`Self::locate_few`] of a
+    /// list that need not be in a position.
+    #[inline]
+    pub(crate) fn locate_pieces(&self, packed: &[u32], to_move: usize) -> Option<(usize, u64)> {
+        debug_assert!(self.slots == 0 && packed.len() <= FEW_PIECES);
+        // First the tier: the code of the count vector, each group's run of pieces
+        // checked against its limit (a larger count would alias another code).
+        let mut code = 0u64;
+        let mut run = 0u8;
+        let mut last = usize::MAX;
+        for &q in packed {
+            let g = group_of(q);
+            run = if g == last { run + 1 } else { 1 };
+            last = g;
+            if run > self.limits[g] {
+                return None;
+            }
+            code += self.strides[g];
+        }
+        let tier = self.tier_of_code.get(code)?;
+        if self.tiers[tier].sides >> to_move & 1 == 0 {
+            return None;
+        }
+        // Then the ranks, each group's combined with the radices of the groups
+        // before it (a group without pieces has radix C(free, 0) = 1).
+        let radices = &self.tier_radices[tier * self.groups..(tier + 1) * self.groups];
+        let cells = self.cells as usize;
+        let (mut rank, mut mult, mut group_rank) = (0u64, 1u64, 0u64);
+        let (mut start, mut j) = (0, 0);
+        last = usize::MAX;
+        for (at, &q) in packed.iter().enumerate() {
+            let (g, cell) = (group_of(q), cell_of(q));
+            if g != last {
+                if last != usize::MAX {
+                    rank += group_rank * mult;
+                    mult = mult.wrapping_mul(radices[last]);
+                }
+                (group_rank, start, j, last) = (0, at, 0, g);
+            }
+            let slot = self.slot_of[g * cells + cell as usize];
+            if slot == u32::MAX {
+                return None;
+            }
+            let within = self.within_of[g];
+            let below = if within == 0 {
+                0
+            } else {
+                packed[..start].iter().filter(|&&e| within >> group_of(e) & 1 == 1 && cell_of(e) < cell).count() as u32
+            };
+            // C(n, 1) = n: the first piece needs no table.
+            group_rank += if j == 0 { (slot - below) as u64 } else { self.choose(slot - below, j + 1) };
+            j += 1;
+        }
+        rank += group_rank * mult;
         Some((tier, rank * 2 + to_move as u64))
     }
 
@@ -678,6 +781,12 @@ impl PlacementIndex {
     pub fn position<const N: usize>(&self, index: u64) -> Option<RulesPosition<N>> {
         let tier = self.tier_at(index);
         self.position_in(tier, index - self.tiers[tier].offset)
+    }
+
+    /// Can [`Self::locate_pieces`] rank this index's positions of up to `pieces`
+    /// pieces (no hands, at most 64 groups)?
+    pub(crate) fn locates_pieces(&self, pieces: usize) -> bool {
+        self.slots == 0 && self.groups <= 64 && pieces <= FEW_PIECES
     }
 
     /// The tier holding a whole-game index.
@@ -852,10 +961,14 @@ fn group_places(tables: &Tables, groups: usize) -> Vec<Places> {
         let within: Vec<bool> =
             out.iter().map(|earlier| earlier.cells.iter().all(|&c| slot[c as usize] != u32::MAX)).collect();
         let all_within = within.iter().all(|&w| w);
-        out.push(Places { cells: list, slot, mask, within, all_within });
+        let within_mask = within.iter().take(64).enumerate().fold(0u64, |m, (h, &w)| m | (w as u64) << h);
+        out.push(Places { cells: list, slot, mask, within, within_mask, all_within });
     }
     out
 }
+
+/// The most pieces of a position [`PlacementIndex::locate_few`] ranks.
+pub(crate) const FEW_PIECES: usize = 16;
 
 /// The most groups whose cells [`Taken`] keeps as bit sets.
 const MASK_GROUPS: usize = 8;
