@@ -47,6 +47,8 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// Children located without playing moves, for games of the shape
     /// [`crate::scan`] takes (built with the index).
     scan: Option<Arc<PlacementScan>>,
+    /// Are parents ranked from their child's pieces ([`crate::steps`])?
+    ranks_parents: bool,
 }
 
 impl RulesGame {
@@ -70,7 +72,8 @@ impl RulesGame {
         };
         let scan = index.as_ref().ok().and_then(|index| PlacementScan::new(&tables, index)).map(Arc::new);
         let lines = LineGame::of(rules, tables.board(), mirror.is_some());
-        Ok(RulesGame { tables, index, race, mirror, lines, scan })
+        let ranks_parents = index.as_ref().is_ok_and(|index| crate::steps::ranks_parents(&tables, index));
+        Ok(RulesGame { tables, index, race, mirror, lines, scan, ranks_parents })
     }
 
     /// The same game with an index for up to `limits[g]` pieces of each group.
@@ -93,6 +96,7 @@ impl RulesGame {
             mirror: self.mirror.clone(),
             lines: self.lines.clone(),
             scan: self.scan.clone(),
+            ranks_parents: self.ranks_parents,
         })
     }
 }
@@ -178,6 +182,11 @@ impl<const N: usize> RulesGame<N> {
     /// games, or before a search.
     pub fn line_search_stats(&self) -> Option<(u64, usize)> {
         self.lines.as_ref()?.stats()
+    }
+
+    /// Are parents ranked from their child's pieces ([`crate::steps`])?
+    pub(crate) fn ranks_parents(&self) -> bool {
+        self.ranks_parents
     }
 
     /// The children ranked without playing moves, where the game has that shape.
