@@ -332,6 +332,18 @@ impl Endings {
                 .fold(0usize, |word, &q| word | table.word_at(group_of(q) * cells + cell_of(q) as usize));
             return table.outcome(word, to_move);
         }
+        self.ending_by_checks(p)
+    }
+
+    /// [`Endings::ending`] without the table: each ending checked in turn (games
+    /// the table does not take, and tests comparing the two).
+    pub(crate) fn ending_by_checks<const N: usize>(&self, p: &RulesPosition<N>) -> Option<Outcome> {
+        let to_move = p.to_move();
+        match p.ended() {
+            0 => {}
+            3 => return Some(Outcome::Tie),
+            code => return Some(if code - 1 == to_move as u8 { Outcome::Win } else { Outcome::Loss }),
+        }
         let present = self.sides_present(p);
         let hits = self.reach_hits(p);
         if let Some(result) = self.side_ending(p, 1 - to_move, present, hits) {

@@ -150,6 +150,13 @@ impl<const N: usize> RulesGame<N> {
         moves::for_each(&self.tables, p, f)
     }
 
+    /// Do pieces only step ([`Tables::steps_only`]) and does the side to move of
+    /// `p` move one piece a turn?
+    #[inline]
+    fn steps_one_piece(&self, p: &RulesPosition<N>) -> bool {
+        self.tables.steps_only() && self.tables.turn_of(p.to_move()) == crate::spec::Turn::OnePiece
+    }
+
     /// The rules compiled for the board.
     #[inline]
     pub(crate) fn tables(&self) -> &Tables {
@@ -184,9 +191,30 @@ impl<const N: usize> RulesGame<N> {
         self.lines.as_ref()?.stats()
     }
 
-    /// Are parents ranked from their child's pieces ([`crate::steps`])?
-    pub(crate) fn ranks_parents(&self) -> bool {
+    /// Are parents ranked from their child's pieces, without building them (the
+    /// games whose pieces only step: [`crate::steps`])?
+    pub fn ranks_parents(&self) -> bool {
         self.ranks_parents
+    }
+
+    /// The number of moves as the general move generator gives them (not the
+    /// step games' count): for tests comparing the two.
+    fn moves_by_generator(&self, p: &RulesPosition<N>) -> usize {
+        let mut n = 0;
+        self.for_each_move(p, |_| n += 1);
+        n
+    }
+
+    /// [`Game::terminal`] with every ending checked in turn, never from the
+    /// endings' table: for tests comparing the two.
+    #[doc(hidden)]
+    pub fn terminal_by_checks(&self, p: &RulesPosition<N>) -> Option<Outcome> {
+        let endings = self.tables.endings();
+        match endings.ending_by_checks(p) {
+            Some(result) => Some(result),
+            None if endings.stuck() != Outcome::Loss && self.moves_by_generator(p) == 0 => Some(endings.stuck()),
+            None => None,
+        }
     }
 
     /// The children ranked without playing moves, where the game has that shape.
@@ -215,14 +243,22 @@ impl<const N: usize> Game for RulesGame<N> {
         moves::play(&self.tables, p, m)
     }
 
+    /// Where pieces only step and a side moves one piece, played from the list
+    /// without building the moves ([`moves::for_each_step_child`]).
     #[inline]
     fn for_each_child(&self, p: &RulesPosition<N>, mut f: impl FnMut(RulesPosition<N>)) {
+        if self.steps_one_piece(p) {
+            return moves::for_each_step_child(&self.tables, p, f);
+        }
         moves::for_each(&self.tables, p, |m| f(moves::play(&self.tables, p, &m)));
     }
 
     /// Counted without playing them.
     #[inline]
     fn move_count(&self, p: &RulesPosition<N>) -> usize {
+        if self.steps_one_piece(p) {
+            return moves::step_move_count(&self.tables, p);
+        }
         let mut n = 0;
         self.for_each_move(p, |_| n += 1);
         n

@@ -148,6 +148,9 @@ pub struct PlacementIndex {
     within_of: Vec<u64>,
     /// `tier_radices[t * groups + g]`: each tier's `C_g`, one after another.
     tier_radices: Vec<u64>,
+    /// Each tier's first whole-game index, in tier order (a search through them
+    /// reads one cache line, not one a tier).
+    offsets: Vec<u64>,
     /// `binomial[k * (cells + 1) + n]` = C(n, k), saturating, for k ≤ the largest
     /// limit: one flat table, one load a lookup.
     binomial: Vec<u64>,
@@ -421,6 +424,7 @@ impl PlacementIndex {
         let slot_of = places.iter().flat_map(|p| p.slot.iter().copied()).collect();
         let within_of = places.iter().map(|p| p.within_mask).collect();
         let tier_radices = tiers.iter().flat_map(|t: &TierInfo| t.radices.iter().copied()).collect();
+        let offsets = tiers.iter().map(|t| t.offset).collect();
         Ok(PlacementIndex {
             cells,
             groups,
@@ -435,6 +439,7 @@ impl PlacementIndex {
             slot_of,
             within_of,
             tier_radices,
+            offsets,
             strides: limits
                 .iter()
                 .scan(1u64, |product, &l| {
@@ -643,36 +648,59 @@ impl PlacementIndex {
         }
         // Then the ranks, each group's combined with the radices of the groups
         // before it (a group without pieces has radix C(free, 0) = 1).
-        let radices = &self.tier_radices[tier * self.groups..(tier + 1) * self.groups];
-        let cells = self.cells as usize;
-        let (mut rank, mut mult, mut group_rank) = (0u64, 1u64, 0u64);
-        let (mut start, mut j) = (0, 0);
-        last = usize::MAX;
-        for (at, &q) in packed.iter().enumerate() {
-            let (g, cell) = (group_of(q), cell_of(q));
-            if g != last {
-                if last != usize::MAX {
-                    rank += group_rank * mult;
-                    mult = mult.wrapping_mul(radices[last]);
-                }
-                (group_rank, start, j, last) = (0, at, 0, g);
-            }
-            let slot = self.slot_of[g * cells + cell as usize];
+        let (mut rank, mut mult) = (0u64, 1u64);
+        let mut start = 0;
+        while start < packed.len() {
+            let g = group_of(packed[start]);
+            let end = start + packed[start..].iter().take_while(|&&q| group_of(q) == g).count();
+            rank += self.group_rank(packed, start..end)? * mult;
+            mult = mult.wrapping_mul(self.radix(tier, g));
+            start = end;
+        }
+        Some((tier, rank * 2 + to_move as u64))
+    }
+
+    /// The colex rank among its group's free places of a group's run of pieces
+    /// `packed[run]` (sorted), the pieces of earlier groups being `packed[..run.start]`
+    /// (module docs: each piece's slot less the pieces of earlier groups within
+    /// the group's places on cells below it); `None` when a piece stands off the
+    /// group's places. Games without hands, of at most 64 groups.
+    #[inline]
+    pub(crate) fn group_rank(&self, packed: &[u32], run: std::ops::Range<usize>) -> Option<u64> {
+        let g = group_of(packed[run.start]);
+        let within = self.within_of[g];
+        let slots = &self.slot_of[g * self.cells as usize..];
+        let mut rank = 0;
+        for (j, &q) in packed[run.clone()].iter().enumerate() {
+            let cell = cell_of(q);
+            let slot = slots[cell as usize];
             if slot == u32::MAX {
                 return None;
             }
-            let within = self.within_of[g];
             let below = if within == 0 {
                 0
             } else {
-                packed[..start].iter().filter(|&&e| within >> group_of(e) & 1 == 1 && cell_of(e) < cell).count() as u32
+                packed[..run.start].iter().filter(|&&e| within >> group_of(e) & 1 == 1 && cell_of(e) < cell).count()
+                    as u32
             };
             // C(n, 1) = n: the first piece needs no table.
-            group_rank += if j == 0 { (slot - below) as u64 } else { self.choose(slot - below, j + 1) };
-            j += 1;
+            rank += if j == 0 { (slot - below) as u64 } else { self.choose(slot - below, j + 1) };
         }
-        rank += group_rank * mult;
-        Some((tier, rank * 2 + to_move as u64))
+        Some(rank)
+    }
+
+    /// `C_g` of group `g` in tier `tier` (module docs).
+    #[inline]
+    pub(crate) fn radix(&self, tier: usize, g: usize) -> u64 {
+        self.tier_radices[tier * self.groups + g]
+    }
+
+    /// The earlier groups within group `g`'s places, as a bit set of groups
+    /// (games of at most 64 groups): moving one of their pieces changes group
+    /// `g`'s rank.
+    #[inline]
+    pub(crate) fn groups_within(&self, g: usize) -> u64 {
+        self.within_of[g]
     }
 
     /// The position at an index of a tier, `None` for a hole.
@@ -696,14 +724,25 @@ impl PlacementIndex {
     /// Groups are unranked in group order and each group's cells come out in
     /// increasing order, so the pieces are appended already sorted.
     pub(crate) fn pieces_in<const N: usize>(&self, tier: usize, index: u64) -> Option<RulesPosition<N>> {
+        let mut list = [0u32; N];
+        let len = self.unrank_pieces(tier, index, &mut list)?;
+        let mut hand = 0u64;
+        for (slot, &c) in self.tiers[tier].counts[self.groups..].iter().enumerate() {
+            hand |= (c as u64) << (4 * slot);
+        }
+        Some(RulesPosition::from_list((index & 1) as usize, hand, list, len))
+    }
+
+    /// The packed pieces at an index of a tier written sorted to the start of
+    /// `list`, and how many; `None` where the pieces are a hole. [`Self::pieces_in`]
+    /// without the position: the list is whole before a position holds it (a
+    /// position written piece by piece, then copied, stalled on its last writes).
+    pub(crate) fn unrank_pieces<const N: usize>(&self, tier: usize, index: u64, list: &mut [u32; N]) -> Option<usize> {
         let info = &self.tiers[tier];
-        let mut p = RulesPosition::<N>::empty((index & 1) as usize);
+        let mut len = 0;
         let mut rest = index >> 1;
         let mut taken = Taken::<N>::new(self.cells, self.groups);
-        let mut ranks = [0u32; crate::position::MAX_PIECES];
-        for (slot, &c) in info.counts[self.groups..].iter().enumerate() {
-            p.fill_hand(slot, c);
-        }
+        let mut ranks = [0u32; N];
         for (g, &c) in info.counts[..self.groups].iter().enumerate() {
             let k = c as usize;
             if k == 0 {
@@ -720,7 +759,8 @@ impl PlacementIndex {
                 }
                 let mut bits = mask;
                 while bits != 0 {
-                    p.push_last(pack(g, bits.trailing_zeros()));
+                    list[len] = pack(g, bits.trailing_zeros());
+                    len += 1;
                     bits &= bits - 1;
                 }
                 continue;
@@ -762,14 +802,17 @@ impl PlacementIndex {
             }
             // The cells of a group are found among the places left free before any
             // is taken: a group's own cells do not shift each other.
-            let start = p.piece_count();
-            taken.free_places(places, &ranks[..k], |cell| p.push_last(pack(g, cell)));
-            let cells = p.packed()[start..].iter().map(|&q| cell_of(q));
+            let start = len;
+            taken.free_places(places, &ranks[..k], |cell| {
+                list[len] = pack(g, cell);
+                len += 1;
+            });
+            let cells = list[start..len].iter().map(|&q| cell_of(q));
             if !taken.add_group(g, cells, !places.all_within) {
                 return None; // an earlier group not within stands there: a hole
             }
         }
-        Some(p)
+        Some(len)
     }
 
     /// The whole-game index of a position.
@@ -790,8 +833,9 @@ impl PlacementIndex {
     }
 
     /// The tier holding a whole-game index.
+    #[inline]
     pub(crate) fn tier_at(&self, index: u64) -> usize {
-        self.tiers.partition_point(|t| t.offset <= index) - 1
+        self.offsets.partition_point(|&offset| offset <= index) - 1
     }
 }
 

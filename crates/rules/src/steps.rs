@@ -11,7 +11,7 @@
 //!   `full` ending) and being stuck is a loss (so whether a position is over
 //!   depends on its pieces alone, not on its moves);
 //! - the index ranks a list of pieces ([`PlacementIndex::locates_pieces`]: no
-//!   hands, at most [`FEW_PIECES`] pieces in all).
+//!   hands, at most [`crate::index::FEW_PIECES`] pieces in all).
 //!
 //! Chase, Queen's Case, cops and robbers, fox and hounds: the pursuits and the
 //! pieces-on-a-board games without promotions.
@@ -28,9 +28,9 @@
 //! stalled on every copy of a just-changed position, and was with the ending
 //! checks most of a pursuit's retrograde solve.
 
-use crate::index::{PlacementIndex, FEW_PIECES};
+use crate::index::PlacementIndex;
 use crate::moves::Seen;
-use crate::position::{cell_of, group_of, pack, RulesPosition};
+use crate::position::{cell_of, group_of, pack};
 use crate::spec::Turn;
 use crate::tables::Tables;
 use gsolve_engine::Outcome;
@@ -57,24 +57,40 @@ pub(crate) fn for_each_parent_index<const N: usize>(
     f: &mut impl FnMut(u64),
 ) {
     let tier = index.tier_at(child);
-    let c: RulesPosition<N> =
-        index.position_in(tier, child - index.tiers()[tier].offset).expect("a parent's index names a position");
+    let offset = index.tiers()[tier].offset;
+    let mut child_pieces = [0u32; N];
+    let n = index.unrank_pieces(tier, child - offset, &mut child_pieces).expect("a parent's index names a position");
+    let pieces = &child_pieces[..n];
     let endings = t.endings().table().expect("the game's endings are a table");
     let board = t.board();
     let cells = board.cells();
-    let pieces = c.packed();
-    let n = pieces.len();
-    // The side that moved into the child is to move in its parents.
-    let side = 1 - c.to_move();
+    // The side that moved into the child (the index's last bit is the side to
+    // move) is to move in its parents.
+    let side = 1 - (child & 1) as usize;
     let word_of = |q: u32| endings.word_at(group_of(q) * cells + cell_of(q) as usize);
+    // The child's groups as runs of its list: (start, end, group rank,
+    // multiplier), the
+    // rank within the tier being the sum of rank × multiplier (module docs of
+    // `crate::index`).
+    let mut runs = [(0usize, 0usize, 0u64, 0u64); N];
+    let mut run_count = 0;
+    let mut mult = 1u64;
+    let mut start = 0;
+    while start < n {
+        let g = group_of(pieces[start]);
+        let end = start + pieces[start..].iter().take_while(|&&q| group_of(q) == g).count();
+        let rank = index.group_rank(pieces, start..end).expect("a position's pieces stand on their places");
+        runs[run_count] = (start, end, rank, mult);
+        run_count += 1;
+        mult = mult.wrapping_mul(index.radix(tier, g));
+        start = end;
+    }
+    let runs = &runs[..run_count];
+    let child_rank = (child - offset) >> 1;
     // A parent over (the game ended there) has no moves, so it is no parent; the
     // index of one no tier holds is past every index, as `Indexed::index` gives it.
-    let mut emit = |list: &[u32], word: usize| {
-        if endings.outcome(word, side).is_none() {
-            f(index.locate_pieces(list, side).map_or(u64::MAX, |(t, i)| index.tiers()[t].offset + i));
-        }
-    };
-    let mut list = [0u32; FEW_PIECES];
+    let over = |word: usize| endings.outcome(word, side).is_some();
+    let mut list = [0u32; N];
     let mut can_pass = false;
     let mut seen = Seen::default();
     for (i, &packed) in pieces.iter().enumerate() {
@@ -85,6 +101,16 @@ pub(crate) fn for_each_parent_index<const N: usize>(
         can_pass |= t.stays(g);
         let to = cell_of(packed);
         let others = pieces.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |word, (_, &q)| word | word_of(q));
+        // A quiet move back keeps the tier and every group's run: only the ranks
+        // of the piece's group and of the later groups whose places hold it
+        // change (a piece of theirs may now have one more or one fewer below it).
+        let changed = |&(start, end, _, _): &(usize, usize, u64, u64)| {
+            (start..end).contains(&i) || (start > i && index.groups_within(group_of(pieces[start])) >> g & 1 == 1)
+        };
+        let unchanged_rank = runs
+            .iter()
+            .filter(|run| changed(run))
+            .fold(child_rank, |rank, &(_, _, r, m)| rank.wrapping_sub(r.wrapping_mul(m)));
         // An origin on two backward rays would be yielded twice: checked only
         // where rays share cells.
         let dedupe = board.back_rays_overlap(g, to);
@@ -95,9 +121,15 @@ pub(crate) fn for_each_parent_index<const N: usize>(
                 if !occupied {
                     let moved = pack(g, from);
                     let word = others | word_of(moved);
-                    if ray.onto.empty() && (!dedupe || seen.insert((from, false))) {
+                    if ray.onto.empty() && (!dedupe || seen.insert((from, false))) && !over(word) {
                         moved_back(pieces, i, moved, &mut list);
-                        emit(&list[..n], word);
+                        let rank = runs.iter().filter(|run| changed(run)).try_fold(
+                            unchanged_rank,
+                            |rank, &(start, end, _, m)| {
+                                index.group_rank(&list[..n], start..end).map(|r| rank.wrapping_add(r.wrapping_mul(m)))
+                            },
+                        );
+                        f(rank.map_or(u64::MAX, |rank| offset + rank * 2 + side as u64));
                     }
                     if ray.onto.enemy() && n < N && (!dedupe || seen.insert((from, true))) {
                         // A capture: an enemy of each group the piece does not meet
@@ -112,9 +144,12 @@ pub(crate) fn for_each_parent_index<const N: usize>(
                                 continue;
                             }
                             let captured = pack(h, to);
-                            moved_back(pieces, i, moved, &mut list);
-                            insert_sorted(&mut list, n, captured);
-                            emit(&list[..n + 1], word | word_of(captured));
+                            if !over(word | word_of(captured)) {
+                                moved_back(pieces, i, moved, &mut list);
+                                insert_sorted(&mut list, n, captured);
+                                let located = index.locate_pieces(&list[..n + 1], side);
+                                f(located.map_or(u64::MAX, |(t, i)| index.tiers()[t].offset + i));
+                            }
                         }
                     }
                 }
@@ -124,9 +159,10 @@ pub(crate) fn for_each_parent_index<const N: usize>(
             }
         }
     }
-    if can_pass {
-        let word = pieces.iter().fold(0, |word, &q| word | word_of(q));
-        emit(pieces, word);
+    // A pass: the same pieces with the other side to move, the neighbouring
+    // index (every tier of a game without drops has both sides to move).
+    if can_pass && !over(pieces.iter().fold(0, |word, &q| word | word_of(q))) {
+        f(child ^ 1);
     }
 }
 
