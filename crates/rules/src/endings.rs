@@ -287,7 +287,7 @@ impl Endings {
         let present = (word >> reach_checks & 3) as u8;
         let mut royal_bit = reach_checks + 2;
         let mut results = [None, None];
-        for side in 0..2 {
+        for (side, slot) in results.iter_mut().enumerate() {
             let first_bit = if side == 0 { 0 } else { self.reach[0].len() };
             let mut result = None;
             for (j, check) in self.reach[side].iter().enumerate() {
@@ -307,7 +307,7 @@ impl Endings {
                     result = Some(none_left);
                 }
             }
-            results[side] = result;
+            *slot = result;
         }
         results[1 - to_move].map(flip).or(results[to_move])
     }

@@ -194,7 +194,9 @@ fn random_step_games_rank_parents_children_and_endings_as_the_general_path() {
 
 #[test]
 fn bundled_examples_rank_parents_children_and_endings_as_the_general_path() {
-    let cases: &[(&str, Option<(u32, u32)>, Option<&str>)] = &[
+    // (example, board size, position)
+    type Case<'a> = (&'a str, Option<(u32, u32)>, Option<&'a str>);
+    let cases: &[Case] = &[
         ("chase", Some((4, 4)), None),
         ("queens-case", None, Some("Q..#/.#E./...A/E... q")),
         ("cops-and-robbers", None, Some("C..#/.#../...R r")),
