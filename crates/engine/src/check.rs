@@ -18,7 +18,8 @@ pub struct UnmoveMismatch {
 }
 
 /// Checks the [`Unmoves`] invariant over the whole index (for small games).
-/// Also checks that `index` and `position` are inverse on every position met.
+/// Also checks that `index` and `position` are inverse on every position met, and
+/// that [`Unmoves::for_each_parent_index`] gives the parents' indices.
 /// For a game whose terminal positions are not all indexed
 /// ([`crate::Indexed::terminals_indexed`] false), moves into terminal positions
 /// and the parents of terminal positions are left out: retrograde uses neither.
@@ -40,7 +41,17 @@ pub fn unmoves_match_moves<G: Unmoves>(game: &G) -> Result<(), UnmoveMismatch> {
             });
         }
         if game.terminals_indexed() || !terminal {
-            game.for_each_parent(&p, |q| edges.entry((i, game.index(&q))).or_default().1 += 1);
+            let mut by_position = Vec::new();
+            game.for_each_parent(&p, |q| by_position.push(game.index(&q)));
+            for &q in &by_position {
+                edges.entry((i, q)).or_default().1 += 1;
+            }
+            // The parents' indices straight from the child's index: the same ones.
+            let mut by_index = Vec::new();
+            game.for_each_parent_index(i, |q| by_index.push(q));
+            by_position.sort_unstable();
+            by_index.sort_unstable();
+            assert_eq!(by_index, by_position, "for_each_parent_index({i}) differs from for_each_parent");
         }
     }
     let mut bad: Vec<_> = edges.into_iter().filter(|(_, (a, b))| a != b).collect();

@@ -111,6 +111,18 @@ pub trait Indexed: Game {
 pub trait Unmoves: Indexed {
     /// Calls `f` with each parent of `position`.
     fn for_each_parent(&self, position: &Self::Position, f: impl FnMut(Self::Position));
+
+    /// OPTIONAL: calls `f` with the index of each parent of the position at
+    /// `index`, as [`Unmoves::for_each_parent`] yields them (each as many times,
+    /// in any order): what retrograde analysis asks of every position it decides.
+    /// The default decodes the position, then indexes each parent; a game
+    /// overrides it when it can rank its parents without building them (a rules
+    /// game ranks a parent from the pieces of its child with one piece moved).
+    /// `index` names a position (not a hole).
+    fn for_each_parent_index(&self, index: u64, mut f: impl FnMut(u64)) {
+        let position = self.position(index).expect("a parent's index names a position");
+        self.for_each_parent(&position, |parent| f(self.index(&parent)));
+    }
 }
 
 /// An acyclic game whose index splits into *layers*: contiguous index ranges that can

@@ -898,8 +898,7 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
         };
         if path == Path::Direct {
             for &entry in frontier {
-                let position = game.position(entry >> 2).expect("decided positions exist");
-                game.for_each_parent(&position, |parent| update(cells, game.index(&parent), entry & 3));
+                game.for_each_parent_index(entry >> 2, |parent| update(cells, parent, entry & 3));
             }
             return;
         }
@@ -907,8 +906,7 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
         for batch in frontier.chunks(SEQUENTIAL_BATCH) {
             updates.clear();
             for &entry in batch {
-                let position = game.position(entry >> 2).expect("decided positions exist");
-                game.for_each_parent(&position, |parent| updates.push(game.index(&parent) << 2 | entry & 3));
+                game.for_each_parent_index(entry >> 2, |parent| updates.push(parent << 2 | entry & 3));
             }
             for (i, &listed) in updates.iter().enumerate() {
                 if let Some(&ahead) = updates.get(i + PREFETCH_DISTANCE) {
@@ -948,9 +946,7 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
             listed.par_iter_mut().zip(batch.par_chunks(batch.len().div_ceil(owners))).for_each(|(by_owner, part)| {
                 for &entry in part {
                     let tag = entry & 3;
-                    let position = game.position(entry >> 2).expect("decided positions exist");
-                    game.for_each_parent(&position, |parent| {
-                        let p = game.index(&parent);
+                    game.for_each_parent_index(entry >> 2, |p| {
                         by_owner[(p >> BLOCK_SHIFT) as usize & (owners - 1)].push(p << 2 | tag);
                     });
                 }
@@ -1032,11 +1028,9 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
             };
             let Some(index) = next else { return Ok(()) };
             let r = remoteness(&self.cells, index);
-            let position = game.position(index).expect("decided positions exist");
             let cells = &mut self.cells;
             let mut too_long = false;
-            game.for_each_parent(&position, |parent| {
-                let p = game.index(&parent);
+            game.for_each_parent_index(index, |p| {
                 let cell = &mut cells[p as usize];
                 if cell.is_undecided() {
                     *cell = K::of_value(Value::Tie(r + 1));

@@ -95,4 +95,10 @@ impl<G: Indexed> Unmoves for ReverseGraph<'_, G> {
             f(self.game.position(parent).expect("parents are positions"));
         }
     }
+
+    /// The stored indices, without decoding a position.
+    fn for_each_parent_index(&self, index: u64, mut f: impl FnMut(u64)) {
+        let i = index as usize;
+        self.parents[self.offsets[i] as usize..self.offsets[i + 1] as usize].iter().for_each(|&parent| f(parent));
+    }
 }

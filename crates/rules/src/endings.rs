@@ -98,7 +98,54 @@ pub(crate) struct Endings {
     /// Does every line that ends in a tie end on a full board, and no other ending
     /// tie ([`Endings::ties_only_when_full`])?
     ties_only_when_full: bool,
+    /// The endings as one table, where every ending but being stuck depends on
+    /// which pieces stand where one piece at a time ([`EndingTable`]).
+    table: Option<EndingTable>,
 }
+
+/// The endings of a game without `line` and `full` endings, as a table: each
+/// piece (group and cell) sets bits of a small word, and the word with the side
+/// to move names the ending.
+///
+/// ```text
+///   bits[g * cells + c] = reach checks the piece counts for (side 0's, then side 1's)
+///                       | 1 << (R + side)                    (its side has a piece)
+///                       | 1 << (R + 2 + k)                   (it is of royal check k's kinds)
+///   outcome[word << 1 | to_move] = 0 none, 1 win, 2 loss, 3 tie
+/// ```
+/// Why: every position and every parent of a solve asks whether play is over;
+/// one pass over the pieces OR-ing one load each, then one load, replaces a walk
+/// over each side's checks (a fifth of a pursuit's retrograde solve). The table
+/// answers what [`Endings::ending`]'s checks answer, word for word (it is built
+/// by running them on each word).
+#[derive(Clone, Debug)]
+pub(crate) struct EndingTable {
+    bits: Vec<u16>,
+    outcome: Vec<u8>,
+}
+
+impl EndingTable {
+    /// The word of a piece of group `g` on `cell` (`at = g * cells + cell`).
+    #[inline]
+    pub(crate) fn word_at(&self, at: usize) -> usize {
+        self.bits[at] as usize
+    }
+
+    /// The ending for `to_move` of a position without a meeting whose pieces'
+    /// words OR to `word`, being stuck aside.
+    #[inline]
+    pub(crate) fn outcome(&self, word: usize, to_move: usize) -> Option<Outcome> {
+        match self.outcome[word << 1 | to_move] {
+            0 => None,
+            1 => Some(Outcome::Win),
+            2 => Some(Outcome::Loss),
+            _ => Some(Outcome::Tie),
+        }
+    }
+}
+
+/// The most bits of an [`EndingTable`] word (a table of 2^13 bytes).
+const TABLE_BITS: usize = 12;
 
 impl Endings {
     /// The endings of `rules` on `board`; an error for a line no run of the board
@@ -174,7 +221,7 @@ impl Endings {
             Ending::Meet { winner, .. } => winner.is_some(),
             Ending::Full { .. } => true,
         });
-        Ok(Endings {
+        let mut endings = Endings {
             cells: board.cells(),
             group_side: groups.iter().map(|g| g.side).collect(),
             reach,
@@ -188,7 +235,87 @@ impl Endings {
             grid_bit,
             grid_bits,
             ties_only_when_full,
-        })
+            table: None,
+        };
+        endings.table = endings.ending_table(board);
+        Ok(endings)
+    }
+
+    /// The [`EndingTable`] of these endings, `None` where some ending looks at
+    /// more than one piece at a time (lines, a full board) or the word would have
+    /// more than [`TABLE_BITS`] bits.
+    fn ending_table(&self, board: &Board) -> Option<EndingTable> {
+        if self.has_lines() || self.has_full() {
+            return None;
+        }
+        let reach_checks = self.reach[0].len() + self.reach[1].len();
+        let royal_checks = self.royal[0].len() + self.royal[1].len();
+        let width = reach_checks + 2 + royal_checks;
+        if width > TABLE_BITS || (reach_checks > 0 && self.reach_bits.is_empty()) {
+            return None;
+        }
+        let groups = board.groups.len();
+        let mut bits = vec![0u16; groups * self.cells];
+        for g in 0..groups {
+            let side = self.group_side[g];
+            let mut royal = 0u16;
+            for (k, (mask, _)) in self.royal[0].iter().chain(&self.royal[1]).enumerate() {
+                if mask[g] {
+                    royal |= 1 << (reach_checks + 2 + k);
+                }
+            }
+            for c in 0..self.cells {
+                let at = g * self.cells + c;
+                let reach = if reach_checks > 0 { self.reach_bits[at] as u16 } else { 0 };
+                bits[at] = reach | 1 << (reach_checks + side) | royal;
+            }
+        }
+        let mut outcome = vec![0u8; 2 << width];
+        for word in 0..1usize << width {
+            for to_move in 0..2 {
+                let result = self.ending_of_word(word as u64, to_move);
+                outcome[word << 1 | to_move] = match result {
+                    None => 0,
+                    Some(Outcome::Win) => 1,
+                    Some(Outcome::Loss) => 2,
+                    Some(Outcome::Tie) => 3,
+                };
+            }
+        }
+        Some(EndingTable { bits, outcome })
+    }
+
+    /// [`Endings::ending`] of a position without a meeting, from its [`EndingTable`]
+    /// word: the side that just moved's checks, then the side to move's, in the
+    /// order [`Endings::side_ending`] runs them.
+    fn ending_of_word(&self, word: u64, to_move: usize) -> Option<Outcome> {
+        let reach_checks = self.reach[0].len() + self.reach[1].len();
+        let present = (word >> reach_checks & 3) as u8;
+        let mut royal_bit = reach_checks + 2;
+        let mut results = [None, None];
+        for (side, slot) in results.iter_mut().enumerate() {
+            let first_bit = if side == 0 { 0 } else { self.reach[0].len() };
+            let mut result = None;
+            for (j, check) in self.reach[side].iter().enumerate() {
+                let applies = check.check == Check::AfterMove || side == to_move;
+                if result.is_none() && applies && word >> (first_bit + j) & 1 == 1 {
+                    result = Some(check.result);
+                }
+            }
+            for (_, royal) in &self.royal[side] {
+                if result.is_none() && word >> royal_bit & 1 == 0 {
+                    result = Some(*royal);
+                }
+                royal_bit += 1;
+            }
+            if let Some(none_left) = self.no_pieces[side] {
+                if result.is_none() && present >> side & 1 == 0 {
+                    result = Some(none_left);
+                }
+            }
+            *slot = result;
+        }
+        results[1 - to_move].map(flip).or(results[to_move])
     }
 
     /// The ending of `p` for the side to move, if play is over whatever the moves
@@ -197,6 +324,26 @@ impl Endings {
     /// endings each), then a full board.
     #[inline]
     pub(crate) fn ending<const N: usize>(&self, p: &RulesPosition<N>) -> Option<Outcome> {
+        let to_move = p.to_move();
+        match p.ended() {
+            0 => {}
+            3 => return Some(Outcome::Tie),
+            code => return Some(if code - 1 == to_move as u8 { Outcome::Win } else { Outcome::Loss }),
+        }
+        if let Some(table) = &self.table {
+            let cells = self.cells;
+            let word = p
+                .packed()
+                .iter()
+                .fold(0usize, |word, &q| word | table.word_at(group_of(q) * cells + cell_of(q) as usize));
+            return table.outcome(word, to_move);
+        }
+        self.ending_by_checks(p)
+    }
+
+    /// [`Endings::ending`] without the table: each ending checked in turn (games
+    /// the table does not take, and tests comparing the two).
+    pub(crate) fn ending_by_checks<const N: usize>(&self, p: &RulesPosition<N>) -> Option<Outcome> {
         let to_move = p.to_move();
         match p.ended() {
             0 => {}
@@ -217,6 +364,12 @@ impl Endings {
             }
         }
         None
+    }
+
+    /// The endings as one table, where they have one ([`EndingTable`]).
+    #[inline]
+    pub(crate) fn table(&self) -> Option<&EndingTable> {
+        self.table.as_ref()
     }
 
     /// The result for the side to move of having no move.

@@ -13,8 +13,8 @@
 use crate::board::{Board, Group};
 use crate::error::RulesError;
 use crate::index::PlacementIndex;
-use crate::lines::book::{BookError, OpeningBook};
 use crate::knowledge::Knowledge;
+use crate::lines::book::{BookError, OpeningBook};
 use crate::lines::LineGame;
 use crate::mirror::Mirror;
 use crate::moves;
@@ -52,6 +52,8 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// Immediate wins read from the rules, for games of the shape
     /// [`crate::knowledge`] takes.
     knowledge: Option<Arc<Knowledge>>,
+    /// Are parents ranked from their child's pieces ([`crate::steps`])?
+    ranks_parents: bool,
 }
 
 impl RulesGame {
@@ -76,7 +78,8 @@ impl RulesGame {
         let scan = index.as_ref().ok().and_then(|index| PlacementScan::new(&tables, index)).map(Arc::new);
         let lines = LineGame::of(rules, tables.board(), mirror.is_some());
         let knowledge = Knowledge::of(&tables).map(Arc::new);
-        Ok(RulesGame { tables, index, race, mirror, lines, scan, knowledge })
+        let ranks_parents = index.as_ref().is_ok_and(|index| crate::steps::ranks_parents(&tables, index));
+        Ok(RulesGame { tables, index, race, mirror, lines, scan, knowledge, ranks_parents })
     }
 
     /// The same game with an index for up to `limits[g]` pieces of each group.
@@ -100,6 +103,7 @@ impl RulesGame {
             lines: self.lines.clone(),
             scan: self.scan.clone(),
             knowledge: self.knowledge.clone(),
+            ranks_parents: self.ranks_parents,
         })
     }
 }
@@ -151,6 +155,13 @@ impl<const N: usize> RulesGame<N> {
     /// distinct move once.
     pub fn for_each_move(&self, p: &RulesPosition<N>, f: impl FnMut(RulesMove)) {
         moves::for_each(&self.tables, p, f)
+    }
+
+    /// Do pieces only step ([`Tables::steps_only`]) and does the side to move of
+    /// `p` move one piece a turn?
+    #[inline]
+    fn steps_one_piece(&self, p: &RulesPosition<N>) -> bool {
+        self.tables.steps_only() && self.tables.turn_of(p.to_move()) == crate::spec::Turn::OnePiece
     }
 
     /// The rules compiled for the board.
@@ -276,6 +287,32 @@ impl<const N: usize> RulesGame<N> {
         self.knowledge.as_deref()
     }
 
+    /// Are parents ranked from their child's pieces, without building them (the
+    /// games whose pieces only step: [`crate::steps`])?
+    pub fn ranks_parents(&self) -> bool {
+        self.ranks_parents
+    }
+
+    /// The number of moves as the general move generator gives them (not the
+    /// step games' count): for tests comparing the two.
+    fn moves_by_generator(&self, p: &RulesPosition<N>) -> usize {
+        let mut n = 0;
+        self.for_each_move(p, |_| n += 1);
+        n
+    }
+
+    /// [`Game::terminal`] with every ending checked in turn, never from the
+    /// endings' table: for tests comparing the two.
+    #[doc(hidden)]
+    pub fn terminal_by_checks(&self, p: &RulesPosition<N>) -> Option<Outcome> {
+        let endings = self.tables.endings();
+        match endings.ending_by_checks(p) {
+            Some(result) => Some(result),
+            None if endings.stuck() != Outcome::Loss && self.moves_by_generator(p) == 0 => Some(endings.stuck()),
+            None => None,
+        }
+    }
+
     /// The children ranked without playing moves, where the game has that shape.
     pub(crate) fn scan(&self) -> Option<&PlacementScan> {
         self.scan.as_deref()
@@ -302,14 +339,22 @@ impl<const N: usize> Game for RulesGame<N> {
         moves::play(&self.tables, p, m)
     }
 
+    /// Where pieces only step and a side moves one piece, played from the list
+    /// without building the moves ([`moves::for_each_step_child`]).
     #[inline]
     fn for_each_child(&self, p: &RulesPosition<N>, mut f: impl FnMut(RulesPosition<N>)) {
+        if self.steps_one_piece(p) {
+            return moves::for_each_step_child(&self.tables, p, f);
+        }
         moves::for_each(&self.tables, p, |m| f(moves::play(&self.tables, p, &m)));
     }
 
     /// Counted without playing them.
     #[inline]
     fn move_count(&self, p: &RulesPosition<N>) -> usize {
+        if self.steps_one_piece(p) {
+            return moves::step_move_count(&self.tables, p);
+        }
         let mut n = 0;
         self.for_each_move(p, |_| n += 1);
         n

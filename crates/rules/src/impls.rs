@@ -97,6 +97,17 @@ impl<const N: usize> Unmoves for RulesGame<N> {
     fn for_each_parent(&self, p: &RulesPosition<N>, mut f: impl FnMut(RulesPosition<N>)) {
         crate::unmoves::parents(self.tables(), self.index(), p, &mut f)
     }
+
+    /// Ranked from the child's pieces where the game's pieces only step
+    /// ([`crate::steps`]); else each parent built and indexed.
+    #[inline]
+    fn for_each_parent_index(&self, index: u64, mut f: impl FnMut(u64)) {
+        if self.ranks_parents() {
+            return crate::steps::for_each_parent_index::<N>(self.tables(), self.placement(), index, &mut f);
+        }
+        let position = self.position(index).expect("a parent's index names a position");
+        self.for_each_parent(&position, |parent| f(Indexed::index(self, &parent)));
+    }
 }
 
 /// Tiers by the number of pieces of each kind and side: fewest pieces first, or

@@ -92,6 +92,8 @@ pub(crate) struct Places {
     mask: u128,
     /// `within[h]` for each earlier group h: all of h's places are among these.
     within: Vec<bool>,
+    /// `within` as a bit set of groups (bit h), for the first 64 groups.
+    within_mask: u64,
     /// Every earlier group is within: no index of this group is a hole.
     all_within: bool,
 }
@@ -136,6 +138,19 @@ pub struct PlacementIndex {
     tiers: Vec<TierInfo>,
     /// Tier number by the mixed-radix code of its counts.
     tier_of_code: TierLookup,
+    /// `strides[g]`: what one piece of group g adds to the code of a count vector.
+    strides: Vec<u64>,
+    /// `slot_of[g * cells + c]`: each group's [`Places::slots`] one after another
+    /// (one load a piece, where a group's own table is a pointer away).
+    slot_of: Vec<u32>,
+    /// `within_of[g]`: the earlier groups within group g's places, as a bit set
+    /// (the first 64 groups).
+    within_of: Vec<u64>,
+    /// `tier_radices[t * groups + g]`: each tier's `C_g`, one after another.
+    tier_radices: Vec<u64>,
+    /// Each tier's first whole-game index, in tier order (a search through them
+    /// reads one cache line, not one a tier).
+    offsets: Vec<u64>,
     /// `binomial[k * (cells + 1) + n]` = C(n, k), saturating, for k ≤ the largest
     /// limit: one flat table, one load a lookup.
     binomial: Vec<u64>,
@@ -406,6 +421,10 @@ impl PlacementIndex {
             });
             offset += size;
         }
+        let slot_of = places.iter().flat_map(|p| p.slot.iter().copied()).collect();
+        let within_of = places.iter().map(|p| p.within_mask).collect();
+        let tier_radices = tiers.iter().flat_map(|t: &TierInfo| t.radices.iter().copied()).collect();
+        let offsets = tiers.iter().map(|t| t.offset).collect();
         Ok(PlacementIndex {
             cells,
             groups,
@@ -417,6 +436,18 @@ impl PlacementIndex {
             royal_tiers_left_out,
             tiers,
             tier_of_code,
+            slot_of,
+            within_of,
+            tier_radices,
+            offsets,
+            strides: limits
+                .iter()
+                .scan(1u64, |product, &l| {
+                    let stride = *product;
+                    *product = product.wrapping_mul(l as u64 + 1);
+                    Some(stride)
+                })
+                .collect(),
             binomial,
             combinations,
             cell_sets,
@@ -532,6 +563,9 @@ impl PlacementIndex {
     /// (tier, index within the tier) of a position, `None` if no tier holds it (a
     /// piece off its group's places: the game is over there).
     pub fn locate<const N: usize>(&self, p: &RulesPosition<N>) -> Option<(usize, u64)> {
+        if self.slots == 0 && self.groups <= 64 && p.piece_count() <= FEW_PIECES {
+            return self.locate_few(p);
+        }
         let packed = p.packed();
         let groups = self.groups;
         let mut counts = [0u8; 64 + MAX_HAND_SLOTS];
@@ -572,6 +606,105 @@ impl PlacementIndex {
         Some((tier, rank * 2 + to_move as u64))
     }
 
+    /// [`Self::locate`] of a position of at most [`FEW_PIECES`] pieces in a game
+    /// without hands (of at most 64 groups): the same ranks, in one pass over the
+    /// pieces with nothing to set up. Each piece's rank among its group's free
+    /// places is its slot less the pieces of earlier groups within the group's
+    /// places on cells below it, counted on the list itself (a few pieces: no
+    /// [`Taken`] to build); the count vector's code is summed on the way.
+    ///
+    /// Why: every parent of a retrograde solve is located, and with two pieces
+    /// the setting up of the general walk (the count vector, [`Taken`]) was most of
+    /// it.
+    #[inline]
+    fn locate_few<const N: usize>(&self, p: &RulesPosition<N>) -> Option<(usize, u64)> {
+        self.locate_pieces(p.packed(), p.to_move())
+    }
+
+    /// (tier, index within the tier) of the position of the packed pieces
+    /// `packed` (sorted, as a position keeps them; at most [`FEW_PIECES`]) with
+    /// `to_move` to move, in a game without hands: [`Self::locate_few`] of a
+    /// list that need not be in a position.
+    #[inline]
+    pub(crate) fn locate_pieces(&self, packed: &[u32], to_move: usize) -> Option<(usize, u64)> {
+        debug_assert!(self.slots == 0 && packed.len() <= FEW_PIECES);
+        // First the tier: the code of the count vector, each group's run of pieces
+        // checked against its limit (a larger count would alias another code).
+        let mut code = 0u64;
+        let mut run = 0u8;
+        let mut last = usize::MAX;
+        for &q in packed {
+            let g = group_of(q);
+            run = if g == last { run + 1 } else { 1 };
+            last = g;
+            if run > self.limits[g] {
+                return None;
+            }
+            code += self.strides[g];
+        }
+        let tier = self.tier_of_code.get(code)?;
+        if self.tiers[tier].sides >> to_move & 1 == 0 {
+            return None;
+        }
+        // Then the ranks, each group's combined with the radices of the groups
+        // before it (a group without pieces has radix C(free, 0) = 1).
+        let (mut rank, mut mult) = (0u64, 1u64);
+        let mut start = 0;
+        while start < packed.len() {
+            let g = group_of(packed[start]);
+            let end = start + packed[start..].iter().take_while(|&&q| group_of(q) == g).count();
+            rank += self.group_rank(packed, start..end)? * mult;
+            mult = mult.wrapping_mul(self.radix(tier, g));
+            start = end;
+        }
+        Some((tier, rank * 2 + to_move as u64))
+    }
+
+    /// The colex rank among its group's free places of a group's run of pieces
+    /// `packed[run]` (sorted), the pieces of earlier groups being `packed[..run.start]`
+    /// (module docs: each piece's slot less the pieces of earlier groups within
+    /// the group's places on cells below it); `None` when a piece stands off the
+    /// group's places. Games without hands, of at most 64 groups.
+    // Always inlined: it runs for every parent of a step game's retrograde solve,
+    // where the call cost as much as the ranking of a group of one piece.
+    #[inline(always)]
+    pub(crate) fn group_rank(&self, packed: &[u32], run: std::ops::Range<usize>) -> Option<u64> {
+        let g = group_of(packed[run.start]);
+        let within = self.within_of[g];
+        let slots = &self.slot_of[g * self.cells as usize..];
+        let mut rank = 0;
+        for (j, &q) in packed[run.clone()].iter().enumerate() {
+            let cell = cell_of(q);
+            let slot = slots[cell as usize];
+            if slot == u32::MAX {
+                return None;
+            }
+            let below = if within == 0 {
+                0
+            } else {
+                packed[..run.start].iter().filter(|&&e| within >> group_of(e) & 1 == 1 && cell_of(e) < cell).count()
+                    as u32
+            };
+            // C(n, 1) = n: the first piece needs no table.
+            rank += if j == 0 { (slot - below) as u64 } else { self.choose(slot - below, j + 1) };
+        }
+        Some(rank)
+    }
+
+    /// `C_g` of group `g` in tier `tier` (module docs).
+    #[inline]
+    pub(crate) fn radix(&self, tier: usize, g: usize) -> u64 {
+        self.tier_radices[tier * self.groups + g]
+    }
+
+    /// The earlier groups within group `g`'s places, as a bit set of groups
+    /// (games of at most 64 groups): moving one of their pieces changes group
+    /// `g`'s rank.
+    #[inline]
+    pub(crate) fn groups_within(&self, g: usize) -> u64 {
+        self.within_of[g]
+    }
+
     /// The position at an index of a tier, `None` for a hole.
     pub fn position_in<const N: usize>(&self, tier: usize, index: u64) -> Option<RulesPosition<N>> {
         if self.tiers[tier].sides >> (index & 1) & 1 == 0 {
@@ -593,14 +726,25 @@ impl PlacementIndex {
     /// Groups are unranked in group order and each group's cells come out in
     /// increasing order, so the pieces are appended already sorted.
     pub(crate) fn pieces_in<const N: usize>(&self, tier: usize, index: u64) -> Option<RulesPosition<N>> {
+        let mut list = [0u32; N];
+        let len = self.unrank_pieces(tier, index, &mut list)?;
+        let mut hand = 0u64;
+        for (slot, &c) in self.tiers[tier].counts[self.groups..].iter().enumerate() {
+            hand |= (c as u64) << (4 * slot);
+        }
+        Some(RulesPosition::from_list((index & 1) as usize, hand, list, len))
+    }
+
+    /// The packed pieces at an index of a tier written sorted to the start of
+    /// `list`, and how many; `None` where the pieces are a hole. [`Self::pieces_in`]
+    /// without the position: the list is whole before a position holds it (a
+    /// position written piece by piece, then copied, stalled on its last writes).
+    pub(crate) fn unrank_pieces<const N: usize>(&self, tier: usize, index: u64, list: &mut [u32; N]) -> Option<usize> {
         let info = &self.tiers[tier];
-        let mut p = RulesPosition::<N>::empty((index & 1) as usize);
+        let mut len = 0;
         let mut rest = index >> 1;
         let mut taken = Taken::<N>::new(self.cells, self.groups);
-        let mut ranks = [0u32; crate::position::MAX_PIECES];
-        for (slot, &c) in info.counts[self.groups..].iter().enumerate() {
-            p.fill_hand(slot, c);
-        }
+        let mut ranks = [0u32; N];
         for (g, &c) in info.counts[..self.groups].iter().enumerate() {
             let k = c as usize;
             if k == 0 {
@@ -617,7 +761,8 @@ impl PlacementIndex {
                 }
                 let mut bits = mask;
                 while bits != 0 {
-                    p.push_last(pack(g, bits.trailing_zeros()));
+                    list[len] = pack(g, bits.trailing_zeros());
+                    len += 1;
                     bits &= bits - 1;
                 }
                 continue;
@@ -659,14 +804,17 @@ impl PlacementIndex {
             }
             // The cells of a group are found among the places left free before any
             // is taken: a group's own cells do not shift each other.
-            let start = p.piece_count();
-            taken.free_places(places, &ranks[..k], |cell| p.push_last(pack(g, cell)));
-            let cells = p.packed()[start..].iter().map(|&q| cell_of(q));
+            let start = len;
+            taken.free_places(places, &ranks[..k], |cell| {
+                list[len] = pack(g, cell);
+                len += 1;
+            });
+            let cells = list[start..len].iter().map(|&q| cell_of(q));
             if !taken.add_group(g, cells, !places.all_within) {
                 return None; // an earlier group not within stands there: a hole
             }
         }
-        Some(p)
+        Some(len)
     }
 
     /// The whole-game index of a position.
@@ -680,9 +828,16 @@ impl PlacementIndex {
         self.position_in(tier, index - self.tiers[tier].offset)
     }
 
+    /// Can [`Self::locate_pieces`] rank this index's positions of up to `pieces`
+    /// pieces (no hands, at most 64 groups)?
+    pub(crate) fn locates_pieces(&self, pieces: usize) -> bool {
+        self.slots == 0 && self.groups <= 64 && pieces <= FEW_PIECES
+    }
+
     /// The tier holding a whole-game index.
+    #[inline]
     pub(crate) fn tier_at(&self, index: u64) -> usize {
-        self.tiers.partition_point(|t| t.offset <= index) - 1
+        self.offsets.partition_point(|&offset| offset <= index) - 1
     }
 }
 
@@ -852,10 +1007,14 @@ fn group_places(tables: &Tables, groups: usize) -> Vec<Places> {
         let within: Vec<bool> =
             out.iter().map(|earlier| earlier.cells.iter().all(|&c| slot[c as usize] != u32::MAX)).collect();
         let all_within = within.iter().all(|&w| w);
-        out.push(Places { cells: list, slot, mask, within, all_within });
+        let within_mask = within.iter().take(64).enumerate().fold(0u64, |m, (h, &w)| m | (w as u64) << h);
+        out.push(Places { cells: list, slot, mask, within, within_mask, all_within });
     }
     out
 }
+
+/// The most pieces of a position [`PlacementIndex::locate_few`] ranks.
+pub(crate) const FEW_PIECES: usize = 16;
 
 /// The most groups whose cells [`Taken`] keeps as bit sets.
 const MASK_GROUPS: usize = 8;

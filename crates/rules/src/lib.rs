@@ -57,6 +57,7 @@ mod scan;
 mod search;
 mod setup;
 pub mod spec;
+mod steps;
 mod syntax;
 mod tables;
 mod unmoves;

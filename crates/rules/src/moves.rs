@@ -79,19 +79,115 @@ pub const DROP: u16 = 0xff00;
 /// The ending of `p` for the side to move, if play is over: the endings
 /// ([`crate::endings::Endings::ending`]), then (when the rules make being stuck
 /// anything but a loss) the side to move having no move.
+#[inline]
 pub(crate) fn terminal<const N: usize>(t: &Tables, p: &RulesPosition<N>) -> Option<Outcome> {
     let endings = t.endings();
     if let Some(result) = endings.ending(p) {
         return Some(result);
     }
     if endings.stuck() != Outcome::Loss {
-        let mut any = false;
-        for_each(t, p, |_| any = true);
-        if !any {
-            return Some(endings.stuck());
-        }
+        return stuck(t, p);
     }
     None
+}
+
+/// The result of being stuck, if the side to move of `p` has no move. Apart
+/// from [`terminal`] (which every position and child of a solve runs): the move
+/// generator it calls would make `terminal`'s frame large for every caller.
+#[inline(never)]
+fn stuck<const N: usize>(t: &Tables, p: &RulesPosition<N>) -> Option<Outcome> {
+    let mut any = false;
+    for_each(t, p, |_| any = true);
+    (!any).then(|| t.endings().stuck())
+}
+
+/// Calls `f(i, occupant, to)` for each move of a side that moves one piece in a
+/// game whose pieces only step ([`Tables::steps_only`]), in the order
+/// [`for_each`] yields them: the piece at place `i` of the list goes to `to`,
+/// where the enemy at place `occupant` stands, if any. Then `f(usize::MAX, None,
+/// 0)` for a pass, where a piece may stay. [`for_each_step_child`] and
+/// [`step_move_count`] read the moves from it without building a [`RulesMove`].
+#[inline]
+fn for_each_step<const N: usize>(t: &Tables, p: &RulesPosition<N>, mut f: impl FnMut(usize, Option<usize>, u32)) {
+    debug_assert!(t.steps_only() && t.turn_of(p.to_move()) == Turn::OnePiece);
+    let board = t.board();
+    let side = p.to_move();
+    let pieces = p.packed();
+    let mut can_pass = false;
+    let mut seen = Seen::<u32>::default();
+    for (i, &packed) in pieces.iter().enumerate() {
+        let g = group_of(packed);
+        if t.side_of(g) != side {
+            continue;
+        }
+        can_pass |= t.stays(g);
+        let from = cell_of(packed);
+        // A target reached by two rules (or two rays) is one move.
+        let dedupe = board.rays_overlap(g, from);
+        seen.clear();
+        for ray in board.rays(g, from) {
+            for &to in board.ray_cells(ray) {
+                // No trails: no walls.
+                let occupant = pieces.iter().position(|&q| cell_of(q) == to);
+                let legal = match occupant {
+                    None => ray.onto.empty(),
+                    Some(j) => ray.onto.enemy() && t.side_of(group_of(pieces[j])) != side,
+                };
+                if legal && (!dedupe || seen.insert(to)) {
+                    f(i, occupant, to);
+                }
+                if !ray.leap && occupant.is_some() {
+                    break;
+                }
+            }
+        }
+    }
+    if can_pass {
+        f(usize::MAX, None, 0);
+    }
+}
+
+/// [`crate::RulesGame`]'s children where pieces only step and the side to move
+/// moves one piece: each [`for_each_step`] move played as [`play_step`] plays
+/// it (a capture takes the enemy off, a meeting ends the game), in the order of
+/// the moves.
+#[inline]
+pub(crate) fn for_each_step_child<const N: usize>(
+    t: &Tables,
+    p: &RulesPosition<N>,
+    mut f: impl FnMut(RulesPosition<N>),
+) {
+    let pieces = p.packed();
+    for_each_step(t, p, |i, occupant, to| {
+        let mut c = *p;
+        c.pass_turn();
+        if i == usize::MAX {
+            return f(c);
+        }
+        let g = group_of(pieces[i]);
+        let mut i = i;
+        if let Some(j) = occupant {
+            let ended = t.meet_code(g, group_of(pieces[j]));
+            if ended != 0 {
+                c.set_ended(ended);
+            }
+            c.remove_at(j);
+            if j < i {
+                i -= 1;
+            }
+        }
+        c.replace_at(i, pack(g, to));
+        f(c)
+    })
+}
+
+/// The number of moves where pieces only step and the side to move moves one
+/// piece: [`for_each_step`]'s, counted.
+#[inline]
+pub(crate) fn step_move_count<const N: usize>(t: &Tables, p: &RulesPosition<N>) -> usize {
+    let mut n = 0;
+    for_each_step(t, p, |_, _, _| n += 1);
+    n
 }
 
 /// Calls `f` with each legal move of a position where play goes on, each

@@ -63,6 +63,14 @@ impl<const N: usize> RulesPosition<N> {
         RulesPosition { to_move: to_move as u8, ended: 0, len: 0, walls: 0, hand: 0, pieces: [0; N] }
     }
 
+    /// The position of the packed pieces `pieces[..len]` (sorted) with `hand` as
+    /// the hand slots (module docs), `to_move` to move, play going on. Built whole
+    /// from the list: unranking writes the list, then the position at once.
+    #[inline]
+    pub(crate) fn from_list(to_move: usize, hand: u64, pieces: [u32; N], len: usize) -> Self {
+        RulesPosition { to_move: to_move as u8, ended: 0, len: len as u8, walls: 0, hand, pieces }
+    }
+
     /// The pieces in hand slot `slot`.
     #[inline]
     pub fn in_hand(&self, slot: usize) -> u8 {
@@ -138,14 +146,6 @@ impl<const N: usize> RulesPosition<N> {
     pub(crate) fn relocate(&mut self, from: u32, to: u32) {
         self.remove(from);
         self.insert(to);
-    }
-
-    /// Appends a piece that sorts after every piece there (unranking writes a
-    /// position in order). The caller keeps `len < N`.
-    #[inline]
-    pub(crate) fn push_last(&mut self, packed: u32) {
-        self.pieces[self.len as usize] = packed;
-        self.len += 1;
     }
 
     /// The place in the sorted list of the piece on `cell`, if any.
@@ -232,12 +232,6 @@ impl<const N: usize> RulesPosition<N> {
     #[inline]
     pub(crate) fn add_walls(&mut self, cells: u128) {
         self.walls |= cells;
-    }
-
-    /// Sets hand slot `slot` to `count` pieces (the slot holds none yet).
-    #[inline]
-    pub(crate) fn fill_hand(&mut self, slot: usize, count: u8) {
-        self.hand |= (count as u64) << (4 * slot);
     }
 
     /// The cells taken by a piece or a wall.

@@ -83,6 +83,8 @@ pub(crate) struct Tables {
     /// stay: then no progress measure holds (see [`Tables::progress_of`]).
     advance: Vec<u16>,
     endings: Endings,
+    /// [`Tables::steps_only`].
+    steps_only: bool,
 }
 
 impl Tables {
@@ -178,6 +180,7 @@ impl Tables {
             )));
         }
         let advance = advances(&rules, &board, &group_side);
+        let steps_only = !rules.has_drops() && !rules.has_promotions() && !rules.has_trails() && slot_group.is_empty();
         Ok(Tables {
             rules,
             board,
@@ -195,6 +198,7 @@ impl Tables {
             tops,
             advance,
             endings,
+            steps_only,
         })
     }
 
@@ -244,6 +248,15 @@ impl Tables {
     #[inline]
     pub(crate) fn stays(&self, g: usize) -> bool {
         self.group_stay[g]
+    }
+
+    /// Do pieces only step: no drops, promotions, hands or trails? Then a move
+    /// takes one piece from a cell to another (or passes), capturing or meeting
+    /// whatever stands there, and nothing else changes: the parents need no count
+    /// vector ([`crate::unmoves`]).
+    #[inline]
+    pub(crate) fn steps_only(&self) -> bool {
+        self.steps_only
     }
 
     /// May some piece stay where it is?

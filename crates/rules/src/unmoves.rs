@@ -53,6 +53,7 @@ impl Parents<'_> {
         }
         let side = 1 - c.to_move();
         match self.tables.turn_of(side) {
+            Turn::OnePiece if self.tables.steps_only() => self.step_parents(c, side, f),
             Turn::OnePiece => self.one_piece_parents(c, side, f),
             Turn::AllPieces => self.all_piece_parents(c, side, f),
         }
@@ -61,6 +62,86 @@ impl Parents<'_> {
     fn emit<const N: usize>(&self, parent: RulesPosition<N>, f: &mut impl FnMut(RulesPosition<N>)) {
         if moves::terminal(self.tables, &parent).is_none() {
             f(parent);
+        }
+    }
+
+    /// [`Self::one_piece_parents`] in a game where pieces only step (no drops,
+    /// promotions, hands or trails: [`Tables::steps_only`]): each piece of the side
+    /// came back along its backward rays from an empty cell, quietly or capturing
+    /// an enemy the index has room for. The same parents, without the count vector
+    /// and the checks for drops and promotions that such games never need.
+    fn step_parents<const N: usize>(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesPosition<N>)) {
+        let t = self.tables;
+        let board = t.board();
+        let pieces = c.packed();
+        let mut can_pass = false;
+        let mut seen = Seen::default();
+        for (i, &packed) in pieces.iter().enumerate() {
+            let g = group_of(packed);
+            if t.side_of(g) != side {
+                continue;
+            }
+            can_pass |= t.stays(g);
+            let to = cell_of(packed);
+            let dedupe = board.back_rays_overlap(g, to);
+            seen.clear();
+            for ray in board.back_rays(g, to) {
+                for &from in board.ray_cells(ray) {
+                    let occupied = pieces.iter().any(|&q| cell_of(q) == from);
+                    if !occupied {
+                        if ray.onto.empty() && (!dedupe || seen.insert((from, false))) {
+                            let mut parent = *c;
+                            parent.replace_at(i, pack(g, from));
+                            parent.pass_turn();
+                            self.emit(parent, f);
+                        }
+                        if ray.onto.enemy() && c.piece_count() < N && (!dedupe || seen.insert((from, true))) {
+                            self.step_capture_parents(c, i, from, f);
+                        }
+                    }
+                    if occupied && !ray.leap {
+                        break;
+                    }
+                }
+            }
+        }
+        if can_pass {
+            let mut parent = *c;
+            parent.pass_turn();
+            self.emit(parent, f);
+        }
+    }
+
+    /// The parents where the piece at place `i` of the child's list came from
+    /// `from` capturing an enemy on its cell, in a game where pieces only step: one
+    /// for each enemy group it does not meet whose count the index has room for
+    /// one more of ([`Self::capture_parents`] without hands).
+    fn step_capture_parents<const N: usize>(
+        &self,
+        c: &RulesPosition<N>,
+        i: usize,
+        from: u32,
+        f: &mut impl FnMut(RulesPosition<N>),
+    ) {
+        let t = self.tables;
+        let packed = c.packed()[i];
+        let (g, to) = (group_of(packed), cell_of(packed));
+        let side = t.side_of(g);
+        for h in 0..t.groups() {
+            if t.side_of(h) == side || t.meet_code(g, h) != 0 {
+                continue;
+            }
+            let fits = self.index.is_none_or(|index| {
+                let count = c.packed().iter().filter(|&&q| group_of(q) == h).count();
+                count < index.limits()[h] as usize
+            });
+            if fits {
+                let mut parent = *c;
+                parent.replace_at(i, pack(g, from));
+                parent.insert(pack(h, to));
+                parent.pass_turn();
+                self.emit(parent, f);
+            }
         }
     }
 

@@ -1,0 +1,196 @@
+//! Parents ranked from their child's pieces, for games whose pieces only step:
+//! retrograde analysis asks every position it decides for its parents' indices
+//! ([`gsolve_engine::Unmoves::for_each_parent_index`]), and here no parent is
+//! built as a position.
+//!
+//! # Which games
+//! Those [`ranks_parents`] accepts:
+//! - pieces only step ([`Tables::steps_only`]: no drops, promotions, hands or
+//!   trails) and each side moves one piece a turn;
+//! - the endings are one table ([`crate::endings::EndingTable`]: no `line` or
+//!   `full` ending) and being stuck is a loss (so whether a position is over
+//!   depends on its pieces alone, not on its moves);
+//! - the index ranks a list of pieces ([`PlacementIndex::locates_pieces`]: no
+//!   hands, at most [`crate::index::FEW_PIECES`] pieces in all).
+//!
+//! Chase, Queen's Case, cops and robbers, fox and hounds: the pursuits and the
+//! pieces-on-a-board games without promotions.
+//!
+//! # How
+//! A parent is its child with one piece of the side that moved back on a cell
+//! of one of its backward rays (and, for a capture, an enemy where it landed),
+//! or, where a piece may stay, the child with the other side to move: the same
+//! parents as [`crate::unmoves`] finds, found the same way. Each is a short
+//! sorted list on the stack: whether it is over is the OR of its pieces' ending
+//! words looked up once, and its index is ranked from the list
+//! ([`PlacementIndex::locate_pieces`]). Why: building each parent as a
+//! [`RulesPosition`] (a copy of the child, changed, copied again to be ranked)
+//! stalled on every copy of a just-changed position, and was with the ending
+//! checks most of a pursuit's retrograde solve.
+
+use crate::index::PlacementIndex;
+use crate::moves::Seen;
+use crate::position::{cell_of, group_of, pack};
+use crate::spec::Turn;
+use crate::tables::Tables;
+use gsolve_engine::Outcome;
+
+/// Are the parents of the game of `tables` with index `index` ranked here
+/// (module docs, "Which games")?
+pub(crate) fn ranks_parents(tables: &Tables, index: &PlacementIndex) -> bool {
+    let pieces: usize = index.limits().iter().map(|&l| l as usize).sum();
+    tables.steps_only()
+        && (0..2).all(|side| tables.turn_of(side) == Turn::OnePiece)
+        && tables.endings().table().is_some()
+        && tables.endings().stuck() == Outcome::Loss
+        && index.locates_pieces(pieces)
+}
+
+/// Calls `f` with the index of each parent of the position at `child` (which
+/// names a position), as [`crate::unmoves::parents`] yields the parents, in a
+/// game [`ranks_parents`] accepts; `N` is the room of the game's positions
+/// (a capture's parent has a piece more, and must fit).
+pub(crate) fn for_each_parent_index<const N: usize>(
+    t: &Tables,
+    index: &PlacementIndex,
+    child: u64,
+    f: &mut impl FnMut(u64),
+) {
+    let tier = index.tier_at(child);
+    let offset = index.tiers()[tier].offset;
+    let mut child_pieces = [0u32; N];
+    let n = index.unrank_pieces(tier, child - offset, &mut child_pieces).expect("a parent's index names a position");
+    let pieces = &child_pieces[..n];
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let board = t.board();
+    let cells = board.cells();
+    // The side that moved into the child (the index's last bit is the side to
+    // move) is to move in its parents.
+    let side = 1 - (child & 1) as usize;
+    let word_of = |q: u32| endings.word_at(group_of(q) * cells + cell_of(q) as usize);
+    // The child's groups as runs of its list: (start, end, group rank,
+    // multiplier), the
+    // rank within the tier being the sum of rank × multiplier (module docs of
+    // `crate::index`).
+    let mut runs = [(0usize, 0usize, 0u64, 0u64); N];
+    let mut run_count = 0;
+    let mut mult = 1u64;
+    let mut start = 0;
+    while start < n {
+        let g = group_of(pieces[start]);
+        let end = start + pieces[start..].iter().take_while(|&&q| group_of(q) == g).count();
+        let rank = index.group_rank(pieces, start..end).expect("a position's pieces stand on their places");
+        runs[run_count] = (start, end, rank, mult);
+        run_count += 1;
+        mult = mult.wrapping_mul(index.radix(tier, g));
+        start = end;
+    }
+    let runs = &runs[..run_count];
+    let child_rank = (child - offset) >> 1;
+    // A parent over (the game ended there) has no moves, so it is no parent; the
+    // index of one no tier holds is past every index, as `Indexed::index` gives it.
+    let over = |word: usize| endings.outcome(word, side).is_some();
+    let mut list = [0u32; N];
+    let mut can_pass = false;
+    let mut seen = Seen::default();
+    for (i, &packed) in pieces.iter().enumerate() {
+        let g = group_of(packed);
+        if t.side_of(g) != side {
+            continue;
+        }
+        can_pass |= t.stays(g);
+        let to = cell_of(packed);
+        let others = pieces.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |word, (_, &q)| word | word_of(q));
+        // A quiet move back keeps the tier and every group's run: only the ranks
+        // of the piece's group and of the later groups whose places hold it
+        // change (a piece of theirs may now have one more or one fewer below it).
+        let changed = |&(start, end, _, _): &(usize, usize, u64, u64)| {
+            (start..end).contains(&i) || (start > i && index.groups_within(group_of(pieces[start])) >> g & 1 == 1)
+        };
+        let unchanged_rank = runs
+            .iter()
+            .filter(|run| changed(run))
+            .fold(child_rank, |rank, &(_, _, r, m)| rank.wrapping_sub(r.wrapping_mul(m)));
+        // An origin on two backward rays would be yielded twice: checked only
+        // where rays share cells.
+        let dedupe = board.back_rays_overlap(g, to);
+        seen.clear();
+        for ray in board.back_rays(g, to) {
+            for &from in board.ray_cells(ray) {
+                let occupied = pieces.iter().any(|&q| cell_of(q) == from);
+                if !occupied {
+                    let moved = pack(g, from);
+                    let word = others | word_of(moved);
+                    if ray.onto.empty() && (!dedupe || seen.insert((from, false))) && !over(word) {
+                        moved_back(pieces, i, moved, &mut list);
+                        let rank = runs.iter().filter(|run| changed(run)).try_fold(
+                            unchanged_rank,
+                            |rank, &(start, end, _, m)| {
+                                index.group_rank(&list[..n], start..end).map(|r| rank.wrapping_add(r.wrapping_mul(m)))
+                            },
+                        );
+                        f(rank.map_or(u64::MAX, |rank| offset + rank * 2 + side as u64));
+                    }
+                    if ray.onto.enemy() && n < N && (!dedupe || seen.insert((from, true))) {
+                        // A capture: an enemy of each group the piece does not meet
+                        // (a meeting ends the game) stood on `to`, where the index
+                        // has room for one more of its group.
+                        for h in 0..t.groups() {
+                            if t.side_of(h) == side || t.meet_code(g, h) != 0 {
+                                continue;
+                            }
+                            let count = pieces.iter().filter(|&&q| group_of(q) == h).count();
+                            if count >= index.limits()[h] as usize {
+                                continue;
+                            }
+                            let captured = pack(h, to);
+                            if !over(word | word_of(captured)) {
+                                moved_back(pieces, i, moved, &mut list);
+                                insert_sorted(&mut list, n, captured);
+                                let located = index.locate_pieces(&list[..n + 1], side);
+                                f(located.map_or(u64::MAX, |(t, i)| index.tiers()[t].offset + i));
+                            }
+                        }
+                    }
+                }
+                if occupied && !ray.leap {
+                    break;
+                }
+            }
+        }
+    }
+    // A pass: the same pieces with the other side to move, the neighbouring
+    // index (every tier of a game without drops has both sides to move).
+    if can_pass && !over(pieces.iter().fold(0, |word, &q| word | word_of(q))) {
+        f(child ^ 1);
+    }
+}
+
+/// Writes `pieces` with the one at place `i` replaced by `moved` into `list`,
+/// sorted (the piece slides to its place among its group's).
+#[inline]
+fn moved_back(pieces: &[u32], i: usize, moved: u32, list: &mut [u32]) {
+    let n = pieces.len();
+    list[..n].copy_from_slice(pieces);
+    let mut at = i;
+    while at > 0 && list[at - 1] > moved {
+        list[at] = list[at - 1];
+        at -= 1;
+    }
+    while at + 1 < n && list[at + 1] < moved {
+        list[at] = list[at + 1];
+        at += 1;
+    }
+    list[at] = moved;
+}
+
+/// Inserts `packed` into the sorted first `n` entries of `list` (which has room).
+#[inline]
+fn insert_sorted(list: &mut [u32], n: usize, packed: u32) {
+    let mut at = n;
+    while at > 0 && list[at - 1] > packed {
+        list[at] = list[at - 1];
+        at -= 1;
+    }
+    list[at] = packed;
+}
