@@ -160,16 +160,23 @@ fn child(p: Bits, cell: u64) -> Bits {
     Bits { mine: p.all ^ p.mine, all: p.all | cell }
 }
 
-/// Calls `f` with each move's cell and whether it ends the game (a line for the
-/// mover, or a full board).
-fn for_each_move(solver: &Solver, p: Bits, mut f: impl FnMut(u64, bool)) {
+/// Calls `f` with each move's cell and, when the move ends the game, the value of
+/// the ended position for the side then to move (a line: the mover has won, a loss
+/// at once; a full board: the full board's result).
+fn for_each_move(solver: &Solver, p: Bits, mut f: impl FnMut(u64, Option<Value>)) {
     let layout = solver.layout();
     let mut playable = layout.playable(p.all);
     while playable != 0 {
         let cell = playable & playable.wrapping_neg();
         playable ^= cell;
-        let ends = layout.has_line(p.mine | cell) || (p.all | cell) == layout.board;
-        f(cell, ends);
+        let ended = if layout.has_line(p.mine | cell) {
+            Some(Value::Loss(0))
+        } else if (p.all | cell) == layout.board {
+            Some(solver.full().value())
+        } else {
+            None
+        };
+        f(cell, ended);
     }
 }
 
@@ -182,8 +189,8 @@ fn positions(solver: &Solver, start: Bits, plies: u32, observer: Option<Observer
         let mut seen = HashSet::new();
         let mut next: Ply = Vec::new();
         for &(_, p) in by_ply.last().expect("a ply") {
-            for_each_move(solver, p, |cell, ends| {
-                if !ends {
+            for_each_move(solver, p, |cell, ended| {
+                if ended.is_none() {
                     let c = child(p, cell);
                     let key = solver.folded_key(c);
                     if seen.insert(key) {
@@ -225,15 +232,8 @@ fn solve(solver: &Solver, last: &Ply, values: &mut HashMap<u64, Value>, observer
 fn back_up(solver: &Solver, positions: &Ply, values: &mut HashMap<u64, Value>) {
     for &(key, p) in positions {
         let mut best: Option<Value> = None;
-        for_each_move(solver, p, |cell, ends| {
-            let c = child(p, cell);
-            let seen_by_child = if !ends {
-                values[&solver.folded_key(c)]
-            } else if solver.layout().has_line(p.mine | cell) {
-                Value::Loss(0)
-            } else {
-                solver.full().value()
-            };
+        for_each_move(solver, p, |cell, ended| {
+            let seen_by_child = ended.unwrap_or_else(|| values[&solver.folded_key(child(p, cell))]);
             let mine = seen_by_child.parent_view();
             best = Some(best.map_or(mine, |b| b.max(mine)));
         });
