@@ -290,8 +290,8 @@ impl RulesGame {
                 "a pursuit: one piece a side, solved whole by bit rows (64 positions a machine word), as the built-in chase and Queen's Case"
             );
         }
-        if self.mirror().is_some() {
-            let _ = writeln!(out, "symmetry: the rules and the board look the same in a left-right mirror");
+        for symmetry in self.symmetries() {
+            let _ = writeln!(out, "symmetry: {}", symmetry.describe());
         }
         if self.is_line_game() {
             let _ = writeln!(

@@ -16,12 +16,12 @@ use crate::index::PlacementIndex;
 use crate::knowledge::Knowledge;
 use crate::lines::book::{BookError, OpeningBook};
 use crate::lines::LineGame;
-use crate::mirror::Mirror;
 use crate::moves;
 use crate::position::{RulesPosition, MAX_PIECES};
 use crate::race::Race;
 use crate::scan::PlacementScan;
 use crate::spec::Rules;
+use crate::symmetry::Symmetry;
 use crate::tables::{check_counts, Tables};
 use gsolve_engine::{Game, Outcome};
 use std::sync::Arc;
@@ -43,7 +43,10 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     race: Option<Arc<Race>>,
     /// The left-right reflection, when the rules and the board look the same in a
     /// mirror (the search keeps one of a position and its image).
-    mirror: Option<Mirror>,
+    mirror: Option<Symmetry>,
+    /// The side swap, when the two sides' rules are each other's image
+    /// ([`crate::symmetry`]).
+    side_swap: Option<Symmetry>,
     /// The bit-set search, for games of the shape [`crate::lines`] takes.
     lines: Option<LineGame>,
     /// Children located without playing moves, for games of the shape
@@ -66,7 +69,8 @@ impl RulesGame {
             check_counts(tables.rules(), tables.board(), limits)?;
         }
         let rules = tables.rules();
-        let mirror = Mirror::of(rules, tables.board());
+        let mirror = Symmetry::mirror(&tables);
+        let side_swap = Symmetry::side_swap(&tables);
         let race = if rules.has_trails() { Race::of(&tables).map(Arc::new) } else { None };
         let index = match limits {
             _ if rules.has_trails() => {
@@ -79,7 +83,7 @@ impl RulesGame {
         let lines = LineGame::of(rules, tables.board(), mirror.is_some());
         let knowledge = Knowledge::of(&tables).map(Arc::new);
         let ranks_parents = index.as_ref().is_ok_and(|index| crate::steps::ranks_parents(&tables, index));
-        Ok(RulesGame { tables, index, race, mirror, lines, scan, knowledge, ranks_parents })
+        Ok(RulesGame { tables, index, race, mirror, side_swap, lines, scan, knowledge, ranks_parents })
     }
 
     /// The same game with an index for up to `limits[g]` pieces of each group.
@@ -100,6 +104,7 @@ impl RulesGame {
             index: self.index.clone(),
             race: self.race.clone(),
             mirror: self.mirror.clone(),
+            side_swap: self.side_swap.clone(),
             lines: self.lines.clone(),
             scan: self.scan.clone(),
             knowledge: self.knowledge.clone(),
@@ -182,8 +187,14 @@ impl<const N: usize> RulesGame<N> {
     }
 
     /// The left-right reflection, if the game looks the same in a mirror.
-    pub(crate) fn mirror(&self) -> Option<&Mirror> {
+    pub(crate) fn mirror(&self) -> Option<&Symmetry> {
         self.mirror.as_ref()
+    }
+
+    /// The symmetries found from the rules ([`crate::symmetry`]): the mirror,
+    /// then the side swap, those that hold.
+    pub fn symmetries(&self) -> impl Iterator<Item = &Symmetry> {
+        self.mirror.iter().chain(self.side_swap.iter())
     }
 
     /// The bit-set search, if the game is a line game ([`crate::lines`]).

@@ -179,16 +179,22 @@ impl<const N: usize> RulesPosition<N> {
         self.pieces[i] = moved;
     }
 
-    /// Every piece moved to `cell(its cell)` (a symmetry of the board), the list
-    /// sorted again.
-    pub(crate) fn with_cells(&self, cell: impl Fn(u32) -> u32) -> Self {
+    /// Every packed piece replaced by `image(it)` (a symmetry: pieces to their
+    /// cells' images, perhaps as other groups), the list sorted again.
+    pub(crate) fn with_pieces(&self, image: impl Fn(u32) -> u32) -> Self {
         let mut m = *self;
         let len = self.len as usize;
         for q in &mut m.pieces[..len] {
-            *q = pack(group_of(*q), cell(cell_of(*q)));
+            *q = image(*q);
         }
         m.pieces[..len].sort_unstable();
         m
+    }
+
+    /// Sets every hand slot at once (module docs' layout).
+    #[inline]
+    pub(crate) fn set_hand(&mut self, hand: u64) {
+        self.hand = hand;
     }
 
     /// The number of pieces on the board.

@@ -38,7 +38,7 @@ impl SearchHooks for RulesGame {
         }
         match self.mirror() {
             Some(mirror) => {
-                let image = mirror.reflect(p);
+                let image = mirror.apply(p);
                 if image < *p {
                     (image, false)
                 } else {

@@ -1,0 +1,241 @@
+//! Symmetries found from the rules (`gsolve_rules::symmetry`): wherever one is
+//! found, a position and its image have the same moves (each child's image is a
+//! child of the image) and, solved, the same value for their side to move. On
+//! the bundled examples and on hundreds of random rules files drawn to be
+//! symmetric more often than not (kinds both sides have, symmetric maps) and
+//! sometimes not (a kind of one side, a side facing left, an ending of one side,
+//! lopsided walls).
+mod common;
+
+use common::{load, rules_value};
+use gsolve_engine::{Game, Indexed};
+use gsolve_games::notation::PlainNotation;
+use gsolve_games::rng::SplitMix64;
+use gsolve_rules::symmetry::{CellMap, Symmetry};
+use gsolve_rules::{setup, Rules, RulesGame, RulesPosition};
+use std::sync::Arc;
+
+/// The children of a position, sorted.
+fn children(game: &RulesGame, p: &RulesPosition) -> Vec<RulesPosition> {
+    let mut out = Vec::new();
+    game.for_each_child(p, |c| out.push(c));
+    out.sort();
+    out
+}
+
+/// Checks every symmetry of `game` on the positions of its index (at most
+/// `limit`, spread over it): the same ending, the children's images are the
+/// image's children, and with `solve` the same value. Returns the positions
+/// compared.
+fn check(game: &RulesGame, limit: u64, solve: bool, context: &str) -> usize {
+    let symmetries: Vec<&Symmetry> = game.symmetries().collect();
+    if symmetries.is_empty() {
+        return 0;
+    }
+    let size = game.index_size();
+    let solution = solve.then(|| gsolve_rules::solve_retrograde(game, &Default::default()));
+    let step = (size / limit).max(1);
+    let mut compared = 0;
+    for i in (0..size).step_by(step as usize) {
+        let Some(p) = game.position(i) else { continue };
+        for symmetry in &symmetries {
+            let image = symmetry.apply(&p);
+            let show = || {
+                format!(
+                    "{context}\n{}: {} ↦ {}",
+                    symmetry.describe(),
+                    game.format_position(&p),
+                    game.format_position(&image)
+                )
+            };
+            assert_eq!(symmetry.apply(&image), p, "{}", show());
+            assert_eq!(game.terminal(&image), game.terminal(&p), "{}", show());
+            if game.terminal(&p).is_none() {
+                let mut mapped: Vec<RulesPosition> = children(game, &p).iter().map(|c| symmetry.apply(c)).collect();
+                mapped.sort();
+                assert_eq!(children(game, &image), mapped, "{}", show());
+            }
+            if let Some(solution) = &solution {
+                if game.index(&image) < size {
+                    assert_eq!(rules_value(game, solution, &image), rules_value(game, solution, &p), "{}", show());
+                }
+            }
+            compared += 1;
+        }
+    }
+    compared
+}
+
+/// What each bundled example has, and that it holds.
+#[test]
+fn the_examples_have_the_symmetries_of_their_rules() {
+    let expect: &[(&str, Option<(u32, u32)>, bool, Option<CellMap>)] = &[
+        ("breakthrough", Some((4, 3)), true, Some(CellMap::HalfTurn)),
+        ("pawns", Some((4, 4)), true, Some(CellMap::HalfTurn)),
+        ("connect-4", Some((4, 4)), true, Some(CellMap::Identity)),
+        ("tic-tac-toe", None, true, Some(CellMap::Identity)),
+        ("misere-tic-tac-toe", None, true, Some(CellMap::Identity)),
+        ("chase", Some((4, 4)), true, None),
+        ("fox-and-hounds", None, false, None),
+    ];
+    for &(name, size, mirror, swap) in expect {
+        let s = setup(load(name), size, None, None).unwrap();
+        let found: Vec<&Symmetry> = s.game.symmetries().collect();
+        assert_eq!(found.iter().any(|m| !m.swaps_sides()), mirror, "{name}");
+        assert_eq!(found.iter().find(|m| m.swaps_sides()).map(|m| m.cell_map()), swap, "{name}");
+        let limits = s.game.counts(&s.position);
+        let game = s.game.with_limits(&limits).unwrap();
+        if game.index_size() < 300_000 {
+            assert!(check(&game, 20_000, true, name) > 100, "{name}");
+        }
+    }
+    // Dobutsu: both, the side swap by half a turn; the moves checked on an
+    // endgame with hands.
+    let s = setup(load("dobutsu"), None, None, Some("l../.h./.G./..L s Ee")).unwrap();
+    let found: Vec<&Symmetry> = s.game.symmetries().collect();
+    assert_eq!(found.len(), 2);
+    assert_eq!(found[1].cell_map(), CellMap::HalfTurn);
+    let game = s.game.with_limits(&s.game.counts(&s.position)).unwrap();
+    assert!(check(&game, 30_000, true, "dobutsu endgame") > 1000);
+}
+
+/// A random rules file on a map, drawn to be symmetric more often than not.
+fn random_rules(rng: &mut SplitMix64) -> String {
+    let steps = [
+        "\"forward\"",
+        "\"forward-diagonal\"",
+        "[\"forward\", \"forward-diagonal\"]",
+        "\"orthogonal\"",
+        "\"diagonal\"",
+        "\"king\"",
+        "\"knight\"",
+        "[[1, 0], [-1, 1]]",
+    ];
+    let pick = |rng: &mut SplitMix64, items: &[&'static str]| items[rng.below(items.len() as u64) as usize];
+    let mut text = String::from("[game]\nname = \"random\"\nsides = [\"a\", \"b\"]\n\n[board]\nmap = true\n\n");
+    if rng.below(10) == 0 {
+        text += &format!("[side.b]\nforward = {}\n\n", pick(rng, &["\"up\"", "\"left\""]));
+    }
+    let hands = rng.below(4) == 0;
+    let promote = rng.below(5) == 0;
+    let kinds = 1 + rng.below(3) as usize;
+    let letters = [('X', 'x'), ('Y', 'y'), ('Z', 'z')];
+    for (k, (upper, lower)) in letters[..kinds].iter().enumerate() {
+        text += &format!("[piece.k{k}]\n");
+        let one_sided = k == 1 && rng.below(8) == 0;
+        if one_sided {
+            text += &format!("side = \"a\"\nletter = \"{upper}\"\n");
+        } else {
+            text += &format!("letter = {{ a = \"{upper}\", b = \"{lower}\" }}\n");
+        }
+        text += "moves = [";
+        for m in 0..1 + rng.below(2) {
+            if m > 0 {
+                text += ", ";
+            }
+            let step = pick(rng, &steps);
+            let range = pick(rng, &["1", "1", "2", "\"slide\""]);
+            let onto = pick(rng, &["empty", "enemy", "any", "any"]);
+            text += &format!("{{ steps = {step}, range = {range}, onto = \"{onto}\" }}");
+        }
+        text += "]\n";
+        if hands && k > 0 && !one_sided {
+            text += "drop = { supply = \"hand\" }\nto-hand = true\n";
+        }
+        if promote && k == 0 && kinds == 3 {
+            text += "promote = { to = \"k2\", zone = \"goal\" }\n";
+        }
+        text += "\n";
+    }
+    text += &format!("[zone.goal]\n{}\n", pick(rng, &["far-row = true\n", "home-row = true\n", "mark = \"G\"\n"]));
+    let result = |rng: &mut SplitMix64| pick(rng, &["win", "win", "loss", "tie"]);
+    if rng.below(3) > 0 {
+        let side = if rng.below(6) == 0 { "side = \"a\"\n" } else { "" };
+        let check = pick(rng, &["after-move", "after-reply"]);
+        let result = result(rng);
+        text += &format!(
+            "[[end]]\nwhen = \"reach\"\nzone = \"goal\"\n{side}check = \"{check}\"\nresult = \"{result}\"\n\n"
+        );
+    }
+    if rng.below(2) == 0 {
+        text += &format!("[[end]]\nwhen = \"no-pieces\"\nresult = \"{}\"\n\n", pick(rng, &["loss", "win", "tie"]));
+    }
+    if rng.below(3) == 0 {
+        text += "[[end]]\nwhen = \"captured\"\npieces = [\"k0\"]\nresult = \"loss\"\n\n";
+    }
+    if rng.below(4) == 0 || !text.contains("[[end]]") {
+        text += &format!("[[end]]\nwhen = \"stuck\"\nresult = \"{}\"\n\n", pick(rng, &["win", "tie", "loss"]));
+    }
+    text
+}
+
+/// A random map of 2 to 4 rows and columns, its walls and goal marks placed
+/// symmetrically under a mirror, a half-turn, both or neither, with one or two
+/// pieces of each letter, and a hand piece or two where the rules have hands.
+fn random_position(rng: &mut SplitMix64, letters: &[char], hands: bool) -> String {
+    let (rows, cols) = (2 + rng.below(3) as usize, 2 + rng.below(3) as usize);
+    let mut grid = vec![vec!['.'; cols]; rows];
+    let (mirror, turn) = match rng.below(4) {
+        0 => (true, false),
+        1 => (false, true),
+        2 => (true, true),
+        _ => (false, false),
+    };
+    for _ in 0..rng.below(3) {
+        let (r, c) = (rng.below(rows as u64) as usize, rng.below(cols as u64) as usize);
+        let mark = if rng.below(2) == 0 { '#' } else { 'G' };
+        grid[r][c] = mark;
+        if mirror {
+            grid[r][cols - 1 - c] = mark;
+        }
+        if turn {
+            grid[rows - 1 - r][cols - 1 - c] = mark;
+        }
+        if mirror && turn {
+            grid[rows - 1 - r][c] = mark;
+        }
+    }
+    for &letter in letters {
+        for _ in 0..1 + rng.below(2) {
+            let (r, c) = (rng.below(rows as u64) as usize, rng.below(cols as u64) as usize);
+            if grid[r][c] != '#' {
+                grid[r][c] = letter;
+            }
+        }
+    }
+    let board: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
+    let side = ["a", "b"][rng.below(2) as usize];
+    let hand = match (hands, rng.below(3)) {
+        (false, _) => String::new(),
+        (true, 0) => " -".into(),
+        (true, 1) => " y".into(),
+        (true, _) => " Yy".into(),
+    };
+    format!("{} {side}{hand}", board.join("/"))
+}
+
+#[test]
+fn random_rules_symmetries_keep_moves_and_values() {
+    let mut rng = SplitMix64::new(0x5_7a11_5e7);
+    let (mut games, mut mirrors, mut swaps, mut compared) = (0, 0, 0, 0);
+    for case in 0..1500 {
+        let text = random_rules(&mut rng);
+        let rules = Arc::new(Rules::parse(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}")));
+        let letters: Vec<char> = ['X', 'x', 'Y', 'y', 'Z', 'z']
+            .into_iter()
+            .filter(|l| text.contains(&format!("\"{l}\"")) && *l != 'Z' && *l != 'z')
+            .collect();
+        let position = random_position(&mut rng, &letters, text.contains("supply"));
+        let Ok(s) = setup(rules, None, None, Some(&position)) else { continue };
+        let Ok(game) = s.game.with_limits(&s.game.counts(&s.position)) else { continue };
+        if game.index_size() > 60_000 {
+            continue;
+        }
+        games += 1;
+        mirrors += game.symmetries().any(|m| !m.swaps_sides()) as usize;
+        swaps += game.symmetries().any(|m| m.swaps_sides()) as usize;
+        compared += check(&game, 3_000, true, &format!("case {case}: {position}\n{text}"));
+    }
+    eprintln!("{games} games: {mirrors} with a mirror, {swaps} with a side swap; {compared} positions compared");
+    assert!(games > 600 && mirrors > 100 && swaps > 100 && compared > 100_000);
+}
