@@ -192,13 +192,13 @@ impl Symmetry {
                 }
                 _ => return false,
             }
-            for other in 0..groups.len() {
+            for (other, &other_image) in groups.iter().enumerate() {
                 let code = tables.meet_code(g, other);
                 let mapped = match code {
                     1 | 2 => 1 + side(code as usize - 1) as u8,
                     code => code,
                 };
-                if tables.meet_code(h, groups[other]) != mapped {
+                if tables.meet_code(h, other_image) != mapped {
                     return false;
                 }
             }
