@@ -63,7 +63,11 @@ pub trait Game {
 ///
 /// # Invariants
 /// - `position(index(p)) == Some(p)` for every non-terminal position `p` the game
-///   can reach from any indexed position;
+///   can reach from any indexed position; or, in a game whose index keeps one
+///   position of each class of symmetric positions (a position and its mirror
+///   image, which have one value), `Some(q)` for the position `q` kept for `p`'s
+///   class, with `index(q) == index(p)`; [`Unmoves`] then yields the kept
+///   positions, each as many times as it has moves into the class;
 /// - `index(p) < index_size()`;
 /// - `position(i)` may return `None` for indices that name no position (holes);
 /// - terminal positions may be indexed or not: solvers, verification and lookups
@@ -104,7 +108,9 @@ pub trait Indexed: Game {
 ///
 /// # Invariant
 /// For every non-terminal position `p` and every position `c`, `for_each_parent(c)`
-/// yields `p` exactly as many times as `p` has moves leading to `c`. Terminal
+/// yields `p` exactly as many times as `p` has moves leading to `c` (in a game
+/// whose index keeps one position of each class of symmetric positions: to a
+/// position of `c`'s class, `p` and `c` being kept positions). Terminal
 /// positions are never parents (they have no moves). The retrograde solver counts
 /// children down with this, so a missing or extra parent gives wrong values;
 /// [`crate::check::unmoves_match_moves`] tests the invariant for a game.

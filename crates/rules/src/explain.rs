@@ -257,9 +257,17 @@ impl RulesGame {
                 } else {
                     "positions"
                 };
+                let folded = match index.folding() {
+                    f if f.side_swap && f.mirror_anchor.is_some() => {
+                        "; folded by the side swap and the mirror: one of each orbit"
+                    }
+                    f if f.side_swap => "; folded by the side swap: the first side to move only",
+                    f if f.mirror_anchor.is_some() => "; folded by the mirror: one of each mirror pair",
+                    _ => "",
+                };
                 let _ = writeln!(
                     out,
-                    "index: {} {what} in {} tiers (up to {})",
+                    "index: {} {what} in {} tiers (up to {}){folded}",
                     index.size(),
                     index.tiers().len(),
                     limits.join(", ")

@@ -21,7 +21,7 @@ use crate::position::{RulesPosition, MAX_PIECES};
 use crate::race::Race;
 use crate::scan::PlacementScan;
 use crate::spec::Rules;
-use crate::symmetry::Symmetry;
+use crate::symmetry::{Fold, Symmetry};
 use crate::tables::{check_counts, Tables};
 use gsolve_engine::{Game, Outcome};
 use std::sync::Arc;
@@ -47,6 +47,9 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// The side swap, when the two sides' rules are each other's image
     /// ([`crate::symmetry`]).
     side_swap: Option<Symmetry>,
+    /// How positions fold into the index, where it keeps one of each orbit
+    /// ([`crate::index`], "Folded by symmetry").
+    fold: Option<Arc<Fold>>,
     /// The bit-set search, for games of the shape [`crate::lines`] takes.
     lines: Option<LineGame>,
     /// Children located without playing moves, for games of the shape
@@ -64,6 +67,18 @@ impl RulesGame {
     /// each group (the counts of the position to solve, or of the start); without
     /// limits, the game has no index (search, or reading a position to learn them).
     pub fn new(rules: Arc<Rules>, board: Board, limits: Option<&[u8]>) -> Result<RulesGame, RulesError> {
+        RulesGame::build(rules, board, limits, true)
+    }
+
+    /// [`RulesGame::new`], its index folded by the symmetries of the rules where
+    /// it can be if `may_fold` ([`crate::index`], "Folded by symmetry"); a
+    /// tablebase written before indexes were folded is read with `false`.
+    pub fn build(
+        rules: Arc<Rules>,
+        board: Board,
+        limits: Option<&[u8]>,
+        may_fold: bool,
+    ) -> Result<RulesGame, RulesError> {
         let tables = Tables::new(rules, board)?;
         if let Some(limits) = limits {
             check_counts(tables.rules(), tables.board(), limits)?;
@@ -77,13 +92,30 @@ impl RulesGame {
                 Err("a piece leaves a trail: positions include walls, which no index covers".to_string())
             }
             None => Err("no piece limits were given".to_string()),
-            Some(limits) => PlacementIndex::new(&tables, limits),
+            Some(limits) => PlacementIndex::new(
+                &tables,
+                limits,
+                side_swap.as_ref().filter(|_| may_fold),
+                mirror.as_ref().filter(|_| may_fold),
+            ),
         };
-        let scan = index.as_ref().ok().and_then(|index| PlacementScan::new(&tables, index)).map(Arc::new);
+        let fold = index
+            .as_ref()
+            .ok()
+            .and_then(|index| Fold::of(index.folding(), side_swap.as_ref(), mirror.as_ref(), tables.board()))
+            .map(Arc::new);
+        // The fast paths rank children and parents themselves, unfolded.
+        let scan = index
+            .as_ref()
+            .ok()
+            .filter(|_| fold.is_none())
+            .and_then(|index| PlacementScan::new(&tables, index))
+            .map(Arc::new);
         let lines = LineGame::of(rules, tables.board(), mirror.is_some());
         let knowledge = Knowledge::of(&tables).map(Arc::new);
-        let ranks_parents = index.as_ref().is_ok_and(|index| crate::steps::ranks_parents(&tables, index));
-        Ok(RulesGame { tables, index, race, mirror, side_swap, lines, scan, knowledge, ranks_parents })
+        let ranks_parents =
+            fold.is_none() && index.as_ref().is_ok_and(|index| crate::steps::ranks_parents(&tables, index));
+        Ok(RulesGame { tables, index, race, mirror, side_swap, fold, lines, scan, knowledge, ranks_parents })
     }
 
     /// The same game with an index for up to `limits[g]` pieces of each group.
@@ -105,6 +137,7 @@ impl RulesGame {
             race: self.race.clone(),
             mirror: self.mirror.clone(),
             side_swap: self.side_swap.clone(),
+            fold: self.fold.clone(),
             lines: self.lines.clone(),
             scan: self.scan.clone(),
             knowledge: self.knowledge.clone(),
@@ -189,6 +222,16 @@ impl<const N: usize> RulesGame<N> {
     /// The left-right reflection, if the game looks the same in a mirror.
     pub(crate) fn mirror(&self) -> Option<&Symmetry> {
         self.mirror.as_ref()
+    }
+
+    /// The side swap, if the sides' rules are each other's image.
+    pub(crate) fn side_swap(&self) -> Option<&Symmetry> {
+        self.side_swap.as_ref()
+    }
+
+    /// How positions fold into the index, if it keeps one of each orbit.
+    pub(crate) fn fold(&self) -> Option<&Fold> {
+        self.fold.as_deref()
     }
 
     /// The symmetries found from the rules ([`crate::symmetry`]): the mirror,

@@ -16,30 +16,44 @@ impl<const N: usize> RulesGame<N> {
         self.index().expect("a rules game used with an index solver has an index")
     }
 
+    /// The position the index keeps for `p` (itself, unless the index is folded
+    /// by symmetry).
+    #[inline]
+    pub(crate) fn kept(&self, p: &RulesPosition<N>) -> RulesPosition<N> {
+        match self.fold() {
+            Some(fold) => fold.kept(p),
+            None => *p,
+        }
+    }
+
     /// Calls `f(index, position)` for each of `indices` (ascending), holes skipped,
     /// decoding the pieces once for the two sides to move of one placement: they
-    /// are neighbours (`2i`, `2i + 1`; every tier starts at an even index).
-    /// `decode` gives the pieces at an even index and the sides to move they
-    /// have there (bit s: side s).
+    /// are neighbours (`2i`, `2i + 1`; every tier starts at an even index), where
+    /// the tiers hold both sides (else each index is a placement of its own).
+    /// `decode` gives the pieces at the placement's first index and the sides
+    /// to move they have there (bit s: side s).
     fn for_each_paired(
         &self,
         indices: impl Iterator<Item = u64>,
         decode: impl Fn(u64) -> Option<(RulesPosition<N>, u8)>,
         mut f: impl FnMut(u64, RulesPosition<N>),
     ) {
+        let shift = self.placement().side_shift();
+        let side_mask = shift as u64;
         let mut last: Option<(u64, Option<(RulesPosition<N>, u8)>)> = None;
         for index in indices {
             let pieces = match last {
-                Some((pair, decoded)) if pair == index >> 1 => decoded,
+                Some((pair, decoded)) if pair == index >> shift => decoded,
                 _ => {
-                    let decoded = decode(index & !1);
-                    last = Some((index >> 1, decoded));
+                    let decoded = decode(index & !side_mask);
+                    last = Some((index >> shift, decoded));
                     decoded
                 }
             };
             if let Some((mut p, sides)) = pieces {
-                if sides >> (index & 1) & 1 == 1 {
-                    p.set_to_move((index & 1) as usize);
+                let side = (index & side_mask) as usize;
+                if sides >> side & 1 == 1 {
+                    p.set_to_move(side);
                     f(index, p);
                 }
             }
@@ -66,9 +80,10 @@ impl<const N: usize> Indexed for RulesGame<N> {
     /// `u64::MAX` (past every index) for a position no tier holds: more pieces
     /// than the limits, or a piece where it would have ended the game; callers
     /// that take positions from users check the index against `index_size`.
+    /// A position of an index folded by symmetry has its kept image's index.
     #[inline]
     fn index(&self, p: &RulesPosition<N>) -> u64 {
-        self.placement().index(p).unwrap_or(u64::MAX)
+        self.placement().index(&self.kept(p)).unwrap_or(u64::MAX)
     }
 
     /// The pieces are unranked once for both sides to move.
@@ -94,8 +109,21 @@ impl<const N: usize> Indexed for RulesGame<N> {
 }
 
 impl<const N: usize> Unmoves for RulesGame<N> {
+    /// Where the index is folded by symmetry, the positions it keeps with a move
+    /// to a position folding onto `p`: each as many times as it has such moves,
+    /// which is what retrograde analysis counts down (every move's child is
+    /// looked up as its kept image).
     fn for_each_parent(&self, p: &RulesPosition<N>, mut f: impl FnMut(RulesPosition<N>)) {
-        crate::unmoves::parents(self.tables(), self.index(), p, &mut f)
+        match self.fold() {
+            None => crate::unmoves::parents(self.tables(), self.index(), p, &mut f),
+            Some(fold) => fold.for_each_folding_onto(p, |y| {
+                crate::unmoves::parents(self.tables(), self.index(), y, &mut |q| {
+                    if fold.kept(&q) == q {
+                        f(q)
+                    }
+                })
+            }),
+        }
     }
 
     /// Ranked from the child's pieces where the game's pieces only step
@@ -125,10 +153,16 @@ impl<const N: usize> Tiered for RulesGame<N> {
         let mut out = Vec::new();
         let groups = self.tables().groups();
         if self.rules().has_drops() || self.rules().has_promotions() {
-            // The tiers one turn of either side leads to.
+            // The tiers one turn of either side leads to (or their images, where
+            // the index keeps the first side to move only).
             let cells = self.board().cells() as u32;
+            let swap = self.side_swap().filter(|_| index.folding().side_swap);
             for side in 0..2 {
                 for next in crate::index::count_successors(self.tables(), counts, side, cells) {
+                    let next = match swap {
+                        Some(swap) => swap.counts_image(&next, groups),
+                        None => next,
+                    };
                     if let Some(t) = index.tier_of(&next).filter(|&t| t != tier as usize) {
                         if !out.contains(&(t as u32)) {
                             out.push(t as u32);
@@ -164,7 +198,7 @@ impl<const N: usize> Tiered for RulesGame<N> {
         if p.ended() != 0 {
             return None;
         }
-        self.placement().locate(p).map(|(t, i)| (t as u32, i))
+        self.placement().locate(&self.kept(p)).map(|(t, i)| (t as u32, i))
     }
 
     fn position_in(&self, tier: u32, index: u64) -> Option<RulesPosition<N>> {
@@ -281,6 +315,7 @@ impl Variant for RulesGame {
         }
         if let Some(index) = self.index() {
             out.push(("pieces".to_string(), index.given().iter().map(|l| l.to_string()).collect::<Vec<_>>().join(",")));
+            out.push(("symmetry".to_string(), folding_name(index.folding()).to_string()));
         }
         out
     }
@@ -288,7 +323,7 @@ impl Variant for RulesGame {
     fn from_parameters(parameters: &[(String, String)]) -> Result<Self, String> {
         let get = |key: &str| parameters.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
         for (key, _) in parameters {
-            if !["rules", "rows", "cols", "map", "pieces"].contains(&key.as_str()) {
+            if !["rules", "rows", "cols", "map", "pieces", "symmetry"].contains(&key.as_str()) {
                 return Err(format!("unknown parameter {key:?} of a rules game"));
             }
         }
@@ -325,7 +360,18 @@ impl Variant for RulesGame {
                     .collect::<Result<Vec<u8>, String>>()?,
             ),
         };
-        let game = RulesGame::new(rules, board, limits.as_deref()).map_err(|e| e.to_string())?;
+        // Files written before indexes were folded by symmetry have no
+        // `symmetry`: their index is the unfolded one.
+        let stored = get("symmetry");
+        let game = RulesGame::build(rules, board, limits.as_deref(), stored.is_some()).map_err(|e| e.to_string())?;
+        if let (Some(stored), Some(index)) = (stored, game.index()) {
+            let folded = folding_name(index.folding());
+            if stored != folded {
+                return Err(format!(
+                    "the stored index is folded by the symmetries {stored:?}, this version of gsolve folds these rules by {folded:?}"
+                ));
+            }
+        }
         // Parameters name a game with an index (a tablebase's): without one, the
         // `Indexed` methods have nothing to answer with.
         match (&limits, game.placement_index()) {
@@ -333,6 +379,17 @@ impl Variant for RulesGame {
             (None, Err(_)) => Err("the parameter \"pieces\" (the piece limits of the index) is missing".into()),
             (Some(_), Err(why)) => Err(why.to_string()),
         }
+    }
+}
+
+/// The symmetries an index folds, as its tablebase's parameter `symmetry` names
+/// them: `none`, `side-swap`, `mirror` or `side-swap+mirror`.
+fn folding_name(folding: crate::index::Folding) -> &'static str {
+    match (folding.side_swap, folding.mirror_anchor.is_some()) {
+        (false, false) => "none",
+        (true, false) => "side-swap",
+        (false, true) => "mirror",
+        (true, true) => "side-swap+mirror",
     }
 }
 

@@ -29,13 +29,50 @@
 //! cells, and retrograde values such positions from the moves (Dobutsu: 1.18 of
 //! 4.32 billion entries).
 //!
+//! # Folded by symmetry
+//! A game whose tiers lead back to each other (pieces both dropped and captured,
+//! or promoted: solved whole, as Dobutsu is) keeps one position of each orbit of
+//! the symmetries its rules have ([`crate::symmetry`]), where they hold of its
+//! tiers:
+//! - **side swap**: only the first side to move. A position with the second side
+//!   to move is its image under the swap (in the tier of the swapped counts): the
+//!   tiers hold one side each, and an index is `rank`, not `rank · 2 + side`.
+//! - **mirror**: the *anchor*, the first group with pieces where it has one piece
+//!   in every tier (a royal piece, a fox), has as places only the cells of the left half and the
+//!   middle column (`2·column ≤ W − 1`); a position whose anchor stands right of
+//!   the middle is its mirror image. Positions with the anchor on the middle
+//!   column are kept with their images (the orbit twice: its two entries have
+//!   one value).
+//!
+//! Dobutsu: 3,135,851,928 entries unfolded; folded, 1,567,925,964 by the side
+//! swap, and the lion of the side to move on 8 of 12 cells.
+//!
 //! Tiers come in order of total pieces, fewest first: a capture leaves a tier for
 //! one with a piece fewer, which is therefore solved earlier. In games where
 //! pieces are dropped, a drop leaves a tier for one with a piece more: the tiers
 //! are those reachable from the position's counts (the *floor*), most pieces first.
 
 use crate::position::{cell_of, group_of, pack, RulesPosition};
+use crate::symmetry::Symmetry;
 use crate::tables::{Tables, MAX_HAND_SLOTS, NO_SLOT};
+
+/// The symmetries an index folds (module docs, "Folded by symmetry").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Folding {
+    /// Only the first side to move: the second side's positions are their
+    /// images under the side swap.
+    pub side_swap: bool,
+    /// The anchor group (the first with one piece in every tier) stands on the
+    /// left half or the middle column only: its places are those.
+    pub mirror_anchor: Option<usize>,
+}
+
+impl Folding {
+    /// Does the index fold anything?
+    pub fn folds(&self) -> bool {
+        self.side_swap || self.mirror_anchor.is_some()
+    }
+}
 
 /// The most positions an index may have (about 4.6·10¹⁸ leaves headroom for
 /// arithmetic; solvers refuse far smaller games for lack of memory).
@@ -99,6 +136,39 @@ pub(crate) struct Places {
 }
 
 impl Places {
+    /// Keeps only the cells `keep` says (the mirror-folded anchor's), and
+    /// relates them again to the earlier groups' `earlier`.
+    fn restrict(&mut self, keep: impl Fn(u32) -> bool, earlier: &[Places]) {
+        let cells: Vec<u32> = self.cells.iter().copied().filter(|&c| keep(c)).collect();
+        *self = Places::of(cells, self.slot.len(), earlier);
+    }
+
+    /// Relates these places (of a later group) again to the changed places of
+    /// earlier group `h`.
+    fn relate(&mut self, h: usize, earlier: &Places) {
+        let within = earlier.cells.iter().all(|&c| self.slot[c as usize] != u32::MAX);
+        self.within[h] = within;
+        if h < 64 {
+            self.within_mask = self.within_mask & !(1 << h) | (within as u64) << h;
+        }
+        self.all_within = self.within.iter().all(|&w| w);
+    }
+
+    /// The places of the cells `list` (ascending) on a board of `cells` cells,
+    /// related to the earlier groups' `earlier`.
+    fn of(list: Vec<u32>, cells: usize, earlier: &[Places]) -> Places {
+        let mut slot = vec![u32::MAX; cells];
+        for (i, &c) in list.iter().enumerate() {
+            slot[c as usize] = i as u32;
+        }
+        let mask = if cells <= 128 { list.iter().fold(0u128, |m, &c| m | 1u128 << c) } else { 0 };
+        let within: Vec<bool> =
+            earlier.iter().map(|earlier| earlier.cells.iter().all(|&c| slot[c as usize] != u32::MAX)).collect();
+        let all_within = within.iter().all(|&w| w);
+        let within_mask = within.iter().take(64).enumerate().fold(0u64, |m, (h, &w)| m | (w as u64) << h);
+        Places { cells: list, slot, mask, within, within_mask, all_within }
+    }
+
     /// The cells, ascending.
     pub(crate) fn cells(&self) -> &[u32] {
         &self.cells
@@ -135,6 +205,11 @@ pub struct PlacementIndex {
     ordered: bool,
     /// Count vectors where a side has lost its royal pieces were left out.
     royal_tiers_left_out: bool,
+    /// The symmetries folded (module docs).
+    folding: Folding,
+    /// 1 where the side to move is the low bit of an index within a tier (`rank ·
+    /// 2 + side`), 0 where the tiers hold the first side only (`rank`).
+    side_shift: u32,
     tiers: Vec<TierInfo>,
     /// Tier number by the mixed-radix code of its counts.
     tier_of_code: TierLookup,
@@ -306,7 +381,15 @@ fn colex_table(n: u32, k: u32) -> Vec<u64> {
 impl PlacementIndex {
     /// The index of the game of `tables` for up to `limits[g]` pieces of group g; an error says why
     /// the game is too big.
-    pub(crate) fn new(tables: &Tables, given: &[u8]) -> Result<PlacementIndex, String> {
+    ///
+    /// `fold`: the symmetries it may fold (`swap`: the side swap, `mirror`), used
+    /// only where the tiers lead back to each other (module docs).
+    pub(crate) fn new(
+        tables: &Tables,
+        given: &[u8],
+        swap: Option<&Symmetry>,
+        mirror: Option<&Symmetry>,
+    ) -> Result<PlacementIndex, String> {
         let rules = tables.rules();
         let cells = tables.board().cells() as u32;
         let groups = tables.groups();
@@ -349,7 +432,32 @@ impl PlacementIndex {
         if drops {
             vectors.reverse();
         }
-        let places = group_places(tables, groups);
+        let ordered = !(promotions || drops && captures);
+        let side_swap = !ordered && swap.is_some_and(|swap| swap_closed(swap, groups, &vectors));
+        if side_swap {
+            for (_, sides) in &mut vectors {
+                *sides &= 1;
+            }
+            vectors.retain(|(_, sides)| *sides != 0);
+        }
+        // The anchor is the first group with pieces, so that no earlier group's
+        // pieces stand among its places: restricted, they still rank without holes.
+        let first_with_pieces = (0..groups).find(|&g| vectors.iter().any(|(v, _)| v[g] > 0));
+        let mirror_anchor =
+            first_with_pieces.filter(|&g| !ordered && mirror.is_some() && vectors.iter().all(|(v, _)| v[g] == 1));
+        let folding = Folding { side_swap, mirror_anchor };
+        let side_shift = if side_swap { 0 } else { 1 };
+        let mut places = group_places(tables, groups);
+        if let Some(anchor) = mirror_anchor {
+            let board = tables.board();
+            let keep = |c: u32| 2 * board.coords[c as usize].1 < board.cols;
+            let (earlier, rest) = places.split_at_mut(anchor);
+            rest[0].restrict(keep, earlier);
+            for g in anchor + 1..groups {
+                let anchor_places = places[anchor].clone();
+                places[g].relate(anchor, &anchor_places);
+            }
+        }
         let mut tier_of_code = if codes <= MAX_TIERS as u128 {
             TierLookup::Dense(vec![u32::MAX; codes as usize])
         } else {
@@ -362,7 +470,7 @@ impl PlacementIndex {
         let mut cell_sets: Vec<Vec<u128>> = Vec::new();
         let mut cell_table_of: std::collections::HashMap<(usize, u8), u32> = std::collections::HashMap::new();
         for (counts, sides) in vectors {
-            let mut size: u128 = 2;
+            let mut size: u128 = 1 << side_shift;
             let mut radices = Vec::with_capacity(groups);
             let mut frees = Vec::with_capacity(groups);
             let mut tables = Vec::with_capacity(groups);
@@ -432,8 +540,10 @@ impl PlacementIndex {
             places,
             limits: limits.to_vec(),
             given: given.to_vec(),
-            ordered: !(promotions || drops && captures),
+            ordered,
             royal_tiers_left_out,
+            folding,
+            side_shift,
             tiers,
             tier_of_code,
             slot_of,
@@ -603,7 +713,7 @@ impl PlacementIndex {
         if info.sides >> to_move & 1 == 0 {
             return None;
         }
-        Some((tier, rank * 2 + to_move as u64))
+        Some((tier, (rank << self.side_shift) + to_move as u64))
     }
 
     /// [`Self::locate`] of a position of at most [`FEW_PIECES`] pieces in a game
@@ -657,7 +767,7 @@ impl PlacementIndex {
             mult = mult.wrapping_mul(self.radix(tier, g));
             start = end;
         }
-        Some((tier, rank * 2 + to_move as u64))
+        Some((tier, (rank << self.side_shift) + to_move as u64))
     }
 
     /// The colex rank among its group's free places of a group's run of pieces
@@ -707,10 +817,28 @@ impl PlacementIndex {
 
     /// The position at an index of a tier, `None` for a hole.
     pub fn position_in<const N: usize>(&self, tier: usize, index: u64) -> Option<RulesPosition<N>> {
-        if self.tiers[tier].sides >> (index & 1) & 1 == 0 {
+        if self.tiers[tier].sides >> self.side_at(index) & 1 == 0 {
             return None;
         }
         self.pieces_in(tier, index)
+    }
+
+    /// The side to move at an index within a tier.
+    #[inline]
+    pub(crate) fn side_at(&self, index: u64) -> usize {
+        (index & self.side_shift as u64) as usize
+    }
+
+    /// 1 where an index within a tier is `rank · 2 + side`, 0 where it is
+    /// `rank` (the tiers hold one side to move: folded by the side swap).
+    #[inline]
+    pub(crate) fn side_shift(&self) -> u32 {
+        self.side_shift
+    }
+
+    /// The symmetries folded (module docs, "Folded by symmetry").
+    pub fn folding(&self) -> Folding {
+        self.folding
     }
 
     /// The sides to move a tier's positions have (bit s: side s).
@@ -732,7 +860,7 @@ impl PlacementIndex {
         for (slot, &c) in self.tiers[tier].counts[self.groups..].iter().enumerate() {
             hand |= (c as u64) << (4 * slot);
         }
-        Some(RulesPosition::from_list((index & 1) as usize, hand, list, len))
+        Some(RulesPosition::from_list(self.side_at(index), hand, list, len))
     }
 
     /// The packed pieces at an index of a tier written sorted to the start of
@@ -742,7 +870,7 @@ impl PlacementIndex {
     pub(crate) fn unrank_pieces<const N: usize>(&self, tier: usize, index: u64, list: &mut [u32; N]) -> Option<usize> {
         let info = &self.tiers[tier];
         let mut len = 0;
-        let mut rest = index >> 1;
+        let mut rest = index >> self.side_shift;
         let mut taken = Taken::<N>::new(self.cells, self.groups);
         let mut ranks = [0u32; N];
         for (g, &c) in info.counts[..self.groups].iter().enumerate() {
@@ -965,6 +1093,15 @@ fn count_vectors(limits: &[u8], captures: bool) -> Vec<(Vec<u8>, u8)> {
     }
 }
 
+/// Does every count vector with the second side to move have its image under
+/// the side swap among the vectors, with the first side to move? Then the
+/// second side's positions can be kept as their images.
+fn swap_closed(swap: &Symmetry, groups: usize, vectors: &[(Vec<u8>, u8)]) -> bool {
+    let first: std::collections::HashSet<&[u8]> =
+        vectors.iter().filter(|(_, sides)| sides & 1 == 1).map(|(v, _)| &v[..]).collect();
+    vectors.iter().filter(|(_, sides)| sides & 2 == 2).all(|(v, _)| first.contains(&swap.counts_image(v, groups)[..]))
+}
+
 /// The mixed-radix code of a count vector.
 fn code(limits: &[u8], counts: &[u8]) -> u64 {
     let mut code = 0u64;
@@ -999,16 +1136,8 @@ fn group_places(tables: &Tables, groups: usize) -> Vec<Places> {
     let mut out: Vec<Places> = Vec::with_capacity(groups);
     for g in 0..groups {
         let list: Vec<u32> = (0..cells).filter(|&c| !tables.endings().ends_on_arrival(g, c)).collect();
-        let mut slot = vec![u32::MAX; cells as usize];
-        for (i, &c) in list.iter().enumerate() {
-            slot[c as usize] = i as u32;
-        }
-        let mask = if cells <= 128 { list.iter().fold(0u128, |m, &c| m | 1u128 << c) } else { 0 };
-        let within: Vec<bool> =
-            out.iter().map(|earlier| earlier.cells.iter().all(|&c| slot[c as usize] != u32::MAX)).collect();
-        let all_within = within.iter().all(|&w| w);
-        let within_mask = within.iter().take(64).enumerate().fold(0u64, |m, (h, &w)| m | (w as u64) << h);
-        out.push(Places { cells: list, slot, mask, within, within_mask, all_within });
+        let places = Places::of(list, cells as usize, &out);
+        out.push(places);
     }
     out
 }

@@ -212,6 +212,18 @@ impl Symmetry {
         })
     }
 
+    /// The image of a count vector (the groups' counts, then the hand slots').
+    pub(crate) fn counts_image(&self, counts: &[u8], groups: usize) -> Vec<u8> {
+        let mut out = counts.to_vec();
+        for g in 0..groups {
+            out[self.groups[g]] = counts[g];
+        }
+        for (s, &to) in self.slots.iter().enumerate() {
+            out[groups + to] = counts[groups + s];
+        }
+        out
+    }
+
     /// How the symmetry moves the cells.
     pub fn cell_map(&self) -> CellMap {
         self.map
@@ -267,4 +279,89 @@ fn endings_treat_sides_alike(rules: &Rules) -> bool {
         // Meetings are compared group by group (`meet_code`).
         Ending::Meet { .. } | Ending::Captured { .. } | Ending::Full { .. } | Ending::Stuck { .. } => true,
     })
+}
+
+/// How positions fold into an index that keeps one position of each orbit
+/// ([`crate::index`], "Folded by symmetry"): which position the index keeps,
+/// and which positions it keeps a position for.
+#[derive(Clone, Debug)]
+pub(crate) struct Fold {
+    swap: Option<Symmetry>,
+    /// The mirror and the anchor group.
+    mirror: Option<(Symmetry, usize)>,
+    /// `column[c]`: cell c's column, and the board's width.
+    column: Vec<u32>,
+    width: u32,
+}
+
+impl Fold {
+    /// The fold of an index that folded `folding`, if it folds anything.
+    pub(crate) fn of(
+        folding: crate::index::Folding,
+        swap: Option<&Symmetry>,
+        mirror: Option<&Symmetry>,
+        board: &Board,
+    ) -> Option<Fold> {
+        let swap = swap.filter(|_| folding.side_swap).cloned();
+        let mirror = mirror.cloned().zip(folding.mirror_anchor);
+        (swap.is_some() || mirror.is_some()).then(|| Fold {
+            swap,
+            mirror,
+            column: board.coords.iter().map(|&(_, c)| c).collect(),
+            width: board.cols,
+        })
+    }
+
+    /// The position the index keeps for `p`: its image with the first side to
+    /// move (side swap), then with the anchor on the left half or the middle
+    /// column (mirror). Positions the index keeps are their own.
+    #[inline]
+    pub(crate) fn kept<const N: usize>(&self, p: &RulesPosition<N>) -> RulesPosition<N> {
+        let mut q = *p;
+        if let Some(swap) = &self.swap {
+            if q.to_move() == 1 {
+                q = swap.apply(&q);
+            }
+        }
+        if let Some((mirror, anchor)) = &self.mirror {
+            let cell = q.packed().iter().find(|&&packed| group_of(packed) == *anchor).map(|&packed| cell_of(packed));
+            if cell.is_some_and(|cell| 2 * self.column[cell as usize] >= self.width) {
+                q = mirror.apply(&q);
+            }
+        }
+        q
+    }
+
+    /// Calls `f` with each position whose kept position is `kept` (which the
+    /// index keeps): the members of its orbit that fold onto it, each once.
+    /// Where the side swap folds, those with the first side to move are left
+    /// out: their parents have the second side to move, which the index never
+    /// keeps.
+    pub(crate) fn for_each_folding_onto<const N: usize>(
+        &self,
+        kept: &RulesPosition<N>,
+        mut f: impl FnMut(&RulesPosition<N>),
+    ) {
+        let mut orbit = [*kept; 4];
+        let mut len = 1;
+        if let Some((mirror, _)) = &self.mirror {
+            orbit[len] = mirror.apply(kept);
+            len += 1;
+        }
+        if let Some(swap) = &self.swap {
+            for i in 0..len {
+                orbit[len + i] = swap.apply(&orbit[i]);
+            }
+            len *= 2;
+        }
+        for i in 0..len {
+            let y = orbit[i];
+            if orbit[..i].contains(&y) || self.swap.is_some() && y.to_move() == 0 {
+                continue;
+            }
+            if self.kept(&y) == *kept {
+                f(&y);
+            }
+        }
+    }
 }

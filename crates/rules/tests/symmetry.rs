@@ -8,7 +8,7 @@
 mod common;
 
 use common::{load, rules_value};
-use gsolve_engine::{Game, Indexed};
+use gsolve_engine::{check, Game, Indexed};
 use gsolve_games::notation::PlainNotation;
 use gsolve_games::rng::SplitMix64;
 use gsolve_rules::symmetry::{CellMap, Symmetry};
@@ -102,7 +102,9 @@ fn the_examples_have_the_symmetries_of_their_rules() {
 }
 
 /// A random rules file on a map, drawn to be symmetric more often than not.
-fn random_rules(rng: &mut SplitMix64) -> String {
+/// With `cycles`, the pieces go to hands when captured and are dropped from
+/// them, or promote: tiers that lead back to each other, whose index is folded.
+fn random_rules(rng: &mut SplitMix64, cycles: bool) -> String {
     let steps = [
         "\"forward\"",
         "\"forward-diagonal\"",
@@ -118,9 +120,9 @@ fn random_rules(rng: &mut SplitMix64) -> String {
     if rng.below(10) == 0 {
         text += &format!("[side.b]\nforward = {}\n\n", pick(rng, &["\"up\"", "\"left\""]));
     }
-    let hands = rng.below(4) == 0;
-    let promote = rng.below(5) == 0;
-    let kinds = 1 + rng.below(3) as usize;
+    let hands = rng.below(4) == 0 || cycles && rng.below(4) > 0;
+    let promote = rng.below(5) == 0 || cycles && !hands;
+    let kinds = if promote { 3 } else { 1 + rng.below(3) as usize };
     let letters = [('X', 'x'), ('Y', 'y'), ('Z', 'z')];
     for (k, (upper, lower)) in letters[..kinds].iter().enumerate() {
         text += &format!("[piece.k{k}]\n");
@@ -162,7 +164,7 @@ fn random_rules(rng: &mut SplitMix64) -> String {
     if rng.below(2) == 0 {
         text += &format!("[[end]]\nwhen = \"no-pieces\"\nresult = \"{}\"\n\n", pick(rng, &["loss", "win", "tie"]));
     }
-    if rng.below(3) == 0 {
+    if rng.below(3) == 0 || cycles && rng.below(2) == 0 {
         text += "[[end]]\nwhen = \"captured\"\npieces = [\"k0\"]\nresult = \"loss\"\n\n";
     }
     if rng.below(4) == 0 || !text.contains("[[end]]") {
@@ -174,7 +176,7 @@ fn random_rules(rng: &mut SplitMix64) -> String {
 /// A random map of 2 to 4 rows and columns, its walls and goal marks placed
 /// symmetrically under a mirror, a half-turn, both or neither, with one or two
 /// pieces of each letter, and a hand piece or two where the rules have hands.
-fn random_position(rng: &mut SplitMix64, letters: &[char], hands: bool) -> String {
+fn random_position(rng: &mut SplitMix64, letters: &[char], hands: bool, balanced: bool) -> String {
     let (rows, cols) = (2 + rng.below(3) as usize, 2 + rng.below(3) as usize);
     let mut grid = vec![vec!['.'; cols]; rows];
     let (mirror, turn) = match rng.below(4) {
@@ -198,10 +200,22 @@ fn random_position(rng: &mut SplitMix64, letters: &[char], hands: bool) -> Strin
         }
     }
     for &letter in letters {
-        for _ in 0..1 + rng.below(2) {
+        // Balanced: one `X` and one `x` (a royal piece, where the rules make it
+        // one, stays single), one of each other letter for each side.
+        let count = match (balanced, letter) {
+            (true, 'X' | 'x') => 1,
+            (true, _) => 1,
+            (false, _) => 1 + rng.below(2),
+        };
+        let (mut placed, mut tries) = (0, 0);
+        while placed < count && tries < 50 {
+            tries += 1;
             let (r, c) = (rng.below(rows as u64) as usize, rng.below(cols as u64) as usize);
-            if grid[r][c] != '#' {
-                grid[r][c] = letter;
+            if grid[r][c] == '.' || grid[r][c] == 'G' || !balanced {
+                if grid[r][c] != '#' {
+                    grid[r][c] = letter;
+                }
+                placed += 1;
             }
         }
     }
@@ -210,7 +224,7 @@ fn random_position(rng: &mut SplitMix64, letters: &[char], hands: bool) -> Strin
     let hand = match (hands, rng.below(3)) {
         (false, _) => String::new(),
         (true, 0) => " -".into(),
-        (true, 1) => " y".into(),
+        (true, 1) if !balanced => " y".into(),
         (true, _) => " Yy".into(),
     };
     format!("{} {side}{hand}", board.join("/"))
@@ -221,13 +235,13 @@ fn random_rules_symmetries_keep_moves_and_values() {
     let mut rng = SplitMix64::new(0x57a1_15e7);
     let (mut games, mut mirrors, mut swaps, mut compared) = (0, 0, 0, 0);
     for case in 0..1500 {
-        let text = random_rules(&mut rng);
+        let text = random_rules(&mut rng, false);
         let rules = Arc::new(Rules::parse(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}")));
         let letters: Vec<char> = ['X', 'x', 'Y', 'y', 'Z', 'z']
             .into_iter()
             .filter(|l| text.contains(&format!("\"{l}\"")) && *l != 'Z' && *l != 'z')
             .collect();
-        let position = random_position(&mut rng, &letters, text.contains("supply"));
+        let position = random_position(&mut rng, &letters, text.contains("supply"), false);
         let Ok(s) = setup(rules, None, None, Some(&position)) else { continue };
         let Ok(game) = s.game.with_limits(&s.game.counts(&s.position)) else { continue };
         if game.index_size() > 60_000 {
@@ -240,4 +254,78 @@ fn random_rules_symmetries_keep_moves_and_values() {
     }
     eprintln!("{games} games: {mirrors} with a mirror, {swaps} with a side swap; {compared} positions compared");
     assert!(games > 600 && mirrors > 100 && swaps > 100 && compared > 100_000);
+}
+
+/// An index folded by the side swap and the mirror holds the values of the
+/// unfolded one, position by position, and its parents match its moves (each
+/// kept position yielded as often as it has moves into a class): on a Dobutsu
+/// endgame and on random rules files whose tiers lead back to each other.
+#[test]
+fn folded_indexes_hold_the_unfolded_values() {
+    fn compare(folded: &RulesGame, context: &str) -> u64 {
+        let index = folded.placement_index().unwrap();
+        if !index.folding().folds() {
+            return 0;
+        }
+        let plain =
+            RulesGame::build(folded.rules().clone(), folded.board().clone(), Some(index.given()), false).unwrap();
+        assert!(!plain.placement_index().unwrap().folding().folds());
+        if plain.index_size() == 0 {
+            return 0; // more pieces than places
+        }
+        // Smaller, unless the anchor's places were all on the middle column.
+        assert!(folded.index_size() <= plain.index_size(), "{context}");
+        if let Err(mismatch) = check::unmoves_match_moves(folded) {
+            let show = |i| folded.position(i).map(|p| folded.format_position(&p));
+            panic!("{context}\n{mismatch:?}: child {:?}, parent {:?}", show(mismatch.child), show(mismatch.parent));
+        }
+        let (by_fold, by_plain) = (
+            gsolve_rules::solve_retrograde(folded, &Default::default()),
+            gsolve_rules::solve_retrograde(&plain, &Default::default()),
+        );
+        let mut compared = 0;
+        for i in 0..plain.index_size() {
+            let Some(p) = plain.position(i) else { continue };
+            assert_eq!(
+                rules_value(folded, &by_fold, &p),
+                rules_value(&plain, &by_plain, &p),
+                "{context}\n{}",
+                plain.format_position(&p)
+            );
+            compared += 1;
+        }
+        compared
+    }
+    let s = setup(load("dobutsu"), None, None, Some("l../.h./.G./..L s E")).unwrap();
+    let game = s.game.with_limits(&s.game.counts(&s.position)).unwrap();
+    let folding = game.placement_index().unwrap().folding();
+    assert!(folding.side_swap && folding.mirror_anchor == Some(0), "{folding:?}");
+    assert!(compare(&game, "dobutsu endgame") > 10_000);
+
+    let mut rng = SplitMix64::new(0x00f0_1ded);
+    let (mut games, mut folded, mut compared) = (0, 0, 0);
+    for case in 0..800 {
+        let text = random_rules(&mut rng, true);
+        let rules = Arc::new(Rules::parse(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}")));
+        let letters: Vec<char> = ['X', 'x', 'Y', 'y', 'Z', 'z']
+            .into_iter()
+            .filter(|l| text.contains(&format!("\"{l}\"")) && *l != 'Z' && *l != 'z')
+            .collect();
+        let position = random_position(&mut rng, &letters, text.contains("supply"), true);
+        let Ok(s) = setup(rules, None, None, Some(&position)) else { continue };
+        let Ok(game) = s.game.with_limits(&s.game.counts(&s.position)) else { continue };
+        if game.index_size() > 20_000 {
+            continue;
+        }
+        games += 1;
+        let started = std::time::Instant::now();
+        let n = compare(&game, &format!("case {case}: {position}\n{text}"));
+        if started.elapsed().as_secs() >= 2 {
+            eprintln!("case {case}: {:.1} s, {} entries", started.elapsed().as_secs_f64(), game.index_size());
+        }
+        folded += (n > 0) as usize;
+        compared += n;
+    }
+    eprintln!("{games} games, {folded} folded; {compared} positions compared");
+    assert!(games > 300 && folded > 100 && compared > 100_000);
 }
