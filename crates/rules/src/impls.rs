@@ -86,6 +86,23 @@ impl<const N: usize> Indexed for RulesGame<N> {
         )
     }
 
+    /// Read from the piece list where the game's pieces only step
+    /// ([`crate::steps`]); else the engine's default (each position decoded,
+    /// its moves counted or its children played).
+    fn for_each_first_look_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, gsolve_engine::FirstLook)) {
+        if self.ranks_parents() {
+            let terminals_indexed = self.terminals_indexed();
+            return crate::steps::for_each_first_look_in::<N>(
+                self.tables(),
+                self.placement(),
+                terminals_indexed,
+                range,
+                &mut f,
+            );
+        }
+        self.for_each_position_in(range, |index, p| f(index, gsolve_engine::first_look(self, &p)));
+    }
+
     #[inline]
     fn position(&self, index: u64) -> Option<RulesPosition<N>> {
         let placement = self.index()?;

@@ -151,6 +151,14 @@ pub struct PlacementIndex {
     /// Each tier's first whole-game index, in tier order (a search through them
     /// reads one cache line, not one a tier).
     offsets: Vec<u64>,
+    /// `place_cells[g * cells + s]`: group g's place of slot `s` (each group's
+    /// [`Places::cells`] one after another, padded to `cells`).
+    place_cells: Vec<u32>,
+    /// Each tier's groups with a piece, as a bit set (the first 64 groups).
+    tier_present: Vec<u64>,
+    /// No group has more than one piece, and [`Self::locates_pieces`] holds for
+    /// every tier: [`Self::unrank_singles`] unranks.
+    singles: bool,
     /// `binomial[k * (cells + 1) + n]` = C(n, k), saturating, for k ≤ the largest
     /// limit: one flat table, one load a lookup.
     binomial: Vec<u64>,
@@ -425,6 +433,18 @@ impl PlacementIndex {
         let within_of = places.iter().map(|p| p.within_mask).collect();
         let tier_radices = tiers.iter().flat_map(|t: &TierInfo| t.radices.iter().copied()).collect();
         let offsets = tiers.iter().map(|t| t.offset).collect();
+        let mut place_cells = vec![u32::MAX; groups * cells as usize];
+        for (g, p) in places.iter().enumerate() {
+            place_cells[g * cells as usize..][..p.cells.len()].copy_from_slice(&p.cells);
+        }
+        let tier_present = tiers
+            .iter()
+            .map(|t: &TierInfo| {
+                t.counts[..groups].iter().take(64).enumerate().fold(0u64, |m, (g, &c)| m | ((c > 0) as u64) << g)
+            })
+            .collect();
+        let total: usize = limits[..groups].iter().map(|&l| l as usize).sum();
+        let singles = slots == 0 && groups <= 64 && total <= FEW_PIECES && limits.iter().all(|&l| l <= 1);
         Ok(PlacementIndex {
             cells,
             groups,
@@ -440,6 +460,9 @@ impl PlacementIndex {
             within_of,
             tier_radices,
             offsets,
+            place_cells,
+            tier_present,
+            singles,
             strides: limits
                 .iter()
                 .scan(1u64, |product, &l| {
@@ -689,6 +712,89 @@ impl PlacementIndex {
             rank += if j == 0 { (slot - below) as u64 } else { self.choose(slot - below, j + 1) };
         }
         Some(rank)
+    }
+
+    /// Has no group more than one piece (and the index no hands, at most 64
+    /// groups and [`FEW_PIECES`] pieces)? Then [`Self::unrank_singles`] unranks.
+    #[inline]
+    pub(crate) fn singles(&self) -> bool {
+        self.singles
+    }
+
+    /// [`Self::unrank_pieces`] in an index of [`Self::singles`]: the packed pieces at
+    /// `index` of tier `tier` written to the start of `list` (sorted: one piece a
+    /// group, in group order), with each piece's group rank and the multiplier of
+    /// its group written to `ranks` (the rank within the tier is
+    /// `Σ rank × multiplier`, module docs); how many, `None` for a hole.
+    ///
+    /// A group of one piece ranks the cell's slot among its places less the
+    /// pieces of earlier groups within it on slots below (module docs), so the
+    /// piece's slot `s` is the least with `s = rank + #{such pieces on slots ≤
+    /// s}`: iterated from `s = rank`, it grows to that fixed point, which no
+    /// such piece takes (were `s` taken, `s − 1` would be a smaller one). Why not
+    /// [`Self::unrank_pieces`]: its bookkeeping for groups of many pieces
+    /// ([`Taken`], the combination tables) cost more than the unranking of two
+    /// pieces, which every position of a pursuit's retrograde solve needs once,
+    /// and it does not give the ranks its caller then needs.
+    #[inline]
+    pub(crate) fn unrank_singles<const N: usize>(
+        &self,
+        tier: usize,
+        index: u64,
+        list: &mut [u32; N],
+        ranks: &mut [(u64, u64); N],
+    ) -> Option<usize> {
+        debug_assert!(self.singles);
+        let cells = self.cells as usize;
+        let radices = &self.tier_radices[tier * self.groups..];
+        let mut rest = index >> 1;
+        let mut mult = 1u64;
+        let mut n = 0;
+        let mut present = self.tier_present[tier];
+        while present != 0 {
+            let g = present.trailing_zeros() as usize;
+            present &= present - 1;
+            let radix = radices[g];
+            // The last group's rank is what is left: no division.
+            let rank = if present == 0 {
+                rest
+            } else {
+                let rank = rest % radix;
+                rest /= radix;
+                rank
+            };
+            let within = self.within_of[g];
+            let mut slot = rank as u32;
+            if within != 0 {
+                let slots = &self.slot_of[g * cells..];
+                loop {
+                    let below = list[..n]
+                        .iter()
+                        .filter(|&&q| within >> group_of(q) & 1 == 1 && slots[cell_of(q) as usize] <= slot)
+                        .count() as u32;
+                    if rank as u32 + below == slot {
+                        break;
+                    }
+                    slot = rank as u32 + below;
+                }
+            }
+            let cell = self.place_cells[g * cells + slot as usize];
+            // An earlier group not within this one stands there: a hole.
+            if list[..n].iter().any(|&q| cell_of(q) == cell) {
+                return None;
+            }
+            list[n] = pack(g, cell);
+            ranks[n] = (rank, mult);
+            mult = mult.wrapping_mul(radix);
+            n += 1;
+        }
+        Some(n)
+    }
+
+    /// The slot of `cell` among group `g`'s places, `u32::MAX` if it is not one.
+    #[inline]
+    pub(crate) fn slot(&self, g: usize, cell: u32) -> u32 {
+        self.slot_of[g * self.cells as usize + cell as usize]
     }
 
     /// `C_g` of group `g` in tier `tier` (module docs).

@@ -33,7 +33,7 @@ use crate::moves::Seen;
 use crate::position::{cell_of, group_of, pack};
 use crate::spec::Turn;
 use crate::tables::Tables;
-use gsolve_engine::Outcome;
+use gsolve_engine::{FirstLook, Outcome};
 
 /// Are the parents of the game of `tables` with index `index` ranked here
 /// (module docs, "Which games")?
@@ -56,6 +56,9 @@ pub(crate) fn for_each_parent_index<const N: usize>(
     child: u64,
     f: &mut impl FnMut(u64),
 ) {
+    if index.singles() {
+        return single_parent_indices::<N>(t, index, child, f);
+    }
     let tier = index.tier_at(child);
     let offset = index.tiers()[tier].offset;
     let mut child_pieces = [0u32; N];
@@ -164,6 +167,239 @@ pub(crate) fn for_each_parent_index<const N: usize>(
     if can_pass && !over(pieces.iter().fold(0, |word, &q| word | word_of(q))) {
         f(child ^ 1);
     }
+}
+
+/// [`for_each_parent_index`] where no group has more than one piece
+/// ([`PlacementIndex::singles`]: chase, Queen's Case): the same parents, in the
+/// same order, with a quiet parent's index computed from the child's ranks.
+///
+/// The piece of group g moved back from `to` to `from` changes two kinds of
+/// rank (module docs of `crate::index`): its own group's, now its slot at `from`
+/// less the pieces of earlier groups within g below `from`; and that of each
+/// later group h whose places hold g's, which counts g's piece when it stands
+/// below h's: by `[to < cell_h] − [from < cell_h]`. Every other rank stays.
+/// Why: recomputing each changed group's rank from a list rebuilt for every
+/// parent was most of the walk, where a few comparisons do.
+fn single_parent_indices<const N: usize>(t: &Tables, index: &PlacementIndex, child: u64, f: &mut impl FnMut(u64)) {
+    let tier = index.tier_at(child);
+    let offset = index.tiers()[tier].offset;
+    let mut child_pieces = [0u32; N];
+    let mut ranks = [(0u64, 0u64); N];
+    let n = index
+        .unrank_singles(tier, child - offset, &mut child_pieces, &mut ranks)
+        .expect("a parent's index names a position");
+    let pieces = &child_pieces[..n];
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let board = t.board();
+    let cells = board.cells();
+    let side = 1 - (child & 1) as usize;
+    let word_of = |q: u32| endings.word_at(group_of(q) * cells + cell_of(q) as usize);
+    let over = |word: usize| endings.outcome(word, side).is_some();
+    let child_rank = (child - offset) >> 1;
+    let mut words = [0usize; N];
+    for (w, &q) in words.iter_mut().zip(pieces) {
+        *w = word_of(q);
+    }
+    let words = &words[..n];
+    let mut list = [0u32; N];
+    let mut can_pass = false;
+    let mut seen = Seen::default();
+    for (i, &packed) in pieces.iter().enumerate() {
+        let g = group_of(packed);
+        if t.side_of(g) != side {
+            continue;
+        }
+        can_pass |= t.stays(g);
+        let to = cell_of(packed);
+        let others = words.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |word, (_, &w)| word | w);
+        let (rank, mult) = ranks[i];
+        let within = index.groups_within(g);
+        // The child's rank without the piece's own group's part.
+        let base = child_rank.wrapping_sub(rank.wrapping_mul(mult));
+        let dedupe = board.back_rays_overlap(g, to);
+        seen.clear();
+        for ray in board.back_rays(g, to) {
+            for &from in board.ray_cells(ray) {
+                let occupied = pieces.iter().any(|&q| cell_of(q) == from);
+                if !occupied {
+                    let moved = pack(g, from);
+                    let word = others | word_of(moved);
+                    if ray.onto.empty() && (!dedupe || seen.insert((from, false))) && !over(word) {
+                        let slot = index.slot(g, from);
+                        if slot == u32::MAX {
+                            // Off the group's places: no tier holds the parent.
+                            f(u64::MAX);
+                        } else {
+                            let mut parent = base;
+                            let mut below = 0;
+                            for (j, &q) in pieces.iter().enumerate() {
+                                let (h, cell) = (group_of(q), cell_of(q));
+                                if j < i {
+                                    below += (within >> h & 1 == 1 && cell < from) as u32;
+                                } else if j > i && index.groups_within(h) >> g & 1 == 1 {
+                                    let (_, m) = ranks[j];
+                                    let delta = (to < cell) as u64 as i64 - (from < cell) as u64 as i64;
+                                    parent = parent.wrapping_add((delta as u64).wrapping_mul(m));
+                                }
+                            }
+                            parent = parent.wrapping_add(((slot - below) as u64).wrapping_mul(mult));
+                            f(offset + parent * 2 + side as u64);
+                        }
+                    }
+                    if ray.onto.enemy() && n < N && (!dedupe || seen.insert((from, true))) {
+                        // A capture: an enemy of each group the piece does not meet
+                        // (a meeting ends the game) and the tier has none of (each
+                        // group has room for one) stood on `to`.
+                        for h in 0..t.groups() {
+                            if t.side_of(h) == side || t.meet_code(g, h) != 0 {
+                                continue;
+                            }
+                            if pieces.iter().any(|&q| group_of(q) == h) || index.limits()[h] == 0 {
+                                continue;
+                            }
+                            let captured = pack(h, to);
+                            if !over(word | word_of(captured)) {
+                                moved_back(pieces, i, moved, &mut list);
+                                insert_sorted(&mut list, n, captured);
+                                let located = index.locate_pieces(&list[..n + 1], side);
+                                f(located.map_or(u64::MAX, |(t, i)| index.tiers()[t].offset + i));
+                            }
+                        }
+                    }
+                }
+                if occupied && !ray.leap {
+                    break;
+                }
+            }
+        }
+    }
+    if can_pass && !over(words.iter().fold(0, |word, &w| word | w)) {
+        f(child ^ 1);
+    }
+}
+
+/// Calls `f(index, look)` for each index of `range` (ascending, holes skipped)
+/// with what retrograde's first step needs of its position
+/// ([`gsolve_engine::Indexed::for_each_first_look_in`]), in a game
+/// [`ranks_parents`] accepts whose terminal positions are all indexed or not
+/// (`terminals_indexed`). The pieces of a placement are unranked once for both
+/// sides to move; the position and each child are over or not by their pieces'
+/// ending words (a meeting by the meeting's code), and the moves are walked
+/// on the list as [`crate::moves`] walks them for a position (the same moves,
+/// each once).
+///
+/// Why: decoding each position, then counting its moves or playing each child
+/// and asking it whether it is over, copied a position for every child and was
+/// a third of a Queen's Case retrograde solve.
+pub(crate) fn for_each_first_look_in<const N: usize>(
+    t: &Tables,
+    index: &PlacementIndex,
+    terminals_indexed: bool,
+    range: std::ops::Range<u64>,
+    f: &mut impl FnMut(u64, FirstLook),
+) {
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let cells = t.board().cells();
+    let word_of = |q: u32| endings.word_at(group_of(q) * cells + cell_of(q) as usize);
+    let end = range.end.min(index.size());
+    let mut at = range.start;
+    while at < end {
+        let tier = index.tier_at(at);
+        let info = &index.tiers()[tier];
+        let pair = at & !1;
+        let mut list = [0u32; N];
+        let mut ranks = [(0u64, 0u64); N];
+        let n = if index.singles() {
+            index.unrank_singles(tier, pair - info.offset, &mut list, &mut ranks)
+        } else {
+            index.unrank_pieces(tier, pair - info.offset, &mut list)
+        };
+        if let Some(n) = n {
+            let pieces = &list[..n];
+            let mut words = [0usize; N];
+            for (w, &q) in words.iter_mut().zip(pieces) {
+                *w = word_of(q);
+            }
+            for i in at..(pair + 2).min(end) {
+                let to_move = (i & 1) as usize;
+                if info.sides >> to_move & 1 == 1 {
+                    f(i, first_look(t, pieces, &words[..n], to_move, terminals_indexed));
+                }
+            }
+        }
+        at = pair + 2;
+    }
+}
+
+/// The [`FirstLook`] of the position of `pieces` (whose ending words are
+/// `words`) with `to_move` to move (see [`for_each_first_look_in`]).
+#[inline]
+fn first_look(t: &Tables, pieces: &[u32], words: &[usize], to_move: usize, terminals_indexed: bool) -> FirstLook {
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let cells = t.board().cells();
+    let all = words.iter().fold(0, |word, &w| word | w);
+    if let Some(outcome) = endings.outcome(all, to_move) {
+        return FirstLook::Over(outcome);
+    }
+    let board = t.board();
+    let next = 1 - to_move;
+    let (mut count, mut best_over) = (0usize, None::<gsolve_engine::Value>);
+    let mut child = |outcome: Option<Outcome>| match outcome {
+        Some(outcome) if !terminals_indexed => best_over = best_over.max(Some(outcome.value().parent_view())),
+        _ => count += 1,
+    };
+    let mut can_pass = false;
+    let mut seen = Seen::<u32>::default();
+    for (i, &packed) in pieces.iter().enumerate() {
+        let g = group_of(packed);
+        if t.side_of(g) != to_move {
+            continue;
+        }
+        can_pass |= t.stays(g);
+        let from = cell_of(packed);
+        let others = words.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |word, (_, &w)| word | w);
+        // A target reached by two rules (or two rays) is one move.
+        let dedupe = board.rays_overlap(g, from);
+        seen.clear();
+        for ray in board.rays(g, from) {
+            for &to in board.ray_cells(ray) {
+                let occupant = pieces.iter().position(|&q| cell_of(q) == to);
+                let legal = match occupant {
+                    None => ray.onto.empty(),
+                    Some(j) => ray.onto.enemy() && t.side_of(group_of(pieces[j])) != to_move,
+                };
+                if legal && (!dedupe || seen.insert(to)) {
+                    if terminals_indexed {
+                        // Every move counts: no child need be asked.
+                        child(None);
+                    } else {
+                        let landed = endings.word_at(g * cells + to as usize);
+                        child(match occupant {
+                            None => endings.outcome(others | landed, next),
+                            Some(j) => match t.meet_code(g, group_of(pieces[j])) {
+                                0 => {
+                                    let rest = words.iter().enumerate().filter(|&(k, _)| k != i && k != j);
+                                    endings.outcome(rest.fold(landed, |word, (_, &w)| word | w), next)
+                                }
+                                // The meeting's code names the winning side, seen by
+                                // the side to move in the child.
+                                3 => Some(Outcome::Tie),
+                                code if (code - 1) as usize == next => Some(Outcome::Win),
+                                _ => Some(Outcome::Loss),
+                            },
+                        });
+                    }
+                }
+                if !ray.leap && occupant.is_some() {
+                    break;
+                }
+            }
+        }
+    }
+    if can_pass {
+        child(endings.outcome(all, next));
+    }
+    FirstLook::Moves { count, best_over }
 }
 
 /// Writes `pieces` with the one at place `i` replaced by `moved` into `list`,
