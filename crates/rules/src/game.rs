@@ -22,6 +22,7 @@ use crate::position::{RulesPosition, MAX_PIECES};
 use crate::race::Race;
 use crate::scan::PlacementScan;
 use crate::spec::Rules;
+use crate::steps::Steps;
 use crate::tables::{check_counts, Tables};
 use gsolve_engine::{Game, Outcome};
 use std::sync::Arc;
@@ -52,8 +53,9 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// Immediate wins read from the rules, for games of the shape
     /// [`crate::knowledge`] takes.
     knowledge: Option<Arc<Knowledge>>,
-    /// Are parents ranked from their child's pieces ([`crate::steps`])?
-    ranks_parents: bool,
+    /// The rays laid out for games whose parents are ranked from their child's
+    /// pieces ([`crate::steps`]); `None` for other games.
+    steps: Option<Arc<Steps>>,
 }
 
 impl RulesGame {
@@ -78,8 +80,12 @@ impl RulesGame {
         let scan = index.as_ref().ok().and_then(|index| PlacementScan::new(&tables, index)).map(Arc::new);
         let lines = LineGame::of(rules, tables.board(), mirror.is_some());
         let knowledge = Knowledge::of(&tables).map(Arc::new);
-        let ranks_parents = index.as_ref().is_ok_and(|index| crate::steps::ranks_parents(&tables, index));
-        Ok(RulesGame { tables, index, race, mirror, lines, scan, knowledge, ranks_parents })
+        let steps = index
+            .as_ref()
+            .ok()
+            .filter(|index| crate::steps::ranks_parents(&tables, index))
+            .map(|index| Arc::new(Steps::new(&tables, index)));
+        Ok(RulesGame { tables, index, race, mirror, lines, scan, knowledge, steps })
     }
 
     /// The same game with an index for up to `limits[g]` pieces of each group.
@@ -103,7 +109,7 @@ impl RulesGame {
             lines: self.lines.clone(),
             scan: self.scan.clone(),
             knowledge: self.knowledge.clone(),
-            ranks_parents: self.ranks_parents,
+            steps: self.steps.clone(),
         })
     }
 }
@@ -290,7 +296,13 @@ impl<const N: usize> RulesGame<N> {
     /// Are parents ranked from their child's pieces, without building them (the
     /// games whose pieces only step: [`crate::steps`])?
     pub fn ranks_parents(&self) -> bool {
-        self.ranks_parents
+        self.steps.is_some()
+    }
+
+    /// The rays laid out for [`crate::steps`], where the game ranks its parents.
+    #[inline]
+    pub(crate) fn steps(&self) -> Option<&Steps> {
+        self.steps.as_deref()
     }
 
     /// The number of moves as the general move generator gives them (not the

@@ -46,6 +46,119 @@ pub(crate) fn ranks_parents(tables: &Tables, index: &PlacementIndex) -> bool {
         && index.locates_pieces(pieces)
 }
 
+/// Each piece's rays laid out for the common case where no other piece stands
+/// near it: a piece of group g on cell c has a *span*, the least and the
+/// greatest cell of its rays (forward for its moves, backward for its
+/// parents'); where no other piece stands on a cell of the span, no ray is
+/// blocked and no move captures, so the moves are the distinct cells of the
+/// rays that may land on empty cells, listed once here, and the parents those
+/// of the backward rays.
+///
+/// ```text
+///   forward[g * cells + c]  = (lo, hi, start, end): span, targets[start..end]
+///   backward[g * cells + c] = (lo, hi, start, end): span, origins[start..end]
+///   targets[k] = (cell, word of a piece of g there)
+///   origins[k] = (cell, slot of the cell among g's places, word, QUIET | CAPTURE)
+/// ```
+/// Why: walking each ray and asking every cell whether a piece stands there was
+/// most of counting a position's moves and of listing its parents, where, with a
+/// piece or two on a board of hundreds of cells, they seldom meet.
+#[derive(Clone, Debug)]
+pub(crate) struct Steps {
+    forward: Vec<(u32, u32, u32, u32)>,
+    targets: Vec<(u32, u32)>,
+    backward: Vec<(u32, u32, u32, u32)>,
+    origins: Vec<Origin>,
+}
+
+/// A cell a piece may have come from (see [`Steps`]).
+#[derive(Clone, Copy, Debug)]
+struct Origin {
+    cell: u32,
+    /// Its slot among the group's places, `u32::MAX` if it is not one.
+    slot: u32,
+    /// The ending word of the piece there.
+    word: u32,
+    /// Bit 0: on a ray whose moves land on empty cells; bit 1: on one whose
+    /// moves capture.
+    kinds: u8,
+}
+
+const QUIET: u8 = 1;
+const CAPTURE: u8 = 2;
+
+impl Steps {
+    /// The layout for the game of `t` with index `index` (a game [`ranks_parents`]
+    /// accepts).
+    pub(crate) fn new(t: &Tables, index: &PlacementIndex) -> Steps {
+        let board = t.board();
+        let cells = board.cells();
+        let endings = t.endings().table().expect("the game's endings are a table");
+        let mut steps = Steps { forward: Vec::new(), targets: Vec::new(), backward: Vec::new(), origins: Vec::new() };
+        for g in 0..t.groups() {
+            for c in 0..cells as u32 {
+                let word = |cell: u32| endings.word_at(g * cells + cell as usize) as u32;
+                let span = |rays: &[crate::board::Ray]| {
+                    let all = rays.iter().flat_map(|ray| board.ray_cells(ray).iter().copied());
+                    (all.clone().min().unwrap_or(u32::MAX), all.max().unwrap_or(0))
+                };
+                let rays = board.rays(g, c);
+                let start = steps.targets.len() as u32;
+                for ray in rays.iter().filter(|ray| ray.onto.empty()) {
+                    for &to in board.ray_cells(ray) {
+                        if !steps.targets[start as usize..].iter().any(|&(cell, _)| cell == to) {
+                            steps.targets.push((to, word(to)));
+                        }
+                    }
+                }
+                let (lo, hi) = span(rays);
+                steps.forward.push((lo, hi, start, steps.targets.len() as u32));
+                let rays = board.back_rays(g, c);
+                let start = steps.origins.len();
+                for ray in rays {
+                    let kinds = if ray.onto.empty() { QUIET } else { 0 } | if ray.onto.enemy() { CAPTURE } else { 0 };
+                    for &from in board.ray_cells(ray) {
+                        match steps.origins[start..].iter_mut().find(|o| o.cell == from) {
+                            Some(origin) => origin.kinds |= kinds,
+                            None => steps.origins.push(Origin {
+                                cell: from,
+                                slot: index.slot(g, from),
+                                word: word(from),
+                                kinds,
+                            }),
+                        }
+                    }
+                }
+                let (lo, hi) = span(rays);
+                steps.backward.push((lo, hi, start as u32, steps.origins.len() as u32));
+            }
+        }
+        steps
+    }
+
+    /// The targets of a piece of group g on cell c when no other piece stands
+    /// on its span: `(lo, hi)` and the targets.
+    #[inline]
+    fn forward(&self, cells: usize, g: usize, c: u32) -> ((u32, u32), &[(u32, u32)]) {
+        let (lo, hi, start, end) = self.forward[g * cells + c as usize];
+        ((lo, hi), &self.targets[start as usize..end as usize])
+    }
+
+    /// The origins of a piece of group g on cell c when no other piece stands
+    /// on its span: `(lo, hi)` and the origins.
+    #[inline]
+    fn backward(&self, cells: usize, g: usize, c: u32) -> ((u32, u32), &[Origin]) {
+        let (lo, hi, start, end) = self.backward[g * cells + c as usize];
+        ((lo, hi), &self.origins[start as usize..end as usize])
+    }
+}
+
+/// Does a piece of `pieces` other than the one at place `i` stand in `lo..=hi`?
+#[inline]
+fn near(pieces: &[u32], i: usize, (lo, hi): (u32, u32)) -> bool {
+    pieces.iter().enumerate().any(|(j, &q)| j != i && (lo..=hi).contains(&cell_of(q)))
+}
+
 /// Calls `f` with the index of each parent of the position at `child` (which
 /// names a position), as [`crate::unmoves::parents`] yields the parents, in a
 /// game [`ranks_parents`] accepts; `N` is the room of the game's positions
@@ -53,11 +166,12 @@ pub(crate) fn ranks_parents(tables: &Tables, index: &PlacementIndex) -> bool {
 pub(crate) fn for_each_parent_index<const N: usize>(
     t: &Tables,
     index: &PlacementIndex,
+    steps: &Steps,
     child: u64,
     f: &mut impl FnMut(u64),
 ) {
     if index.singles() {
-        return single_parent_indices::<N>(t, index, child, f);
+        return single_parent_indices::<N>(t, index, steps, child, f);
     }
     let tier = index.tier_at(child);
     let offset = index.tiers()[tier].offset;
@@ -180,7 +294,13 @@ pub(crate) fn for_each_parent_index<const N: usize>(
 /// below h's: by `[to < cell_h] − [from < cell_h]`. Every other rank stays.
 /// Why: recomputing each changed group's rank from a list rebuilt for every
 /// parent was most of the walk, where a few comparisons do.
-fn single_parent_indices<const N: usize>(t: &Tables, index: &PlacementIndex, child: u64, f: &mut impl FnMut(u64)) {
+fn single_parent_indices<const N: usize>(
+    t: &Tables,
+    index: &PlacementIndex,
+    steps: &Steps,
+    child: u64,
+    f: &mut impl FnMut(u64),
+) {
     let tier = index.tier_at(child);
     let offset = index.tiers()[tier].offset;
     let mut child_pieces = [0u32; N];
@@ -215,7 +335,50 @@ fn single_parent_indices<const N: usize>(t: &Tables, index: &PlacementIndex, chi
         let (rank, mult) = ranks[i];
         let within = index.groups_within(g);
         // The child's rank without the piece's own group's part.
-        let base = child_rank.wrapping_sub(rank.wrapping_mul(mult));
+        let mut base = child_rank.wrapping_sub(rank.wrapping_mul(mult));
+        let (span, origins) = steps.backward(cells, g, to);
+        if !near(pieces, i, span) {
+            // No other piece on the span: every origin is free, and every other
+            // piece stands below all of them or above all of them, so the
+            // parents' ranks differ only in this group's slot: the count of
+            // earlier pieces within it below the origin, and the change of
+            // later groups holding it, are the same for all of them.
+            let mut below = 0u32;
+            for (j, &q) in pieces.iter().enumerate() {
+                let (h, cell) = (group_of(q), cell_of(q));
+                if j < i {
+                    below += (within >> h & 1 == 1 && cell < span.0) as u32;
+                } else if j > i && index.groups_within(h) >> g & 1 == 1 {
+                    let delta = (to < cell) as u64 as i64 - (span.1 < cell) as u64 as i64;
+                    base = base.wrapping_add((delta as u64).wrapping_mul(ranks[j].1));
+                }
+            }
+            let base = base.wrapping_sub((below as u64).wrapping_mul(mult));
+            // Can a parent have had an enemy on `to` (of a group the tier has
+            // none of, where the index has room for one, that the piece does
+            // not meet)?
+            let captures = n < N
+                && (0..t.groups()).any(|h| {
+                    t.side_of(h) != side
+                        && t.meet_code(g, h) == 0
+                        && index.limits()[h] > 0
+                        && !pieces.iter().any(|&q| group_of(q) == h)
+                });
+            for origin in origins {
+                let word = others | origin.word as usize;
+                if origin.kinds & QUIET != 0 && !over(word) {
+                    f(if origin.slot == u32::MAX {
+                        u64::MAX // off the group's places: no tier holds the parent
+                    } else {
+                        offset + base.wrapping_add((origin.slot as u64).wrapping_mul(mult)) * 2 + side as u64
+                    });
+                }
+                if captures && origin.kinds & CAPTURE != 0 {
+                    single_capture_parents(t, index, pieces, i, origin.cell, word, side, &mut list, f);
+                }
+            }
+            continue;
+        }
         let dedupe = board.back_rays_overlap(g, to);
         seen.clear();
         for ray in board.back_rays(g, to) {
@@ -247,24 +410,7 @@ fn single_parent_indices<const N: usize>(t: &Tables, index: &PlacementIndex, chi
                         }
                     }
                     if ray.onto.enemy() && n < N && (!dedupe || seen.insert((from, true))) {
-                        // A capture: an enemy of each group the piece does not meet
-                        // (a meeting ends the game) and the tier has none of (each
-                        // group has room for one) stood on `to`.
-                        for h in 0..t.groups() {
-                            if t.side_of(h) == side || t.meet_code(g, h) != 0 {
-                                continue;
-                            }
-                            if pieces.iter().any(|&q| group_of(q) == h) || index.limits()[h] == 0 {
-                                continue;
-                            }
-                            let captured = pack(h, to);
-                            if !over(word | word_of(captured)) {
-                                moved_back(pieces, i, moved, &mut list);
-                                insert_sorted(&mut list, n, captured);
-                                let located = index.locate_pieces(&list[..n + 1], side);
-                                f(located.map_or(u64::MAX, |(t, i)| index.tiers()[t].offset + i));
-                            }
-                        }
+                        single_capture_parents(t, index, pieces, i, from, word, side, &mut list, f);
                     }
                 }
                 if occupied && !ray.leap {
@@ -275,6 +421,44 @@ fn single_parent_indices<const N: usize>(t: &Tables, index: &PlacementIndex, chi
     }
     if can_pass && !over(words.iter().fold(0, |word, &w| word | w)) {
         f(child ^ 1);
+    }
+}
+
+/// The parents where the piece at place `i` of `pieces` (no group has more than
+/// one) came from `from` capturing an enemy on its cell, `word` the ending
+/// word of the parent without the enemy: one for each enemy group the piece
+/// does not meet (a meeting ends the game) that the tier has none of (each
+/// group has room for one), ranked from a list ([`PlacementIndex::locate_pieces`]:
+/// the parent lies in another tier).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn single_capture_parents<const N: usize>(
+    t: &Tables,
+    index: &PlacementIndex,
+    pieces: &[u32],
+    i: usize,
+    from: u32,
+    word: usize,
+    side: usize,
+    list: &mut [u32; N],
+    f: &mut impl FnMut(u64),
+) {
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let cells = t.board().cells();
+    let (g, to, n) = (group_of(pieces[i]), cell_of(pieces[i]), pieces.len());
+    for h in 0..t.groups() {
+        if t.side_of(h) == side || t.meet_code(g, h) != 0 {
+            continue;
+        }
+        if pieces.iter().any(|&q| group_of(q) == h) || index.limits()[h] == 0 {
+            continue;
+        }
+        if endings.outcome(word | endings.word_at(h * cells + to as usize), side).is_none() {
+            moved_back(pieces, i, pack(g, from), list);
+            insert_sorted(list, n, pack(h, to));
+            let located = index.locate_pieces(&list[..n + 1], side);
+            f(located.map_or(u64::MAX, |(t, i)| index.tiers()[t].offset + i));
+        }
     }
 }
 
@@ -294,6 +478,7 @@ fn single_parent_indices<const N: usize>(t: &Tables, index: &PlacementIndex, chi
 pub(crate) fn for_each_first_look_in<const N: usize>(
     t: &Tables,
     index: &PlacementIndex,
+    steps: &Steps,
     terminals_indexed: bool,
     range: std::ops::Range<u64>,
     f: &mut impl FnMut(u64, FirstLook),
@@ -323,7 +508,7 @@ pub(crate) fn for_each_first_look_in<const N: usize>(
             for i in at..(pair + 2).min(end) {
                 let to_move = (i & 1) as usize;
                 if info.sides >> to_move & 1 == 1 {
-                    f(i, first_look(t, pieces, &words[..n], to_move, terminals_indexed));
+                    f(i, first_look(t, steps, pieces, &words[..n], to_move, terminals_indexed));
                 }
             }
         }
@@ -334,7 +519,14 @@ pub(crate) fn for_each_first_look_in<const N: usize>(
 /// The [`FirstLook`] of the position of `pieces` (whose ending words are
 /// `words`) with `to_move` to move (see [`for_each_first_look_in`]).
 #[inline]
-fn first_look(t: &Tables, pieces: &[u32], words: &[usize], to_move: usize, terminals_indexed: bool) -> FirstLook {
+fn first_look(
+    t: &Tables,
+    steps: &Steps,
+    pieces: &[u32],
+    words: &[usize],
+    to_move: usize,
+    terminals_indexed: bool,
+) -> FirstLook {
     let endings = t.endings().table().expect("the game's endings are a table");
     let cells = t.board().cells();
     let all = words.iter().fold(0, |word, &w| word | w);
@@ -344,9 +536,10 @@ fn first_look(t: &Tables, pieces: &[u32], words: &[usize], to_move: usize, termi
     let board = t.board();
     let next = 1 - to_move;
     let (mut count, mut best_over) = (0usize, None::<gsolve_engine::Value>);
-    let mut child = |outcome: Option<Outcome>| match outcome {
+    // A child over is counted where terminal positions are indexed, else valued.
+    let mut child = |count: &mut usize, outcome: Option<Outcome>| match outcome {
         Some(outcome) if !terminals_indexed => best_over = best_over.max(Some(outcome.value().parent_view())),
-        _ => count += 1,
+        _ => *count += 1,
     };
     let mut can_pass = false;
     let mut seen = Seen::<u32>::default();
@@ -358,6 +551,18 @@ fn first_look(t: &Tables, pieces: &[u32], words: &[usize], to_move: usize, termi
         can_pass |= t.stays(g);
         let from = cell_of(packed);
         let others = words.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |word, (_, &w)| word | w);
+        let (span, targets) = steps.forward(cells, g, from);
+        if !near(pieces, i, span) {
+            // Nothing in the way and nothing to capture: the listed targets.
+            if terminals_indexed {
+                count += targets.len();
+            } else {
+                for &(_, landed) in targets {
+                    child(&mut count, endings.outcome(others | landed as usize, next));
+                }
+            }
+            continue;
+        }
         // A target reached by two rules (or two rays) is one move.
         let dedupe = board.rays_overlap(g, from);
         seen.clear();
@@ -371,10 +576,10 @@ fn first_look(t: &Tables, pieces: &[u32], words: &[usize], to_move: usize, termi
                 if legal && (!dedupe || seen.insert(to)) {
                     if terminals_indexed {
                         // Every move counts: no child need be asked.
-                        child(None);
+                        child(&mut count, None);
                     } else {
                         let landed = endings.word_at(g * cells + to as usize);
-                        child(match occupant {
+                        let outcome = match occupant {
                             None => endings.outcome(others | landed, next),
                             Some(j) => match t.meet_code(g, group_of(pieces[j])) {
                                 0 => {
@@ -387,7 +592,8 @@ fn first_look(t: &Tables, pieces: &[u32], words: &[usize], to_move: usize, termi
                                 code if (code - 1) as usize == next => Some(Outcome::Win),
                                 _ => Some(Outcome::Loss),
                             },
-                        });
+                        };
+                        child(&mut count, outcome);
                     }
                 }
                 if !ray.leap && occupant.is_some() {
@@ -397,7 +603,7 @@ fn first_look(t: &Tables, pieces: &[u32], words: &[usize], to_move: usize, termi
         }
     }
     if can_pass {
-        child(endings.outcome(all, next));
+        child(&mut count, endings.outcome(all, next));
     }
     FirstLook::Moves { count, best_over }
 }
