@@ -323,7 +323,8 @@ fn single_parent_indices<const N: usize>(
     let words = &words[..n];
     let mut list = [0u32; N];
     let mut can_pass = false;
-    let mut seen = Seen::default();
+    // Made only where two rays share a cell: most pieces never need it.
+    let mut seen: Option<Seen<(u32, bool)>> = None;
     for (i, &packed) in pieces.iter().enumerate() {
         let g = group_of(packed);
         if t.side_of(g) != side {
@@ -380,14 +381,19 @@ fn single_parent_indices<const N: usize>(
             continue;
         }
         let dedupe = board.back_rays_overlap(g, to);
-        seen.clear();
+        if let Some(seen) = &mut seen {
+            seen.clear();
+        }
         for ray in board.back_rays(g, to) {
             for &from in board.ray_cells(ray) {
                 let occupied = pieces.iter().any(|&q| cell_of(q) == from);
                 if !occupied {
                     let moved = pack(g, from);
                     let word = others | word_of(moved);
-                    if ray.onto.empty() && (!dedupe || seen.insert((from, false))) && !over(word) {
+                    if ray.onto.empty()
+                        && (!dedupe || seen.get_or_insert_with(Seen::default).insert((from, false)))
+                        && !over(word)
+                    {
                         let slot = index.slot(g, from);
                         if slot == u32::MAX {
                             // Off the group's places: no tier holds the parent.
@@ -409,7 +415,10 @@ fn single_parent_indices<const N: usize>(
                             f(offset + parent * 2 + side as u64);
                         }
                     }
-                    if ray.onto.enemy() && n < N && (!dedupe || seen.insert((from, true))) {
+                    if ray.onto.enemy()
+                        && n < N
+                        && (!dedupe || seen.get_or_insert_with(Seen::default).insert((from, true)))
+                    {
                         single_capture_parents(t, index, pieces, i, from, word, side, &mut list, f);
                     }
                 }
@@ -491,28 +500,42 @@ pub(crate) fn for_each_first_look_in<const N: usize>(
     while at < end {
         let tier = index.tier_at(at);
         let info = &index.tiers()[tier];
-        let pair = at & !1;
-        let mut list = [0u32; N];
-        let mut ranks = [(0u64, 0u64); N];
-        let n = if index.singles() {
-            index.unrank_singles(tier, pair - info.offset, &mut list, &mut ranks)
-        } else {
-            index.unrank_pieces(tier, pair - info.offset, &mut list)
-        };
-        if let Some(n) = n {
-            let pieces = &list[..n];
+        let tier_end = end.min(info.offset + info.size);
+        let mut look = |at: u64, list: &[u32]| {
+            let pair = at & !1;
             let mut words = [0usize; N];
-            for (w, &q) in words.iter_mut().zip(pieces) {
+            for (w, &q) in words.iter_mut().zip(list) {
                 *w = word_of(q);
             }
-            for i in at..(pair + 2).min(end) {
+            for i in at..(pair + 2).min(tier_end) {
                 let to_move = (i & 1) as usize;
                 if info.sides >> to_move & 1 == 1 {
-                    f(i, first_look(t, steps, pieces, &words[..n], to_move, terminals_indexed));
+                    f(i, first_look(t, steps, list, &words[..list.len()], to_move, terminals_indexed));
                 }
             }
+        };
+        let mut list = [0u32; N];
+        if index.singles() {
+            // The tier's placements in order: the group ranks stepped, not
+            // divided out of each index.
+            let mut digits = [0u64; N];
+            let mut ranks = [(0u64, 0u64); N];
+            index.single_ranks(tier, (at & !1) - info.offset, &mut digits);
+            while at < tier_end {
+                if let Some(n) = index.singles_at(tier, &digits, &mut list, &mut ranks) {
+                    look(at, &list[..n]);
+                }
+                index.next_single_ranks(tier, &mut digits);
+                at = (at & !1) + 2;
+            }
+            continue;
         }
-        at = pair + 2;
+        while at < tier_end {
+            if let Some(n) = index.unrank_pieces(tier, (at & !1) - info.offset, &mut list) {
+                look(at, &list[..n]);
+            }
+            at = (at & !1) + 2;
+        }
     }
 }
 
@@ -542,7 +565,8 @@ fn first_look(
         _ => *count += 1,
     };
     let mut can_pass = false;
-    let mut seen = Seen::<u32>::default();
+    // Made only where two rays share a cell: most pieces never need it.
+    let mut seen: Option<Seen<u32>> = None;
     for (i, &packed) in pieces.iter().enumerate() {
         let g = group_of(packed);
         if t.side_of(g) != to_move {
@@ -565,7 +589,9 @@ fn first_look(
         }
         // A target reached by two rules (or two rays) is one move.
         let dedupe = board.rays_overlap(g, from);
-        seen.clear();
+        if let Some(seen) = &mut seen {
+            seen.clear();
+        }
         for ray in board.rays(g, from) {
             for &to in board.ray_cells(ray) {
                 let occupant = pieces.iter().position(|&q| cell_of(q) == to);
@@ -573,7 +599,7 @@ fn first_look(
                     None => ray.onto.empty(),
                     Some(j) => ray.onto.enemy() && t.side_of(group_of(pieces[j])) != to_move,
                 };
-                if legal && (!dedupe || seen.insert(to)) {
+                if legal && (!dedupe || seen.get_or_insert_with(Seen::default).insert(to)) {
                     if terminals_indexed {
                         // Every move counts: no child need be asked.
                         child(&mut count, None);
