@@ -323,8 +323,6 @@ fn single_parent_indices<const N: usize>(
     let words = &words[..n];
     let mut list = [0u32; N];
     let mut can_pass = false;
-    // Made only where two rays share a cell: most pieces never need it.
-    let mut seen: Option<Seen<(u32, bool)>> = None;
     for (i, &packed) in pieces.iter().enumerate() {
         let g = group_of(packed);
         if t.side_of(g) != side {
@@ -380,56 +378,88 @@ fn single_parent_indices<const N: usize>(
             }
             continue;
         }
-        let dedupe = board.back_rays_overlap(g, to);
-        if let Some(seen) = &mut seen {
-            seen.clear();
-        }
-        for ray in board.back_rays(g, to) {
-            for &from in board.ray_cells(ray) {
-                let occupied = pieces.iter().any(|&q| cell_of(q) == from);
-                if !occupied {
-                    let moved = pack(g, from);
-                    let word = others | word_of(moved);
-                    if ray.onto.empty()
-                        && (!dedupe || seen.get_or_insert_with(Seen::default).insert((from, false)))
-                        && !over(word)
-                    {
-                        let slot = index.slot(g, from);
-                        if slot == u32::MAX {
-                            // Off the group's places: no tier holds the parent.
-                            f(u64::MAX);
-                        } else {
-                            let mut parent = base;
-                            let mut below = 0;
-                            for (j, &q) in pieces.iter().enumerate() {
-                                let (h, cell) = (group_of(q), cell_of(q));
-                                if j < i {
-                                    below += (within >> h & 1 == 1 && cell < from) as u32;
-                                } else if j > i && index.groups_within(h) >> g & 1 == 1 {
-                                    let (_, m) = ranks[j];
-                                    let delta = (to < cell) as u64 as i64 - (from < cell) as u64 as i64;
-                                    parent = parent.wrapping_add((delta as u64).wrapping_mul(m));
-                                }
-                            }
-                            parent = parent.wrapping_add(((slot - below) as u64).wrapping_mul(mult));
-                            f(offset + parent * 2 + side as u64);
-                        }
-                    }
-                    if ray.onto.enemy()
-                        && n < N
-                        && (!dedupe || seen.get_or_insert_with(Seen::default).insert((from, true)))
-                    {
-                        single_capture_parents(t, index, pieces, i, from, word, side, &mut list, f);
-                    }
-                }
-                if occupied && !ray.leap {
-                    break;
-                }
-            }
-        }
+        // Another piece near: each ray walked, as for a position.
+        blocked_single_parents(t, index, pieces, &ranks[..n], i, others, base, side, offset, &mut list, f);
     }
     if can_pass && !over(words.iter().fold(0, |word, &w| word | w)) {
         f(child ^ 1);
+    }
+}
+
+/// The parents of the piece at place `i` of `pieces` (no group has more than
+/// one) where another piece stands on its span ([`single_parent_indices`]):
+/// each backward ray walked, blocked by the pieces on it, the changed ranks
+/// counted for each origin. `others` is the ending word of the other pieces,
+/// `base` the child's rank less the piece's group's part, `ranks` each piece's
+/// group rank and multiplier. Apart from the walk of a piece nothing is near,
+/// which is most of them: kept out of it, it leaves that walk small enough for
+/// the caller's update to be put inline.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn blocked_single_parents<const N: usize>(
+    t: &Tables,
+    index: &PlacementIndex,
+    pieces: &[u32],
+    ranks: &[(u64, u64)],
+    i: usize,
+    others: usize,
+    base: u64,
+    side: usize,
+    offset: u64,
+    list: &mut [u32; N],
+    f: &mut impl FnMut(u64),
+) {
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let board = t.board();
+    let cells = board.cells();
+    let n = pieces.len();
+    let word_of = |q: u32| endings.word_at(group_of(q) * cells + cell_of(q) as usize);
+    let over = |word: usize| endings.outcome(word, side).is_some();
+    let (g, to) = (group_of(pieces[i]), cell_of(pieces[i]));
+    let mult = ranks[i].1;
+    let within = index.groups_within(g);
+    let mut seen: Option<Seen<(u32, bool)>> = None;
+    let dedupe = board.back_rays_overlap(g, to);
+    for ray in board.back_rays(g, to) {
+        for &from in board.ray_cells(ray) {
+            let occupied = pieces.iter().any(|&q| cell_of(q) == from);
+            if !occupied {
+                let moved = pack(g, from);
+                let word = others | word_of(moved);
+                if ray.onto.empty()
+                    && (!dedupe || seen.get_or_insert_with(Seen::default).insert((from, false)))
+                    && !over(word)
+                {
+                    let slot = index.slot(g, from);
+                    if slot == u32::MAX {
+                        // Off the group's places: no tier holds the parent.
+                        f(u64::MAX);
+                    } else {
+                        let mut parent = base;
+                        let mut below = 0;
+                        for (j, &q) in pieces.iter().enumerate() {
+                            let (h, cell) = (group_of(q), cell_of(q));
+                            if j < i {
+                                below += (within >> h & 1 == 1 && cell < from) as u32;
+                            } else if j > i && index.groups_within(h) >> g & 1 == 1 {
+                                let (_, m) = ranks[j];
+                                let delta = (to < cell) as u64 as i64 - (from < cell) as u64 as i64;
+                                parent = parent.wrapping_add((delta as u64).wrapping_mul(m));
+                            }
+                        }
+                        parent = parent.wrapping_add(((slot - below) as u64).wrapping_mul(mult));
+                        f(offset + parent * 2 + side as u64);
+                    }
+                }
+                if ray.onto.enemy() && n < N && (!dedupe || seen.get_or_insert_with(Seen::default).insert((from, true)))
+                {
+                    single_capture_parents(t, index, pieces, i, from, word, side, list, f);
+                }
+            }
+            if occupied && !ray.leap {
+                break;
+            }
+        }
     }
 }
 
@@ -541,7 +571,7 @@ pub(crate) fn for_each_first_look_in<const N: usize>(
 
 /// The [`FirstLook`] of the position of `pieces` (whose ending words are
 /// `words`) with `to_move` to move (see [`for_each_first_look_in`]).
-#[inline]
+#[inline(always)]
 fn first_look(
     t: &Tables,
     steps: &Steps,
@@ -556,17 +586,9 @@ fn first_look(
     if let Some(outcome) = endings.outcome(all, to_move) {
         return FirstLook::Over(outcome);
     }
-    let board = t.board();
     let next = 1 - to_move;
     let (mut count, mut best_over) = (0usize, None::<gsolve_engine::Value>);
-    // A child over is counted where terminal positions are indexed, else valued.
-    let mut child = |count: &mut usize, outcome: Option<Outcome>| match outcome {
-        Some(outcome) if !terminals_indexed => best_over = best_over.max(Some(outcome.value().parent_view())),
-        _ => *count += 1,
-    };
     let mut can_pass = false;
-    // Made only where two rays share a cell: most pieces never need it.
-    let mut seen: Option<Seen<u32>> = None;
     for (i, &packed) in pieces.iter().enumerate() {
         let g = group_of(packed);
         if t.side_of(g) != to_move {
@@ -582,56 +604,103 @@ fn first_look(
                 count += targets.len();
             } else {
                 for &(_, landed) in targets {
-                    child(&mut count, endings.outcome(others | landed as usize, next));
+                    tally(
+                        &mut count,
+                        &mut best_over,
+                        terminals_indexed,
+                        endings.outcome(others | landed as usize, next),
+                    );
                 }
             }
             continue;
         }
-        // A target reached by two rules (or two rays) is one move.
-        let dedupe = board.rays_overlap(g, from);
-        if let Some(seen) = &mut seen {
-            seen.clear();
-        }
-        for ray in board.rays(g, from) {
-            for &to in board.ray_cells(ray) {
-                let occupant = pieces.iter().position(|&q| cell_of(q) == to);
-                let legal = match occupant {
-                    None => ray.onto.empty(),
-                    Some(j) => ray.onto.enemy() && t.side_of(group_of(pieces[j])) != to_move,
-                };
-                if legal && (!dedupe || seen.get_or_insert_with(Seen::default).insert(to)) {
-                    if terminals_indexed {
-                        // Every move counts: no child need be asked.
-                        child(&mut count, None);
-                    } else {
-                        let landed = endings.word_at(g * cells + to as usize);
-                        let outcome = match occupant {
-                            None => endings.outcome(others | landed, next),
-                            Some(j) => match t.meet_code(g, group_of(pieces[j])) {
-                                0 => {
-                                    let rest = words.iter().enumerate().filter(|&(k, _)| k != i && k != j);
-                                    endings.outcome(rest.fold(landed, |word, (_, &w)| word | w), next)
-                                }
-                                // The meeting's code names the winning side, seen by
-                                // the side to move in the child.
-                                3 => Some(Outcome::Tie),
-                                code if (code - 1) as usize == next => Some(Outcome::Win),
-                                _ => Some(Outcome::Loss),
-                            },
-                        };
-                        child(&mut count, outcome);
-                    }
+        // Another piece near: each ray walked, as for a position.
+        let (blocked_count, blocked_best) = blocked_moves(t, pieces, words, i, others, to_move, terminals_indexed);
+        count += blocked_count;
+        best_over = best_over.max(blocked_best);
+    }
+    if can_pass {
+        tally(&mut count, &mut best_over, terminals_indexed, endings.outcome(all, next));
+    }
+    FirstLook::Moves { count, best_over }
+}
+
+/// The moves of the piece at place `i` of `pieces` where another piece stands
+/// on its span ([`first_look`]): each ray walked as [`crate::moves`] walks it,
+/// `others` the ending word of the other pieces; the moves to count and the
+/// best ended child, as [`FirstLook::Moves`] has them. Out of [`first_look`]
+/// for the reason [`blocked_single_parents`] is out of its caller.
+#[inline(never)]
+fn blocked_moves(
+    t: &Tables,
+    pieces: &[u32],
+    words: &[usize],
+    i: usize,
+    others: usize,
+    to_move: usize,
+    terminals_indexed: bool,
+) -> (usize, Option<gsolve_engine::Value>) {
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let board = t.board();
+    let cells = board.cells();
+    let next = 1 - to_move;
+    let (g, from) = (group_of(pieces[i]), cell_of(pieces[i]));
+    let (mut count, mut best_over) = (0usize, None::<gsolve_engine::Value>);
+
+    let mut seen: Option<Seen<u32>> = None;
+    // A target reached by two rules (or two rays) is one move.
+    let dedupe = board.rays_overlap(g, from);
+    for ray in board.rays(g, from) {
+        for &to in board.ray_cells(ray) {
+            let occupant = pieces.iter().position(|&q| cell_of(q) == to);
+            let legal = match occupant {
+                None => ray.onto.empty(),
+                Some(j) => ray.onto.enemy() && t.side_of(group_of(pieces[j])) != to_move,
+            };
+            if legal && (!dedupe || seen.get_or_insert_with(Seen::default).insert(to)) {
+                if terminals_indexed {
+                    // Every move counts: no child need be asked.
+                    tally(&mut count, &mut best_over, terminals_indexed, None);
+                } else {
+                    let landed = endings.word_at(g * cells + to as usize);
+                    let outcome = match occupant {
+                        None => endings.outcome(others | landed, next),
+                        Some(j) => match t.meet_code(g, group_of(pieces[j])) {
+                            0 => {
+                                let rest = words.iter().enumerate().filter(|&(k, _)| k != i && k != j);
+                                endings.outcome(rest.fold(landed, |word, (_, &w)| word | w), next)
+                            }
+                            // The meeting's code names the winning side, seen by
+                            // the side to move in the child.
+                            3 => Some(Outcome::Tie),
+                            code if (code - 1) as usize == next => Some(Outcome::Win),
+                            _ => Some(Outcome::Loss),
+                        },
+                    };
+                    tally(&mut count, &mut best_over, terminals_indexed, outcome);
                 }
-                if !ray.leap && occupant.is_some() {
-                    break;
-                }
+            }
+            if !ray.leap && occupant.is_some() {
+                break;
             }
         }
     }
-    if can_pass {
-        child(&mut count, endings.outcome(all, next));
+    (count, best_over)
+}
+
+/// A child, over (`outcome`) or not, as [`FirstLook::Moves`] has it: a child
+/// over is counted where terminal positions are indexed, else valued.
+#[inline(always)]
+fn tally(
+    count: &mut usize,
+    best_over: &mut Option<gsolve_engine::Value>,
+    terminals_indexed: bool,
+    outcome: Option<Outcome>,
+) {
+    match outcome {
+        Some(outcome) if !terminals_indexed => *best_over = (*best_over).max(Some(outcome.value().parent_view())),
+        _ => *count += 1,
     }
-    FirstLook::Moves { count, best_over }
 }
 
 /// Writes `pieces` with the one at place `i` replaced by `moved` into `list`,
