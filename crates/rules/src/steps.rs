@@ -55,20 +55,56 @@ pub(crate) fn ranks_parents(tables: &Tables, index: &PlacementIndex) -> bool {
 /// of the backward rays.
 ///
 /// ```text
-///   forward[g * cells + c]  = (lo, hi, start, end): span, targets[start..end]
-///   backward[g * cells + c] = (lo, hi, start, end): span, origins[start..end]
+///   forward[g * cells + c]  = span: lo, hi, start, end: targets[start..end],
+///                             on: bit k set when cell lo + k is on a ray
+///   backward[g * cells + c] = the same for origins[start..end]
 ///   targets[k] = (cell, word of a piece of g there)
 ///   origins[k] = (cell, slot of the cell among g's places, word, QUIET | CAPTURE)
 /// ```
+/// A piece on the span but on no ray blocks nothing and is not captured: the
+/// lists hold, only its place below or above each origin differs.
+///
 /// Why: walking each ray and asking every cell whether a piece stands there was
 /// most of counting a position's moves and of listing its parents, where, with a
 /// piece or two on a board of hundreds of cells, they seldom meet.
 #[derive(Clone, Debug)]
 pub(crate) struct Steps {
-    forward: Vec<(u32, u32, u32, u32)>,
+    forward: Vec<Span>,
     targets: Vec<(u32, u32)>,
-    backward: Vec<(u32, u32, u32, u32)>,
+    backward: Vec<Span>,
     origins: Vec<Origin>,
+}
+
+/// The cells of a piece's rays (see [`Steps`]).
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    lo: u32,
+    hi: u32,
+    start: u32,
+    end: u32,
+    /// Bit k: cell `lo + k` is on a ray; all set where the span is 128 cells or
+    /// more (cells past the first 128 are then taken to be on a ray).
+    on: u128,
+}
+
+impl Span {
+    fn of(cells: impl Iterator<Item = u32> + Clone, start: usize, end: usize) -> Span {
+        let (lo, hi) = (cells.clone().min().unwrap_or(u32::MAX), cells.clone().max().unwrap_or(0));
+        let on = if hi >= lo && hi - lo < 128 { cells.fold(0u128, |on, c| on | 1 << (c - lo)) } else { u128::MAX };
+        Span { lo, hi, start: start as u32, end: end as u32, on }
+    }
+
+    /// Does `cell` lie on the span?
+    #[inline(always)]
+    fn spans(&self, cell: u32) -> bool {
+        (self.lo..=self.hi).contains(&cell)
+    }
+
+    /// Does `cell` lie on a ray?
+    #[inline(always)]
+    fn on_ray(&self, cell: u32) -> bool {
+        self.spans(cell) && (cell - self.lo >= 128 || self.on >> (cell - self.lo) & 1 == 1)
+    }
 }
 
 /// A cell a piece may have come from (see [`Steps`]).
@@ -98,9 +134,8 @@ impl Steps {
         for g in 0..t.groups() {
             for c in 0..cells as u32 {
                 let word = |cell: u32| endings.word_at(g * cells + cell as usize) as u32;
-                let span = |rays: &[crate::board::Ray]| {
-                    let all = rays.iter().flat_map(|ray| board.ray_cells(ray).iter().copied());
-                    (all.clone().min().unwrap_or(u32::MAX), all.max().unwrap_or(0))
+                let all = |rays: &[crate::board::Ray]| {
+                    rays.iter().flat_map(|ray| board.ray_cells(ray).iter().copied()).collect::<Vec<u32>>()
                 };
                 let rays = board.rays(g, c);
                 let start = steps.targets.len() as u32;
@@ -111,8 +146,8 @@ impl Steps {
                         }
                     }
                 }
-                let (lo, hi) = span(rays);
-                steps.forward.push((lo, hi, start, steps.targets.len() as u32));
+                let end = steps.targets.len();
+                steps.forward.push(Span::of(all(rays).into_iter(), start as usize, end));
                 let rays = board.back_rays(g, c);
                 let start = steps.origins.len();
                 for ray in rays {
@@ -129,34 +164,38 @@ impl Steps {
                         }
                     }
                 }
-                let (lo, hi) = span(rays);
-                steps.backward.push((lo, hi, start as u32, steps.origins.len() as u32));
+                let end = steps.origins.len();
+                steps.backward.push(Span::of(all(rays).into_iter(), start, end));
             }
         }
         steps
     }
 
-    /// The targets of a piece of group g on cell c when no other piece stands
-    /// on its span: `(lo, hi)` and the targets.
+    /// The span of a piece of group g on cell c, and its targets when no other
+    /// piece stands on a ray.
     #[inline]
-    fn forward(&self, cells: usize, g: usize, c: u32) -> ((u32, u32), &[(u32, u32)]) {
-        let (lo, hi, start, end) = self.forward[g * cells + c as usize];
-        ((lo, hi), &self.targets[start as usize..end as usize])
+    fn forward(&self, cells: usize, g: usize, c: u32) -> (Span, &[(u32, u32)]) {
+        let span = self.forward[g * cells + c as usize];
+        (span, &self.targets[span.start as usize..span.end as usize])
     }
 
-    /// The origins of a piece of group g on cell c when no other piece stands
-    /// on its span: `(lo, hi)` and the origins.
+    /// The backward span of a piece of group g on cell c, and its origins when
+    /// no other piece stands on a ray.
     #[inline]
-    fn backward(&self, cells: usize, g: usize, c: u32) -> ((u32, u32), &[Origin]) {
-        let (lo, hi, start, end) = self.backward[g * cells + c as usize];
-        ((lo, hi), &self.origins[start as usize..end as usize])
+    fn backward(&self, cells: usize, g: usize, c: u32) -> (Span, &[Origin]) {
+        let span = self.backward[g * cells + c as usize];
+        (span, &self.origins[span.start as usize..span.end as usize])
     }
 }
 
-/// Does a piece of `pieces` other than the one at place `i` stand in `lo..=hi`?
-#[inline]
-fn near(pieces: &[u32], i: usize, (lo, hi): (u32, u32)) -> bool {
-    pieces.iter().enumerate().any(|(j, &q)| j != i && (lo..=hi).contains(&cell_of(q)))
+/// Does a piece of `pieces` other than the one at place `i` stand on the span
+/// (`on_ray` false) or on one of its rays (`on_ray` true)?
+#[inline(always)]
+fn near(pieces: &[u32], i: usize, span: &Span, on_ray: bool) -> bool {
+    pieces
+        .iter()
+        .enumerate()
+        .any(|(j, &q)| j != i && if on_ray { span.on_ray(cell_of(q)) } else { span.spans(cell_of(q)) })
 }
 
 /// Calls `f` with the index of each parent of the position at `child` (which
@@ -336,23 +375,32 @@ fn single_parent_indices<const N: usize>(
         // The child's rank without the piece's own group's part.
         let mut base = child_rank.wrapping_sub(rank.wrapping_mul(mult));
         let (span, origins) = steps.backward(cells, g, to);
-        if !near(pieces, i, span) {
-            // No other piece on the span: every origin is free, and every other
-            // piece stands below all of them or above all of them, so the
-            // parents' ranks differ only in this group's slot: the count of
-            // earlier pieces within it below the origin, and the change of
-            // later groups holding it, are the same for all of them.
-            let mut below = 0u32;
-            for (j, &q) in pieces.iter().enumerate() {
-                let (h, cell) = (group_of(q), cell_of(q));
-                if j < i {
-                    below += (within >> h & 1 == 1 && cell < span.0) as u32;
-                } else if j > i && index.groups_within(h) >> g & 1 == 1 {
-                    let delta = (to < cell) as u64 as i64 - (span.1 < cell) as u64 as i64;
-                    base = base.wrapping_add((delta as u64).wrapping_mul(ranks[j].1));
+        if !near(pieces, i, &span, true) {
+            // No other piece on a ray: every origin is free. Where none stands
+            // on the span either, every other piece stands below all origins or
+            // above all of them, so the parents' ranks differ only in this
+            // group's slot: the count of earlier pieces within it below the
+            // origin, and the change of later groups holding it, are the same
+            // for all of them. Else they are counted for each origin.
+            let spread = near(pieces, i, &span, false);
+            // The ranks' change from the other pieces, for an origin `from`.
+            let change = |from: u32| {
+                let (mut change, mut below) = (0u64, 0u32);
+                for (j, &q) in pieces.iter().enumerate() {
+                    let (h, cell) = (group_of(q), cell_of(q));
+                    if j < i {
+                        below += (within >> h & 1 == 1 && cell < from) as u32;
+                    } else if j > i && index.groups_within(h) >> g & 1 == 1 {
+                        let delta = (to < cell) as u64 as i64 - (from < cell) as u64 as i64;
+                        change = change.wrapping_add((delta as u64).wrapping_mul(ranks[j].1));
+                    }
                 }
+                change.wrapping_sub((below as u64).wrapping_mul(mult))
+            };
+            let raw = base;
+            if !spread {
+                base = base.wrapping_add(change(span.lo));
             }
-            let base = base.wrapping_sub((below as u64).wrapping_mul(mult));
             // Can a parent have had an enemy on `to` (of a group the tier has
             // none of, where the index has room for one, that the piece does
             // not meet)?
@@ -369,6 +417,7 @@ fn single_parent_indices<const N: usize>(
                     f(if origin.slot == u32::MAX {
                         u64::MAX // off the group's places: no tier holds the parent
                     } else {
+                        let base = if spread { raw.wrapping_add(change(origin.cell)) } else { base };
                         offset + base.wrapping_add((origin.slot as u64).wrapping_mul(mult)) * 2 + side as u64
                     });
                 }
@@ -598,7 +647,7 @@ fn first_look(
         let from = cell_of(packed);
         let others = words.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |word, (_, &w)| word | w);
         let (span, targets) = steps.forward(cells, g, from);
-        if !near(pieces, i, span) {
+        if !near(pieces, i, &span, true) {
             // Nothing in the way and nothing to capture: the listed targets.
             if terminals_indexed {
                 count += targets.len();
