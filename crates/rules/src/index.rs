@@ -720,9 +720,10 @@ impl PlacementIndex {
     }
 
     /// Has no group more than one piece (and the index no hands, at most 64
-    /// groups and [`FEW_PIECES`] pieces)? Then [`Self::unrank_singles`] unranks.
+    /// groups and [`FEW_PIECES`] pieces)? Then [`Self::unrank_singles`] unranks,
+    /// and a step game's parents are ranked from their child's ranks.
     #[inline]
-    pub(crate) fn singles(&self) -> bool {
+    pub fn singles(&self) -> bool {
         self.singles
     }
 
@@ -1398,7 +1399,7 @@ mod tests {
         divisors.extend((0..200).map(|_| 1 + next() % 1000));
         for &d in &divisors {
             let mut xs: Vec<u64> = edges.to_vec();
-            xs.extend([d - 1, d, d + 1, 1 << 32, u64::MAX]);
+            xs.extend([d - 1, d, d.wrapping_add(1), 1 << 32, u64::MAX]);
             xs.extend((0..200).map(|_| next() % (1 << 32)));
             for x in xs {
                 assert_eq!(div_rem(x, d, magic(d)), (x / d, x % d), "{x} / {d}");
