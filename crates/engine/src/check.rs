@@ -78,7 +78,8 @@ pub fn first_looks_match<G: Indexed>(game: &G) -> Result<(), (u64, Option<FirstL
     for step in [size.max(1), 7, 2, 1] {
         let mut got: Vec<Option<FirstLook>> = vec![None; size as usize];
         let mut start = (step / 2).min(size);
-        let mut ranges = vec![0..start];
+        let mut ranges = Vec::new();
+        ranges.push(0..start);
         while start < size {
             ranges.push(start..(start + step).min(size));
             start += step;
