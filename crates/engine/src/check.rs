@@ -1,7 +1,7 @@
 //! Self-checks a game author runs in tests: they catch broken trait implementations
 //! before a solver silently gives wrong values.
 
-use crate::game::Unmoves;
+use crate::game::{first_look, FirstLook, Indexed, Unmoves};
 use std::collections::HashMap;
 
 /// A difference between what [`Game`] moves and [`Unmoves`] parents say.
@@ -56,10 +56,47 @@ pub fn unmoves_match_moves<G: Unmoves>(game: &G) -> Result<(), UnmoveMismatch> {
             assert_eq!(by_index, by_position, "for_each_parent_index({i}) differs from for_each_parent");
         }
     }
+    if let Err((index, by_game, by_default)) = first_looks_match(game) {
+        panic!("for_each_first_look_in gives {by_game:?} at {index}, the default {by_default:?}");
+    }
     let mut bad: Vec<_> = edges.into_iter().filter(|(_, (a, b))| a != b).collect();
     bad.sort();
     match bad.first() {
         None => Ok(()),
         Some(&((child, parent), (by_moves, by_unmoves))) => Err(UnmoveMismatch { child, parent, by_moves, by_unmoves }),
     }
+}
+
+/// Checks [`Indexed::for_each_first_look_in`] against its default ([`first_look`]
+/// of each decoded position) over the whole index, in ranges of a few sizes and
+/// starts (a game may share work between neighbouring indices): the first
+/// difference as (index, the game's look, the default's), a look the default has
+/// no position for as `None`.
+#[allow(clippy::type_complexity)]
+pub fn first_looks_match<G: Indexed>(game: &G) -> Result<(), (u64, Option<FirstLook>, Option<FirstLook>)> {
+    let size = game.index_size();
+    let mut wanted: Vec<Option<FirstLook>> = vec![None; size as usize];
+    game.for_each_position_in(0..size, |index, position| wanted[index as usize] = Some(first_look(game, &position)));
+    for step in [size.max(1), 7, 2, 1] {
+        let mut got: Vec<Option<FirstLook>> = vec![None; size as usize];
+        let mut start = (step / 2).min(size);
+        let mut ranges = Vec::new();
+        ranges.push(0..start);
+        while start < size {
+            ranges.push(start..(start + step).min(size));
+            start += step;
+        }
+        for range in ranges {
+            let mut last = None;
+            game.for_each_first_look_in(range.clone(), |index, look| {
+                assert!(range.contains(&index) && last < Some(index), "index {index} out of order or range");
+                last = Some(index);
+                got[index as usize] = Some(look);
+            });
+        }
+        if let Some(i) = (0..size as usize).find(|&i| got[i] != wanted[i]) {
+            return Err((i as u64, got[i], wanted[i]));
+        }
+    }
+    Ok(())
 }

@@ -102,6 +102,59 @@ pub trait Indexed: Game {
             }
         }
     }
+
+    /// OPTIONAL: calls `f(index, look)` for each index of `range`, in order, holes
+    /// skipped, with what retrograde analysis's first step needs of the position
+    /// ([`FirstLook`]). The default decodes each position
+    /// ([`Indexed::for_each_position_in`]) and asks [`first_look`]: the position's
+    /// `terminal`, then its move count or, where terminal positions are not all
+    /// indexed, every child played and asked whether it is over. A game overrides
+    /// it when it can count its moves and value its ended children without
+    /// building positions (a rules game of a few stepping pieces reads both from
+    /// its piece list); [`crate::check::first_looks_match`] checks an override
+    /// against the default.
+    fn for_each_first_look_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, FirstLook)) {
+        self.for_each_position_in(range, |index, position| f(index, first_look(self, &position)));
+    }
+}
+
+/// What retrograde analysis's first step needs of a position
+/// ([`Indexed::for_each_first_look_in`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstLook {
+    /// The game is over here ([`Game::terminal`]).
+    Over(Outcome),
+    /// Play goes on. Where every terminal position is indexed
+    /// ([`Indexed::terminals_indexed`]), `count` is the number of moves and
+    /// `best_over` is `None`. Otherwise `count` is the number of moves to
+    /// children that are not over, and `best_over` the best value for the side
+    /// to move among the children that are over (each child's outcome seen from
+    /// the position: [`Value::parent_view`]), `None` if none is.
+    ///
+    /// [`Value::parent_view`]: crate::Value::parent_view
+    Moves {
+        /// Moves to count (see above).
+        count: usize,
+        /// The best ended child, for the side to move (see above).
+        best_over: Option<crate::Value>,
+    },
+}
+
+/// [`Indexed::for_each_first_look_in`]'s default for one position: its
+/// `terminal`, then [`Game::move_count`] or each child played and asked.
+pub fn first_look<G: Indexed + ?Sized>(game: &G, position: &G::Position) -> FirstLook {
+    if let Some(outcome) = game.terminal(position) {
+        return FirstLook::Over(outcome);
+    }
+    if game.terminals_indexed() {
+        return FirstLook::Moves { count: game.move_count(position), best_over: None };
+    }
+    let (mut count, mut best_over) = (0usize, None::<crate::Value>);
+    game.for_each_child(position, |child| match game.terminal(&child) {
+        Some(outcome) => best_over = best_over.max(Some(outcome.value().parent_view())),
+        None => count += 1,
+    });
+    FirstLook::Moves { count, best_over }
 }
 
 /// Parents of a position: the positions with a move that leads to it.

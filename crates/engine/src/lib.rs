@@ -55,7 +55,9 @@ pub mod solution;
 pub mod tiered;
 pub mod value;
 
-pub use game::{located_at, ChildAt, Game, Indexed, Layered, Scan, Tiered, Unmoves, ValueLookup, Variant};
+pub use game::{
+    first_look, located_at, ChildAt, FirstLook, Game, Indexed, Layered, Scan, Tiered, Unmoves, ValueLookup, Variant,
+};
 pub use progress::{Observer, Progress};
 pub use solution::{Counts, Solution, StoredCodes};
 pub use value::{Outcome, PackedValue, Value};

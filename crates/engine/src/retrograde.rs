@@ -57,7 +57,7 @@
 //! during the solve, which then starts over. The [`Solution`] keeps the values'
 //! width.
 
-use crate::game::{Indexed, Unmoves};
+use crate::game::{FirstLook, Indexed, Unmoves};
 
 use crate::progress::{report, Observer};
 use crate::reverse_graph::ReverseGraph;
@@ -676,28 +676,22 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
                 let first = (chunk_no * CHUNK) as u64;
                 let (mut level0, mut level1, mut tie_candidates) = (Vec::new(), Vec::new(), Vec::new());
                 // Holes stay "no position"; the game steps through the chunk
-                // (`for_each_position_in`, cheaper than decoding each index).
+                // (`for_each_first_look_in`: by default each position decoded
+                // from its neighbour, cheaper than decoding each index).
                 cells.iter_mut().for_each(|cell| *cell = K::of(PackedValue::NONE));
                 let mut too_many_moves = false;
                 let chunk = first..first + cells.len() as u64;
-                game.for_each_position_in(chunk, |index, position| {
+                game.for_each_first_look_in(chunk, |index, look| {
                     let cell = &mut cells[(index - first) as usize];
-                    if let Some(outcome) = game.terminal(&position) {
-                        *cell = K::of_value(outcome.value());
-                        if seeds_are_terminal {
-                            level0.push(index << 2 | tag_of(outcome.value()));
+                    let (count, best_terminal) = match look {
+                        FirstLook::Over(outcome) => {
+                            *cell = K::of_value(outcome.value());
+                            if seeds_are_terminal {
+                                level0.push(index << 2 | tag_of(outcome.value()));
+                            }
+                            return;
                         }
-                        return;
-                    }
-                    let (count, best_terminal) = if seeds_are_terminal {
-                        (game.move_count(&position), None)
-                    } else {
-                        let (mut count, mut best) = (0usize, None::<Value>);
-                        game.for_each_child(&position, |child| match game.terminal(&child) {
-                            Some(outcome) => best = best.max(Some(outcome.value().parent_view())),
-                            None => count += 1,
-                        });
-                        (count, best)
+                        FirstLook::Moves { count, best_over } => (count, best_over),
                     };
                     let settled = match (count, best_terminal) {
                         (0, None) => Value::Loss(0),

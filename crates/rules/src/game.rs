@@ -21,6 +21,7 @@ use crate::position::{RulesPosition, MAX_PIECES};
 use crate::race::Race;
 use crate::scan::PlacementScan;
 use crate::spec::Rules;
+use crate::steps::Steps;
 use crate::symmetry::{Fold, Symmetry};
 use crate::tables::{check_counts, Tables};
 use gsolve_engine::{Game, Outcome};
@@ -58,8 +59,9 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// Immediate wins read from the rules, for games of the shape
     /// [`crate::knowledge`] takes.
     knowledge: Option<Arc<Knowledge>>,
-    /// Are parents ranked from their child's pieces ([`crate::steps`])?
-    ranks_parents: bool,
+    /// The rays laid out for games whose parents are ranked from their child's
+    /// pieces ([`crate::steps`]); `None` for other games.
+    steps: Option<Arc<Steps>>,
 }
 
 impl RulesGame {
@@ -113,9 +115,12 @@ impl RulesGame {
             .map(Arc::new);
         let lines = LineGame::of(rules, tables.board(), mirror.is_some());
         let knowledge = Knowledge::of(&tables).map(Arc::new);
-        let ranks_parents =
-            fold.is_none() && index.as_ref().is_ok_and(|index| crate::steps::ranks_parents(&tables, index));
-        Ok(RulesGame { tables, index, race, mirror, side_swap, fold, lines, scan, knowledge, ranks_parents })
+        let steps = index
+            .as_ref()
+            .ok()
+            .filter(|index| fold.is_none() && crate::steps::ranks_parents(&tables, index))
+            .map(|index| Arc::new(Steps::new(&tables, index)));
+        Ok(RulesGame { tables, index, race, mirror, side_swap, fold, lines, scan, knowledge, steps })
     }
 
     /// The same game with an index for up to `limits[g]` pieces of each group.
@@ -141,7 +146,7 @@ impl RulesGame {
             lines: self.lines.clone(),
             scan: self.scan.clone(),
             knowledge: self.knowledge.clone(),
-            ranks_parents: self.ranks_parents,
+            steps: self.steps.clone(),
         })
     }
 }
@@ -344,7 +349,13 @@ impl<const N: usize> RulesGame<N> {
     /// Are parents ranked from their child's pieces, without building them (the
     /// games whose pieces only step: [`crate::steps`])?
     pub fn ranks_parents(&self) -> bool {
-        self.ranks_parents
+        self.steps.is_some()
+    }
+
+    /// The rays laid out for [`crate::steps`], where the game ranks its parents.
+    #[inline]
+    pub(crate) fn steps(&self) -> Option<&Steps> {
+        self.steps.as_deref()
     }
 
     /// The number of moves as the general move generator gives them (not the

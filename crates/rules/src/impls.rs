@@ -101,6 +101,24 @@ impl<const N: usize> Indexed for RulesGame<N> {
         )
     }
 
+    /// Read from the piece list where the game's pieces only step
+    /// ([`crate::steps`]); else the engine's default (each position decoded,
+    /// its moves counted or its children played).
+    fn for_each_first_look_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, gsolve_engine::FirstLook)) {
+        if let Some(steps) = self.steps() {
+            let terminals_indexed = self.terminals_indexed();
+            return crate::steps::for_each_first_look_in::<N>(
+                self.tables(),
+                self.placement(),
+                steps,
+                terminals_indexed,
+                range,
+                &mut f,
+            );
+        }
+        self.for_each_position_in(range, |index, p| f(index, gsolve_engine::first_look(self, &p)));
+    }
+
     #[inline]
     fn position(&self, index: u64) -> Option<RulesPosition<N>> {
         let placement = self.index()?;
@@ -130,8 +148,8 @@ impl<const N: usize> Unmoves for RulesGame<N> {
     /// ([`crate::steps`]); else each parent built and indexed.
     #[inline]
     fn for_each_parent_index(&self, index: u64, mut f: impl FnMut(u64)) {
-        if self.ranks_parents() {
-            return crate::steps::for_each_parent_index::<N>(self.tables(), self.placement(), index, &mut f);
+        if let Some(steps) = self.steps() {
+            return crate::steps::for_each_parent_index::<N>(self.tables(), self.placement(), steps, index, &mut f);
         }
         let position = self.position(index).expect("a parent's index names a position");
         self.for_each_parent(&position, |parent| f(Indexed::index(self, &parent)));

@@ -226,6 +226,17 @@ pub struct PlacementIndex {
     /// Each tier's first whole-game index, in tier order (a search through them
     /// reads one cache line, not one a tier).
     offsets: Vec<u64>,
+    /// `place_cells[g * cells + s]`: group g's place of slot `s` (each group's
+    /// [`Places::cells`] one after another, padded to `cells`).
+    place_cells: Vec<u32>,
+    /// Each tier's groups with a piece, as a bit set (the first 64 groups).
+    tier_present: Vec<u64>,
+    /// `tier_magic[t * groups + g]`: the multiplier of a division by `C_g` in
+    /// tier t ([`div_rem`]), 0 where `C_g` is below 2 or from 2^32 up.
+    tier_magic: Vec<u64>,
+    /// No group has more than one piece, and [`Self::locates_pieces`] holds for
+    /// every tier: [`Self::unrank_singles`] unranks.
+    singles: bool,
     /// `binomial[k * (cells + 1) + n]` = C(n, k), saturating, for k ≤ the largest
     /// limit: one flat table, one load a lookup.
     binomial: Vec<u64>,
@@ -533,6 +544,19 @@ impl PlacementIndex {
         let within_of = places.iter().map(|p| p.within_mask).collect();
         let tier_radices = tiers.iter().flat_map(|t: &TierInfo| t.radices.iter().copied()).collect();
         let offsets = tiers.iter().map(|t| t.offset).collect();
+        let mut place_cells = vec![u32::MAX; groups * cells as usize];
+        for (g, p) in places.iter().enumerate() {
+            place_cells[g * cells as usize..][..p.cells.len()].copy_from_slice(&p.cells);
+        }
+        let tier_present = tiers
+            .iter()
+            .map(|t: &TierInfo| {
+                t.counts[..groups].iter().take(64).enumerate().fold(0u64, |m, (g, &c)| m | ((c > 0) as u64) << g)
+            })
+            .collect();
+        let tier_magic = tiers.iter().flat_map(|t: &TierInfo| t.radices.iter().map(|&d| magic(d))).collect();
+        let total: usize = limits[..groups].iter().map(|&l| l as usize).sum();
+        let singles = slots == 0 && groups <= 64 && total <= FEW_PIECES && limits.iter().all(|&l| l <= 1);
         Ok(PlacementIndex {
             cells,
             groups,
@@ -550,6 +574,10 @@ impl PlacementIndex {
             within_of,
             tier_radices,
             offsets,
+            place_cells,
+            tier_present,
+            tier_magic,
+            singles,
             strides: limits
                 .iter()
                 .scan(1u64, |product, &l| {
@@ -799,6 +827,138 @@ impl PlacementIndex {
             rank += if j == 0 { (slot - below) as u64 } else { self.choose(slot - below, j + 1) };
         }
         Some(rank)
+    }
+
+    /// Has no group more than one piece (and the index no hands, at most 64
+    /// groups and [`FEW_PIECES`] pieces)? Then [`Self::unrank_singles`] unranks,
+    /// and a step game's parents are ranked from their child's ranks.
+    #[inline]
+    pub fn singles(&self) -> bool {
+        self.singles
+    }
+
+    /// The group ranks of `index` of tier `tier` in an index of [`Self::singles`],
+    /// one a group with a piece, in group order, written to `digits` (room for
+    /// the tier's pieces).
+    #[inline(always)]
+    pub(crate) fn single_ranks<const N: usize>(&self, tier: usize, index: u64, digits: &mut [u64; N]) {
+        let base = tier * self.groups;
+        let mut rest = index >> self.side_shift;
+        let mut present = self.tier_present[tier];
+        let mut k = 0;
+        while present != 0 {
+            let g = present.trailing_zeros() as usize;
+            present &= present - 1;
+            // The last group's rank is what is left: no division.
+            digits[k] = if present == 0 {
+                rest
+            } else {
+                let (quotient, rank) = div_rem(rest, self.tier_radices[base + g], self.tier_magic[base + g]);
+                rest = quotient;
+                rank
+            };
+            k += 1;
+        }
+    }
+
+    /// The group ranks after `digits` ([`Self::single_ranks`]) in tier `tier`: the
+    /// next placement, the first group counting fastest; false past the last.
+    #[inline]
+    pub(crate) fn next_single_ranks<const N: usize>(&self, tier: usize, digits: &mut [u64; N]) -> bool {
+        let mut present = self.tier_present[tier];
+        let mut k = 0;
+        while present != 0 {
+            let g = present.trailing_zeros() as usize;
+            present &= present - 1;
+            digits[k] += 1;
+            if digits[k] < self.radix(tier, g) {
+                return true;
+            }
+            digits[k] = 0;
+            k += 1;
+        }
+        false
+    }
+
+    /// [`Self::unrank_pieces`] in an index of [`Self::singles`], from the group
+    /// ranks `digits` of tier `tier` ([`Self::single_ranks`]): the packed pieces
+    /// written to the start of `list` (sorted: one piece a group, in group order),
+    /// with each piece's group rank and the multiplier of its group written to
+    /// `ranks` (the rank within the tier is `Σ rank × multiplier`, module docs);
+    /// how many, `None` for a hole.
+    ///
+    /// A group of one piece ranks the cell's slot among its places less the
+    /// pieces of earlier groups within it on slots below (module docs), so the
+    /// piece's slot `s` is the least with `s = rank + #{such pieces on slots ≤
+    /// s}`: iterated from `s = rank`, it grows to that fixed point, which no
+    /// such piece takes (were `s` taken, `s − 1` would be a smaller one). Why not
+    /// [`Self::unrank_pieces`]: its bookkeeping for groups of many pieces
+    /// ([`Taken`], the combination tables) cost more than the unranking of two
+    /// pieces, which every position of a pursuit's retrograde solve needs, and
+    /// it does not give the ranks its caller then needs.
+    #[inline(always)]
+    pub(crate) fn singles_at<const N: usize>(
+        &self,
+        tier: usize,
+        digits: &[u64; N],
+        list: &mut [u32; N],
+        ranks: &mut [(u64, u64); N],
+    ) -> Option<usize> {
+        debug_assert!(self.singles);
+        let cells = self.cells as usize;
+        let mut mult = 1u64;
+        let mut n = 0;
+        let mut present = self.tier_present[tier];
+        while present != 0 {
+            let g = present.trailing_zeros() as usize;
+            present &= present - 1;
+            let rank = digits[n];
+            let within = self.within_of[g];
+            let mut slot = rank as u32;
+            if within != 0 {
+                let slots = &self.slot_of[g * cells..];
+                loop {
+                    let below = list[..n]
+                        .iter()
+                        .filter(|&&q| within >> group_of(q) & 1 == 1 && slots[cell_of(q) as usize] <= slot)
+                        .count() as u32;
+                    if rank as u32 + below == slot {
+                        break;
+                    }
+                    slot = rank as u32 + below;
+                }
+            }
+            let cell = self.place_cells[g * cells + slot as usize];
+            // An earlier group not within this one stands there: a hole.
+            if list[..n].iter().any(|&q| cell_of(q) == cell) {
+                return None;
+            }
+            list[n] = pack(g, cell);
+            ranks[n] = (rank, mult);
+            mult = mult.wrapping_mul(self.radix(tier, g));
+            n += 1;
+        }
+        Some(n)
+    }
+
+    /// [`Self::singles_at`] of `index` in tier `tier`.
+    #[inline(always)]
+    pub(crate) fn unrank_singles<const N: usize>(
+        &self,
+        tier: usize,
+        index: u64,
+        list: &mut [u32; N],
+        ranks: &mut [(u64, u64); N],
+    ) -> Option<usize> {
+        let mut digits = [0u64; N];
+        self.single_ranks(tier, index, &mut digits);
+        self.singles_at(tier, &digits, list, ranks)
+    }
+
+    /// The slot of `cell` among group `g`'s places, `u32::MAX` if it is not one.
+    #[inline]
+    pub(crate) fn slot(&self, g: usize, cell: u32) -> u32 {
+        self.slot_of[g * self.cells as usize + cell as usize]
     }
 
     /// `C_g` of group `g` in tier `tier` (module docs).
@@ -1111,6 +1271,32 @@ fn code(limits: &[u8], counts: &[u8]) -> u64 {
     code
 }
 
+/// The multiplier of [`div_rem`] for a divisor `d`: ⌈2^64 / d⌉ for `d` from 2
+/// to 2^32 − 1, else 0 (divide).
+fn magic(d: u64) -> u64 {
+    if (2..1 << 32).contains(&d) {
+        u64::MAX / d + 1
+    } else {
+        0
+    }
+}
+
+/// `(x / d, x % d)`, with `magic` = [`magic`]`(d)`: by multiplications where `x`
+/// and `d` fit in 32 bits (Lemire, Kaser and Kurz, "Faster remainder by direct
+/// computation", 2019: with 64 fractional bits, exact for every 32-bit `x` and
+/// `d`), else by division. Why: a pursuit's retrograde solve unranks every
+/// position it decides, and the division was the slowest step of it.
+#[inline(always)]
+fn div_rem(x: u64, d: u64, magic: u64) -> (u64, u64) {
+    if magic != 0 && x < 1 << 32 {
+        let quotient = ((magic as u128 * x as u128) >> 64) as u64;
+        let remainder = ((magic.wrapping_mul(x) as u128 * d as u128) >> 64) as u64;
+        (quotient, remainder)
+    } else {
+        (x / d, x % d)
+    }
+}
+
 /// C(n, k), saturating at `u64::MAX`.
 fn binomial(n: u64, k: u64) -> u64 {
     binomial_exact(n, k).map_or(u64::MAX, |b| b.min(u64::MAX as u128) as u64)
@@ -1320,6 +1506,32 @@ mod tests {
             for probe in 0..10_000u64 {
                 let code = probe.wrapping_mul(0x1234_5678_9abc_def1) >> 3;
                 assert_eq!(table.get(code), wanted.get(&code).copied(), "{tiers} tiers: code {code}");
+            }
+        }
+    }
+
+    /// Division by multiplication gives what `/` and `%` give, for divisors and
+    /// dividends at the edges of 32 bits and at random.
+    #[test]
+    fn division_by_multiplication_is_exact() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let edges = [0u64, 1, 2, 3, 7, 399, 65_535, 65_536, (1 << 31) - 1, 1 << 31, (1 << 32) - 2, (1 << 32) - 1];
+        let mut divisors: Vec<u64> = edges.iter().copied().filter(|&d| d > 0).collect();
+        divisors.extend([1 << 32, (1 << 32) + 1, u64::MAX]);
+        divisors.extend((0..200).map(|_| 1 + next() % ((1 << 32) - 1)));
+        divisors.extend((0..200).map(|_| 1 + next() % 1000));
+        for &d in &divisors {
+            let mut xs: Vec<u64> = edges.to_vec();
+            xs.extend([d - 1, d, d.wrapping_add(1), 1 << 32, u64::MAX]);
+            xs.extend((0..200).map(|_| next() % (1 << 32)));
+            for x in xs {
+                assert_eq!(div_rem(x, d, magic(d)), (x / d, x % d), "{x} / {d}");
             }
         }
     }

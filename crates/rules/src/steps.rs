@@ -33,7 +33,7 @@ use crate::moves::Seen;
 use crate::position::{cell_of, group_of, pack};
 use crate::spec::Turn;
 use crate::tables::Tables;
-use gsolve_engine::Outcome;
+use gsolve_engine::{FirstLook, Outcome};
 
 /// Are the parents of the game of `tables` with index `index` ranked here
 /// (module docs, "Which games")?
@@ -46,6 +46,158 @@ pub(crate) fn ranks_parents(tables: &Tables, index: &PlacementIndex) -> bool {
         && index.locates_pieces(pieces)
 }
 
+/// Each piece's rays laid out for the common case where no other piece stands
+/// near it: a piece of group g on cell c has a *span*, the least and the
+/// greatest cell of its rays (forward for its moves, backward for its
+/// parents'); where no other piece stands on a cell of the span, no ray is
+/// blocked and no move captures, so the moves are the distinct cells of the
+/// rays that may land on empty cells, listed once here, and the parents those
+/// of the backward rays.
+///
+/// ```text
+///   forward[g * cells + c]  = span: lo, hi, start, end: targets[start..end],
+///                             on: bit k set when cell lo + k is on a ray
+///   backward[g * cells + c] = the same for origins[start..end]
+///   targets[k] = (cell, word of a piece of g there)
+///   origins[k] = (cell, slot of the cell among g's places, word, QUIET | CAPTURE)
+/// ```
+/// A piece on the span but on no ray blocks nothing and is not captured: the
+/// lists hold, only its place below or above each origin differs.
+///
+/// Why: walking each ray and asking every cell whether a piece stands there was
+/// most of counting a position's moves and of listing its parents, where, with a
+/// piece or two on a board of hundreds of cells, they seldom meet.
+#[derive(Clone, Debug)]
+pub(crate) struct Steps {
+    forward: Vec<Span>,
+    targets: Vec<(u32, u32)>,
+    backward: Vec<Span>,
+    origins: Vec<Origin>,
+}
+
+/// The cells of a piece's rays (see [`Steps`]).
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    lo: u32,
+    hi: u32,
+    start: u32,
+    end: u32,
+    /// Bit k: cell `lo + k` is on a ray; all set where the span is 128 cells or
+    /// more (cells past the first 128 are then taken to be on a ray).
+    on: u128,
+}
+
+impl Span {
+    fn of(cells: impl Iterator<Item = u32> + Clone, start: usize, end: usize) -> Span {
+        let (lo, hi) = (cells.clone().min().unwrap_or(u32::MAX), cells.clone().max().unwrap_or(0));
+        let on = if hi >= lo && hi - lo < 128 { cells.fold(0u128, |on, c| on | 1 << (c - lo)) } else { u128::MAX };
+        Span { lo, hi, start: start as u32, end: end as u32, on }
+    }
+
+    /// Does `cell` lie on the span?
+    #[inline(always)]
+    fn spans(&self, cell: u32) -> bool {
+        (self.lo..=self.hi).contains(&cell)
+    }
+
+    /// Does `cell` lie on a ray?
+    #[inline(always)]
+    fn on_ray(&self, cell: u32) -> bool {
+        self.spans(cell) && (cell - self.lo >= 128 || self.on >> (cell - self.lo) & 1 == 1)
+    }
+}
+
+/// A cell a piece may have come from (see [`Steps`]).
+#[derive(Clone, Copy, Debug)]
+struct Origin {
+    cell: u32,
+    /// Its slot among the group's places, `u32::MAX` if it is not one.
+    slot: u32,
+    /// The ending word of the piece there.
+    word: u32,
+    /// Bit 0: on a ray whose moves land on empty cells; bit 1: on one whose
+    /// moves capture.
+    kinds: u8,
+}
+
+const QUIET: u8 = 1;
+const CAPTURE: u8 = 2;
+
+impl Steps {
+    /// The layout for the game of `t` with index `index` (a game [`ranks_parents`]
+    /// accepts).
+    pub(crate) fn new(t: &Tables, index: &PlacementIndex) -> Steps {
+        let board = t.board();
+        let cells = board.cells();
+        let endings = t.endings().table().expect("the game's endings are a table");
+        let mut steps = Steps { forward: Vec::new(), targets: Vec::new(), backward: Vec::new(), origins: Vec::new() };
+        for g in 0..t.groups() {
+            for c in 0..cells as u32 {
+                let word = |cell: u32| endings.word_at(g * cells + cell as usize) as u32;
+                let all = |rays: &[crate::board::Ray]| {
+                    rays.iter().flat_map(|ray| board.ray_cells(ray).iter().copied()).collect::<Vec<u32>>()
+                };
+                let rays = board.rays(g, c);
+                let start = steps.targets.len() as u32;
+                for ray in rays.iter().filter(|ray| ray.onto.empty()) {
+                    for &to in board.ray_cells(ray) {
+                        if !steps.targets[start as usize..].iter().any(|&(cell, _)| cell == to) {
+                            steps.targets.push((to, word(to)));
+                        }
+                    }
+                }
+                let end = steps.targets.len();
+                steps.forward.push(Span::of(all(rays).into_iter(), start as usize, end));
+                let rays = board.back_rays(g, c);
+                let start = steps.origins.len();
+                for ray in rays {
+                    let kinds = if ray.onto.empty() { QUIET } else { 0 } | if ray.onto.enemy() { CAPTURE } else { 0 };
+                    for &from in board.ray_cells(ray) {
+                        match steps.origins[start..].iter_mut().find(|o| o.cell == from) {
+                            Some(origin) => origin.kinds |= kinds,
+                            None => steps.origins.push(Origin {
+                                cell: from,
+                                slot: index.slot(g, from),
+                                word: word(from),
+                                kinds,
+                            }),
+                        }
+                    }
+                }
+                let end = steps.origins.len();
+                steps.backward.push(Span::of(all(rays).into_iter(), start, end));
+            }
+        }
+        steps
+    }
+
+    /// The span of a piece of group g on cell c, and its targets when no other
+    /// piece stands on a ray.
+    #[inline]
+    fn forward(&self, cells: usize, g: usize, c: u32) -> (Span, &[(u32, u32)]) {
+        let span = self.forward[g * cells + c as usize];
+        (span, &self.targets[span.start as usize..span.end as usize])
+    }
+
+    /// The backward span of a piece of group g on cell c, and its origins when
+    /// no other piece stands on a ray.
+    #[inline]
+    fn backward(&self, cells: usize, g: usize, c: u32) -> (Span, &[Origin]) {
+        let span = self.backward[g * cells + c as usize];
+        (span, &self.origins[span.start as usize..span.end as usize])
+    }
+}
+
+/// Does a piece of `pieces` other than the one at place `i` stand on the span
+/// (`on_ray` false) or on one of its rays (`on_ray` true)?
+#[inline(always)]
+fn near(pieces: &[u32], i: usize, span: &Span, on_ray: bool) -> bool {
+    pieces
+        .iter()
+        .enumerate()
+        .any(|(j, &q)| j != i && if on_ray { span.on_ray(cell_of(q)) } else { span.spans(cell_of(q)) })
+}
+
 /// Calls `f` with the index of each parent of the position at `child` (which
 /// names a position), as [`crate::unmoves::parents`] yields the parents, in a
 /// game [`ranks_parents`] accepts; `N` is the room of the game's positions
@@ -53,9 +205,13 @@ pub(crate) fn ranks_parents(tables: &Tables, index: &PlacementIndex) -> bool {
 pub(crate) fn for_each_parent_index<const N: usize>(
     t: &Tables,
     index: &PlacementIndex,
+    steps: &Steps,
     child: u64,
     f: &mut impl FnMut(u64),
 ) {
+    if index.singles() {
+        return single_parent_indices::<N>(t, index, steps, child, f);
+    }
     let tier = index.tier_at(child);
     let offset = index.tiers()[tier].offset;
     let mut child_pieces = [0u32; N];
@@ -163,6 +319,436 @@ pub(crate) fn for_each_parent_index<const N: usize>(
     // index (every tier of a game without drops has both sides to move).
     if can_pass && !over(pieces.iter().fold(0, |word, &q| word | word_of(q))) {
         f(child ^ 1);
+    }
+}
+
+/// [`for_each_parent_index`] where no group has more than one piece
+/// ([`PlacementIndex::singles`]: chase, Queen's Case): the same parents, in the
+/// same order, with a quiet parent's index computed from the child's ranks.
+///
+/// The piece of group g moved back from `to` to `from` changes two kinds of
+/// rank (module docs of `crate::index`): its own group's, now its slot at `from`
+/// less the pieces of earlier groups within g below `from`; and that of each
+/// later group h whose places hold g's, which counts g's piece when it stands
+/// below h's: by `[to < cell_h] − [from < cell_h]`. Every other rank stays.
+/// Why: recomputing each changed group's rank from a list rebuilt for every
+/// parent was most of the walk, where a few comparisons do.
+fn single_parent_indices<const N: usize>(
+    t: &Tables,
+    index: &PlacementIndex,
+    steps: &Steps,
+    child: u64,
+    f: &mut impl FnMut(u64),
+) {
+    let tier = index.tier_at(child);
+    let offset = index.tiers()[tier].offset;
+    let mut child_pieces = [0u32; N];
+    let mut ranks = [(0u64, 0u64); N];
+    let n = index
+        .unrank_singles(tier, child - offset, &mut child_pieces, &mut ranks)
+        .expect("a parent's index names a position");
+    let pieces = &child_pieces[..n];
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let board = t.board();
+    let cells = board.cells();
+    let side = 1 - (child & 1) as usize;
+    let word_of = |q: u32| endings.word_at(group_of(q) * cells + cell_of(q) as usize);
+    let over = |word: usize| endings.outcome(word, side).is_some();
+    let child_rank = (child - offset) >> 1;
+    let mut words = [0usize; N];
+    for (w, &q) in words.iter_mut().zip(pieces) {
+        *w = word_of(q);
+    }
+    let words = &words[..n];
+    let mut list = [0u32; N];
+    let mut can_pass = false;
+    for (i, &packed) in pieces.iter().enumerate() {
+        let g = group_of(packed);
+        if t.side_of(g) != side {
+            continue;
+        }
+        can_pass |= t.stays(g);
+        let to = cell_of(packed);
+        let others = words.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |word, (_, &w)| word | w);
+        let (rank, mult) = ranks[i];
+        let within = index.groups_within(g);
+        // The child's rank without the piece's own group's part.
+        let mut base = child_rank.wrapping_sub(rank.wrapping_mul(mult));
+        let (span, origins) = steps.backward(cells, g, to);
+        if !near(pieces, i, &span, true) {
+            // No other piece on a ray: every origin is free. Where none stands
+            // on the span either, every other piece stands below all origins or
+            // above all of them, so the parents' ranks differ only in this
+            // group's slot: the count of earlier pieces within it below the
+            // origin, and the change of later groups holding it, are the same
+            // for all of them. Else they are counted for each origin.
+            let spread = near(pieces, i, &span, false);
+            // The ranks' change from the other pieces, for an origin `from`.
+            let change = |from: u32| {
+                let (mut change, mut below) = (0u64, 0u32);
+                for (j, &q) in pieces.iter().enumerate() {
+                    let (h, cell) = (group_of(q), cell_of(q));
+                    if j < i {
+                        below += (within >> h & 1 == 1 && cell < from) as u32;
+                    } else if j > i && index.groups_within(h) >> g & 1 == 1 {
+                        let delta = (to < cell) as u64 as i64 - (from < cell) as u64 as i64;
+                        change = change.wrapping_add((delta as u64).wrapping_mul(ranks[j].1));
+                    }
+                }
+                change.wrapping_sub((below as u64).wrapping_mul(mult))
+            };
+            let raw = base;
+            if !spread {
+                base = base.wrapping_add(change(span.lo));
+            }
+            // Can a parent have had an enemy on `to` (of a group the tier has
+            // none of, where the index has room for one, that the piece does
+            // not meet)?
+            let captures = n < N
+                && (0..t.groups()).any(|h| {
+                    t.side_of(h) != side
+                        && t.meet_code(g, h) == 0
+                        && index.limits()[h] > 0
+                        && !pieces.iter().any(|&q| group_of(q) == h)
+                });
+            for origin in origins {
+                let word = others | origin.word as usize;
+                if origin.kinds & QUIET != 0 && !over(word) {
+                    f(if origin.slot == u32::MAX {
+                        u64::MAX // off the group's places: no tier holds the parent
+                    } else {
+                        let base = if spread { raw.wrapping_add(change(origin.cell)) } else { base };
+                        offset + base.wrapping_add((origin.slot as u64).wrapping_mul(mult)) * 2 + side as u64
+                    });
+                }
+                if captures && origin.kinds & CAPTURE != 0 {
+                    single_capture_parents(t, index, pieces, i, origin.cell, word, side, &mut list, f);
+                }
+            }
+            continue;
+        }
+        // Another piece near: each ray walked, as for a position.
+        blocked_single_parents(t, index, pieces, &ranks[..n], i, others, base, side, offset, &mut list, f);
+    }
+    if can_pass && !over(words.iter().fold(0, |word, &w| word | w)) {
+        f(child ^ 1);
+    }
+}
+
+/// The parents of the piece at place `i` of `pieces` (no group has more than
+/// one) where another piece stands on its span ([`single_parent_indices`]):
+/// each backward ray walked, blocked by the pieces on it, the changed ranks
+/// counted for each origin. `others` is the ending word of the other pieces,
+/// `base` the child's rank less the piece's group's part, `ranks` each piece's
+/// group rank and multiplier. Apart from the walk of a piece nothing is near,
+/// which is most of them: kept out of it, it leaves that walk small enough for
+/// the caller's update to be put inline.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn blocked_single_parents<const N: usize>(
+    t: &Tables,
+    index: &PlacementIndex,
+    pieces: &[u32],
+    ranks: &[(u64, u64)],
+    i: usize,
+    others: usize,
+    base: u64,
+    side: usize,
+    offset: u64,
+    list: &mut [u32; N],
+    f: &mut impl FnMut(u64),
+) {
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let board = t.board();
+    let cells = board.cells();
+    let n = pieces.len();
+    let word_of = |q: u32| endings.word_at(group_of(q) * cells + cell_of(q) as usize);
+    let over = |word: usize| endings.outcome(word, side).is_some();
+    let (g, to) = (group_of(pieces[i]), cell_of(pieces[i]));
+    let mult = ranks[i].1;
+    let within = index.groups_within(g);
+    let mut seen: Option<Seen<(u32, bool)>> = None;
+    let dedupe = board.back_rays_overlap(g, to);
+    for ray in board.back_rays(g, to) {
+        for &from in board.ray_cells(ray) {
+            let occupied = pieces.iter().any(|&q| cell_of(q) == from);
+            if !occupied {
+                let moved = pack(g, from);
+                let word = others | word_of(moved);
+                if ray.onto.empty()
+                    && (!dedupe || seen.get_or_insert_with(Seen::default).insert((from, false)))
+                    && !over(word)
+                {
+                    let slot = index.slot(g, from);
+                    if slot == u32::MAX {
+                        // Off the group's places: no tier holds the parent.
+                        f(u64::MAX);
+                    } else {
+                        let mut parent = base;
+                        let mut below = 0;
+                        for (j, &q) in pieces.iter().enumerate() {
+                            let (h, cell) = (group_of(q), cell_of(q));
+                            if j < i {
+                                below += (within >> h & 1 == 1 && cell < from) as u32;
+                            } else if j > i && index.groups_within(h) >> g & 1 == 1 {
+                                let (_, m) = ranks[j];
+                                let delta = (to < cell) as u64 as i64 - (from < cell) as u64 as i64;
+                                parent = parent.wrapping_add((delta as u64).wrapping_mul(m));
+                            }
+                        }
+                        parent = parent.wrapping_add(((slot - below) as u64).wrapping_mul(mult));
+                        f(offset + parent * 2 + side as u64);
+                    }
+                }
+                if ray.onto.enemy() && n < N && (!dedupe || seen.get_or_insert_with(Seen::default).insert((from, true)))
+                {
+                    single_capture_parents(t, index, pieces, i, from, word, side, list, f);
+                }
+            }
+            if occupied && !ray.leap {
+                break;
+            }
+        }
+    }
+}
+
+/// The parents where the piece at place `i` of `pieces` (no group has more than
+/// one) came from `from` capturing an enemy on its cell, `word` the ending
+/// word of the parent without the enemy: one for each enemy group the piece
+/// does not meet (a meeting ends the game) that the tier has none of (each
+/// group has room for one), ranked from a list ([`PlacementIndex::locate_pieces`]:
+/// the parent lies in another tier).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn single_capture_parents<const N: usize>(
+    t: &Tables,
+    index: &PlacementIndex,
+    pieces: &[u32],
+    i: usize,
+    from: u32,
+    word: usize,
+    side: usize,
+    list: &mut [u32; N],
+    f: &mut impl FnMut(u64),
+) {
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let cells = t.board().cells();
+    let (g, to, n) = (group_of(pieces[i]), cell_of(pieces[i]), pieces.len());
+    for h in 0..t.groups() {
+        if t.side_of(h) == side || t.meet_code(g, h) != 0 {
+            continue;
+        }
+        if pieces.iter().any(|&q| group_of(q) == h) || index.limits()[h] == 0 {
+            continue;
+        }
+        if endings.outcome(word | endings.word_at(h * cells + to as usize), side).is_none() {
+            moved_back(pieces, i, pack(g, from), list);
+            insert_sorted(list, n, pack(h, to));
+            let located = index.locate_pieces(&list[..n + 1], side);
+            f(located.map_or(u64::MAX, |(t, i)| index.tiers()[t].offset + i));
+        }
+    }
+}
+
+/// Calls `f(index, look)` for each index of `range` (ascending, holes skipped)
+/// with what retrograde's first step needs of its position
+/// ([`gsolve_engine::Indexed::for_each_first_look_in`]), in a game
+/// [`ranks_parents`] accepts whose terminal positions are all indexed or not
+/// (`terminals_indexed`). The pieces of a placement are unranked once for both
+/// sides to move; the position and each child are over or not by their pieces'
+/// ending words (a meeting by the meeting's code), and the moves are walked
+/// on the list as [`crate::moves`] walks them for a position (the same moves,
+/// each once).
+///
+/// Why: decoding each position, then counting its moves or playing each child
+/// and asking it whether it is over, copied a position for every child and was
+/// a third of a Queen's Case retrograde solve.
+pub(crate) fn for_each_first_look_in<const N: usize>(
+    t: &Tables,
+    index: &PlacementIndex,
+    steps: &Steps,
+    terminals_indexed: bool,
+    range: std::ops::Range<u64>,
+    f: &mut impl FnMut(u64, FirstLook),
+) {
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let cells = t.board().cells();
+    let word_of = |q: u32| endings.word_at(group_of(q) * cells + cell_of(q) as usize);
+    let end = range.end.min(index.size());
+    let mut at = range.start;
+    while at < end {
+        let tier = index.tier_at(at);
+        let info = &index.tiers()[tier];
+        let tier_end = end.min(info.offset + info.size);
+        let mut look = |at: u64, list: &[u32]| {
+            let pair = at & !1;
+            let mut words = [0usize; N];
+            for (w, &q) in words.iter_mut().zip(list) {
+                *w = word_of(q);
+            }
+            for i in at..(pair + 2).min(tier_end) {
+                let to_move = (i & 1) as usize;
+                if info.sides >> to_move & 1 == 1 {
+                    f(i, first_look(t, steps, list, &words[..list.len()], to_move, terminals_indexed));
+                }
+            }
+        };
+        let mut list = [0u32; N];
+        if index.singles() {
+            // The tier's placements in order: the group ranks stepped, not
+            // divided out of each index.
+            let mut digits = [0u64; N];
+            let mut ranks = [(0u64, 0u64); N];
+            index.single_ranks(tier, (at & !1) - info.offset, &mut digits);
+            while at < tier_end {
+                if let Some(n) = index.singles_at(tier, &digits, &mut list, &mut ranks) {
+                    look(at, &list[..n]);
+                }
+                index.next_single_ranks(tier, &mut digits);
+                at = (at & !1) + 2;
+            }
+            continue;
+        }
+        while at < tier_end {
+            if let Some(n) = index.unrank_pieces(tier, (at & !1) - info.offset, &mut list) {
+                look(at, &list[..n]);
+            }
+            at = (at & !1) + 2;
+        }
+    }
+}
+
+/// The [`FirstLook`] of the position of `pieces` (whose ending words are
+/// `words`) with `to_move` to move (see [`for_each_first_look_in`]).
+#[inline(always)]
+fn first_look(
+    t: &Tables,
+    steps: &Steps,
+    pieces: &[u32],
+    words: &[usize],
+    to_move: usize,
+    terminals_indexed: bool,
+) -> FirstLook {
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let cells = t.board().cells();
+    let all = words.iter().fold(0, |word, &w| word | w);
+    if let Some(outcome) = endings.outcome(all, to_move) {
+        return FirstLook::Over(outcome);
+    }
+    let next = 1 - to_move;
+    let (mut count, mut best_over) = (0usize, None::<gsolve_engine::Value>);
+    let mut can_pass = false;
+    for (i, &packed) in pieces.iter().enumerate() {
+        let g = group_of(packed);
+        if t.side_of(g) != to_move {
+            continue;
+        }
+        can_pass |= t.stays(g);
+        let from = cell_of(packed);
+        let others = words.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |word, (_, &w)| word | w);
+        let (span, targets) = steps.forward(cells, g, from);
+        if !near(pieces, i, &span, true) {
+            // Nothing in the way and nothing to capture: the listed targets.
+            if terminals_indexed {
+                count += targets.len();
+            } else {
+                for &(_, landed) in targets {
+                    tally(
+                        &mut count,
+                        &mut best_over,
+                        terminals_indexed,
+                        endings.outcome(others | landed as usize, next),
+                    );
+                }
+            }
+            continue;
+        }
+        // Another piece near: each ray walked, as for a position.
+        let (blocked_count, blocked_best) = blocked_moves(t, pieces, words, i, others, to_move, terminals_indexed);
+        count += blocked_count;
+        best_over = best_over.max(blocked_best);
+    }
+    if can_pass {
+        tally(&mut count, &mut best_over, terminals_indexed, endings.outcome(all, next));
+    }
+    FirstLook::Moves { count, best_over }
+}
+
+/// The moves of the piece at place `i` of `pieces` where another piece stands
+/// on its span ([`first_look`]): each ray walked as [`crate::moves`] walks it,
+/// `others` the ending word of the other pieces; the moves to count and the
+/// best ended child, as [`FirstLook::Moves`] has them. Out of [`first_look`]
+/// for the reason [`blocked_single_parents`] is out of its caller.
+#[inline(never)]
+fn blocked_moves(
+    t: &Tables,
+    pieces: &[u32],
+    words: &[usize],
+    i: usize,
+    others: usize,
+    to_move: usize,
+    terminals_indexed: bool,
+) -> (usize, Option<gsolve_engine::Value>) {
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let board = t.board();
+    let cells = board.cells();
+    let next = 1 - to_move;
+    let (g, from) = (group_of(pieces[i]), cell_of(pieces[i]));
+    let (mut count, mut best_over) = (0usize, None::<gsolve_engine::Value>);
+
+    let mut seen: Option<Seen<u32>> = None;
+    // A target reached by two rules (or two rays) is one move.
+    let dedupe = board.rays_overlap(g, from);
+    for ray in board.rays(g, from) {
+        for &to in board.ray_cells(ray) {
+            let occupant = pieces.iter().position(|&q| cell_of(q) == to);
+            let legal = match occupant {
+                None => ray.onto.empty(),
+                Some(j) => ray.onto.enemy() && t.side_of(group_of(pieces[j])) != to_move,
+            };
+            if legal && (!dedupe || seen.get_or_insert_with(Seen::default).insert(to)) {
+                if terminals_indexed {
+                    // Every move counts: no child need be asked.
+                    tally(&mut count, &mut best_over, terminals_indexed, None);
+                } else {
+                    let landed = endings.word_at(g * cells + to as usize);
+                    let outcome = match occupant {
+                        None => endings.outcome(others | landed, next),
+                        Some(j) => match t.meet_code(g, group_of(pieces[j])) {
+                            0 => {
+                                let rest = words.iter().enumerate().filter(|&(k, _)| k != i && k != j);
+                                endings.outcome(rest.fold(landed, |word, (_, &w)| word | w), next)
+                            }
+                            // The meeting's code names the winning side, seen by
+                            // the side to move in the child.
+                            3 => Some(Outcome::Tie),
+                            code if (code - 1) as usize == next => Some(Outcome::Win),
+                            _ => Some(Outcome::Loss),
+                        },
+                    };
+                    tally(&mut count, &mut best_over, terminals_indexed, outcome);
+                }
+            }
+            if !ray.leap && occupant.is_some() {
+                break;
+            }
+        }
+    }
+    (count, best_over)
+}
+
+/// A child, over (`outcome`) or not, as [`FirstLook::Moves`] has it: a child
+/// over is counted where terminal positions are indexed, else valued.
+#[inline(always)]
+fn tally(
+    count: &mut usize,
+    best_over: &mut Option<gsolve_engine::Value>,
+    terminals_indexed: bool,
+    outcome: Option<Outcome>,
+) {
+    match outcome {
+        Some(outcome) if !terminals_indexed => *best_over = (*best_over).max(Some(outcome.value().parent_view())),
+        _ => *count += 1,
     }
 }
 

@@ -10,7 +10,16 @@
 //!   played;
 //! - the endings' table against the endings checked one by one;
 //! - the retrograde solve against the solve over the reverse graph built from
-//!   the moves, value and remoteness, index for index.
+//!   the moves, value and remoteness, index for index;
+//! - the first step's look at each position read from the piece list
+//!   (`Indexed::for_each_first_look_in`) against each position decoded, its
+//!   moves counted or its children played (`check::unmoves_match_moves` runs
+//!   `check::first_looks_match`).
+//!
+//! Games of one piece a kind (`PlacementIndex::singles`) rank their parents from
+//! the child's ranks, with the rays' spans laid out once: the random games
+//! have one or two pieces of each kind, and chase on boards whose spans pass
+//! 128 cells, or hold a piece beside the rays, is among the examples.
 mod common;
 
 use gsolve_engine::{check, retrograde, Game, Indexed};
@@ -168,7 +177,7 @@ fn random_position(rng: &mut SplitMix64, third: bool) -> String {
 #[test]
 fn random_step_games_rank_parents_children_and_endings_as_the_general_path() {
     let mut rng = SplitMix64::new(0x57e9_5a1e);
-    let (mut games, mut ranked, mut positions) = (0, 0, 0);
+    let (mut games, mut ranked, mut singles, mut positions) = (0, 0, 0, 0);
     for case in 0..2400 {
         let text = random_rules(&mut rng);
         // Endings that contradict (a meeting's winner against a zone's result...):
@@ -184,9 +193,13 @@ fn random_step_games_rank_parents_children_and_endings_as_the_general_path() {
         }
         games += 1;
         ranked += set.game.ranks_parents() as usize;
+        singles += (set.game.ranks_parents() && set.game.placement_index().is_ok_and(|index| index.singles())) as usize;
         positions += compare(&set.game, &format!("case {case}: {position}\n{text}"));
     }
-    eprintln!("{ranked} of {games} random games ranked their parents; {positions} positions");
+    eprintln!(
+        "{ranked} of {games} random games ranked their parents ({singles} of one piece a kind); {positions} positions"
+    );
+    assert!(singles > games / 10, "{singles} of {games} games ranked parents of one piece a kind");
     assert!(games > 200, "{games} games set up");
     assert!(ranked > games / 2, "{ranked} of {games} games ranked their parents");
     assert!(ranked < games, "every game ranked its parents: none outside the shape was drawn");
@@ -198,6 +211,10 @@ fn bundled_examples_rank_parents_children_and_endings_as_the_general_path() {
     type Case<'a> = (&'a str, Option<(u32, u32)>, Option<&'a str>);
     let cases: &[Case] = &[
         ("chase", Some((4, 4)), None),
+        // Spans of black's two-cell steps of 19 cells, and of 141 (past a
+        // 128-bit set of the span's cells).
+        ("chase", Some((9, 9)), None),
+        ("chase", Some((3, 70)), None),
         ("queens-case", None, Some("Q..#/.#E./...A/E... q")),
         ("cops-and-robbers", None, Some("C..#/.#../...R r")),
         ("pawns", Some((3, 4)), None),
