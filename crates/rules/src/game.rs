@@ -10,6 +10,7 @@
 //! [`crate::index`]). The trait impls beyond [`Game`] are in `impls`, `search`
 //! and `explain`.
 
+use crate::bits::BitCore;
 use crate::board::{Board, Group};
 use crate::error::RulesError;
 use crate::index::PlacementIndex;
@@ -46,6 +47,9 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     mirror: Option<Mirror>,
     /// The bit-set search, for games of the shape [`crate::lines`] takes.
     lines: Option<LineGame>,
+    /// The bit-set search of step games, for games of the shape [`crate::bits`]
+    /// takes.
+    bits: Option<BitCore>,
     /// Children located without playing moves, for games of the shape
     /// [`crate::scan`] takes (built with the index).
     scan: Option<Arc<PlacementScan>>,
@@ -78,8 +82,9 @@ impl RulesGame {
         let scan = index.as_ref().ok().and_then(|index| PlacementScan::new(&tables, index)).map(Arc::new);
         let lines = LineGame::of(rules, tables.board(), mirror.is_some());
         let knowledge = Knowledge::of(&tables).map(Arc::new);
+        let bits = BitCore::of(&tables);
         let ranks_parents = index.as_ref().is_ok_and(|index| crate::steps::ranks_parents(&tables, index));
-        Ok(RulesGame { tables, index, race, mirror, lines, scan, knowledge, ranks_parents })
+        Ok(RulesGame { tables, index, race, mirror, lines, bits, scan, knowledge, ranks_parents })
     }
 
     /// The same game with an index for up to `limits[g]` pieces of each group.
@@ -101,6 +106,7 @@ impl RulesGame {
             race: self.race.clone(),
             mirror: self.mirror.clone(),
             lines: self.lines.clone(),
+            bits: self.bits.clone(),
             scan: self.scan.clone(),
             knowledge: self.knowledge.clone(),
             ranks_parents: self.ranks_parents,
@@ -276,10 +282,36 @@ impl<const N: usize> RulesGame<N> {
 
     /// The same game, its search told nothing the rules say of immediate wins
     /// (module `knowledge`: no [`gsolve_engine::search::SearchHooks::wins_at_once`],
-    /// no threats in the move order): the plain search the tests and the
+    /// no threats in the move order) and searched by the engine, not by the
+    /// bit-set core of step games: the plain search the tests and the
     /// measurements compare with.
     pub fn without_search_knowledge(&self) -> RulesGame<N> {
-        RulesGame { knowledge: None, ..self.clone() }
+        RulesGame { knowledge: None, bits: None, ..self.clone() }
+    }
+
+    /// The same game searched by the engine's alpha-beta (with the rules'
+    /// immediate wins), not by the bit-set core of step games ([`crate::bits`]):
+    /// the general path the core is tested and measured against.
+    pub fn without_bit_core(&self) -> RulesGame<N> {
+        RulesGame { bits: None, ..self.clone() }
+    }
+
+    /// Is the game searched by the bit-set core of step games (docs/rules.md,
+    /// "Speed": Breakthrough, pawn chess)?
+    pub fn has_bit_core(&self) -> bool {
+        self.bits.is_some()
+    }
+
+    /// For a game searched by the bit-set core of step games, the positions it
+    /// has visited and the bytes of its table; `None` for other games, or
+    /// before a search.
+    pub fn bit_search_stats(&self) -> Option<(u64, usize)> {
+        self.bits.as_ref()?.stats()
+    }
+
+    /// The bit-set core of step games, if the game has its shape.
+    pub(crate) fn bits(&self) -> Option<&BitCore> {
+        self.bits.as_ref()
     }
 
     /// Immediate wins read from the rules, where the game has that shape.
