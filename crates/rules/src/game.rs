@@ -82,7 +82,7 @@ impl RulesGame {
         let scan = index.as_ref().ok().and_then(|index| PlacementScan::new(&tables, index)).map(Arc::new);
         let lines = LineGame::of(rules, tables.board(), mirror.is_some());
         let knowledge = Knowledge::of(&tables).map(Arc::new);
-        let bits = BitCore::of(&tables);
+        let bits = BitCore::of(&tables, mirror.as_ref());
         let ranks_parents = index.as_ref().is_ok_and(|index| crate::steps::ranks_parents(&tables, index));
         Ok(RulesGame { tables, index, race, mirror, lines, bits, scan, knowledge, ranks_parents })
     }

@@ -47,6 +47,11 @@ impl Mirror {
         Some(Mirror { cells })
     }
 
+    /// `cells()[c]`: cell c reflected.
+    pub(crate) fn cells(&self) -> &[u32] {
+        &self.cells
+    }
+
     /// The position reflected left to right.
     pub(crate) fn reflect<const N: usize>(&self, p: &RulesPosition<N>) -> RulesPosition<N> {
         p.with_cells(|cell| self.cells[cell as usize])

@@ -27,6 +27,7 @@
 use super::set::{cells, CellSet};
 use super::MAX_GROUPS;
 use crate::endings::EndingTable;
+use crate::mirror::Mirror;
 use crate::spec::{Check, Onto};
 use crate::tables::Tables;
 use gsolve_engine::Outcome;
@@ -112,12 +113,18 @@ pub(crate) struct Layout<B> {
     pub(crate) stuck: Outcome,
     /// `extent[s]`: the cells of the board along side s's forward direction.
     pub(crate) extent: [u32; 2],
+    /// Where the game looks the same in a mirror: the reflection of a set, a
+    /// table a byte of the set (`reflect[k][b]`: the cells of byte k's value b
+    /// reflected), so any board's reflection is 8 or 16 loads.
+    reflect: Option<Vec<[B; 256]>>,
+    /// `reflected_cell[c]`: cell c reflected (the identity without a mirror).
+    reflected_cell: Vec<u8>,
 }
 
 impl<B: CellSet> Layout<B> {
     /// The layout of the rules compiled in `t`; the caller has checked the shape
     /// (`super::accepts`).
-    pub(crate) fn new(t: &Tables) -> Layout<B> {
+    pub(crate) fn new(t: &Tables, mirror: Option<&Mirror>) -> Layout<B> {
         let board = t.board();
         let cells = board.cells();
         let groups = t.groups();
@@ -199,6 +206,24 @@ impl<B: CellSet> Layout<B> {
             crate::spec::Facing::Up | crate::spec::Facing::Down => board.rows,
             crate::spec::Facing::Left | crate::spec::Facing::Right => board.cols,
         });
+        let reflected_cell: Vec<u8> =
+            (0..cells as u32).map(|c| mirror.map_or(c, |m| m.cells()[c as usize]) as u8).collect();
+        let reflect = mirror.map(|_| {
+            (0..cells.div_ceil(8))
+                .map(|k| {
+                    let mut bytes = [B::default(); 256];
+                    for (b, set) in bytes.iter_mut().enumerate() {
+                        for bit in 0..8 {
+                            let c = 8 * k + bit;
+                            if b >> bit & 1 == 1 && c < cells {
+                                *set |= B::cell(reflected_cell[c] as u32);
+                            }
+                        }
+                    }
+                    bytes
+                })
+                .collect()
+        });
         Layout {
             groups,
             cells,
@@ -220,6 +245,8 @@ impl<B: CellSet> Layout<B> {
             no_pieces: [endings.no_pieces(0).is_some(), endings.no_pieces(1).is_some()],
             stuck: endings.stuck(),
             extent,
+            reflect,
+            reflected_cell,
         }
     }
 
@@ -288,6 +315,28 @@ impl<B: CellSet> Layout<B> {
             }
         }
         false
+    }
+
+    /// `p` reflected left to right, where the game looks the same in a mirror.
+    #[inline]
+    pub(crate) fn reflected(&self, p: &Pos<B>) -> Option<Pos<B>> {
+        let reflect = self.reflect.as_ref()?;
+        let set = |s: B| {
+            let wide = s.wide();
+            reflect.iter().enumerate().fold(B::default(), |r, (k, bytes)| r | bytes[(wide >> (8 * k)) as usize & 255])
+        };
+        let mut r = *p;
+        for g in 0..self.groups {
+            r.sets[g] = set(p.sets[g]);
+        }
+        r.sides = [set(p.sides[0]), set(p.sides[1])];
+        Some(r)
+    }
+
+    /// The cell `c` reflected left to right (itself without a mirror).
+    #[inline]
+    pub(crate) fn reflected_cell(&self, c: u8) -> u8 {
+        self.reflected_cell[c as usize]
     }
 
     /// The endings' word of `p` (module docs).

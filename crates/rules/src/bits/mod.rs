@@ -30,6 +30,7 @@ mod set;
 mod solver;
 mod table;
 
+use crate::mirror::Mirror;
 use crate::position::RulesPosition;
 use crate::spec::{Rules, Turn};
 use crate::tables::Tables;
@@ -91,11 +92,16 @@ fn accepts(t: &Tables) -> bool {
 
 impl BitCore {
     /// The core of the rules compiled in `t`, if they have the shape.
-    pub(crate) fn of(t: &Tables) -> Option<BitCore> {
+    /// `mirror`: the game looks the same in a mirror (module `crate::mirror`).
+    pub(crate) fn of(t: &Tables, mirror: Option<&Mirror>) -> Option<BitCore> {
         if !accepts(t) {
             return None;
         }
-        Some(if t.board().cells() <= 64 { BitCore::Narrow(Core::new(t)) } else { BitCore::Wide(Core::new(t)) })
+        Some(if t.board().cells() <= 64 {
+            BitCore::Narrow(Core::new(t, mirror))
+        } else {
+            BitCore::Wide(Core::new(t, mirror))
+        })
     }
 
     /// The exact value of `p`, if the core takes it (else `None`: the engine's
@@ -124,8 +130,8 @@ impl BitCore {
 }
 
 impl<B: CellSet> Core<B> {
-    fn new(t: &Tables) -> Core<B> {
-        Core { layout: Arc::new(Layout::new(t)), solver: Arc::new(Mutex::new(None)) }
+    fn new(t: &Tables, mirror: Option<&Mirror>) -> Core<B> {
+        Core { layout: Arc::new(Layout::new(t, mirror)), solver: Arc::new(Mutex::new(None)) }
     }
 
     /// A rules position as bit sets, if the core takes it: play not ended by a

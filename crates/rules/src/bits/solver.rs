@@ -55,9 +55,23 @@ struct Ranked {
     leaf: i32,
     /// The order key: 2 a capture, 1 a threat.
     key: i8,
-    /// Its place in generation order (capped at [`NO_MOVE`] − 1): the table's
-    /// best move.
-    index: u8,
+}
+
+/// A move as the table stores it: `from | to << 7 | promotes << 14`.
+#[inline]
+fn code(m: Move) -> u16 {
+    m.from as u16 | (m.to as u16) << 7 | ((m.becomes != m.group) as u16) << 14
+}
+
+/// A move's code reflected left to right (for a position stored as its mirror
+/// image).
+#[inline]
+fn reflect_code<B: CellSet>(l: &Layout<B>, code: u16) -> u16 {
+    if code == NO_MOVE {
+        return code;
+    }
+    let (from, to) = (l.reflected_cell((code & 127) as u8), l.reflected_cell((code >> 7 & 127) as u8));
+    from as u16 | (to as u16) << 7 | (code & 1 << 14)
 }
 
 /// A child not over: it must be searched.
@@ -245,8 +259,16 @@ impl<B: CellSet> Solver<B> {
         if wins == Some(false) && alpha >= M - 2 && (l.stuck != Outcome::Loss || l.keeps_a_move(p, 1 - p.to_move)) {
             return M - 2;
         }
-        // Rule 5.
-        let key = Table::key(p, l.groups, l.cells);
+        // Rule 5. A position and its mirror image share an entry where the game
+        // looks the same in a mirror: the lesser key, its best move reflected.
+        let mut key = Table::key(p, l.groups, l.cells);
+        let mut mirrored = false;
+        if let Some(image) = l.reflected(p) {
+            let image_key = Table::key(&image, l.groups, l.cells);
+            if image_key < key {
+                (key, mirrored) = (image_key, true);
+            }
+        }
         let mut best_move = NO_MOVE;
         if let Some(known) = self.table.get(key) {
             if known.lower >= beta {
@@ -257,7 +279,7 @@ impl<B: CellSet> Solver<B> {
             }
             alpha = alpha.max(known.lower);
             beta = beta.min(known.upper);
-            best_move = known.best;
+            best_move = if mirrored { reflect_code(l, known.best) } else { known.best };
         }
         if self.frames.len() <= self.depth {
             self.frames.push(Vec::new());
@@ -283,10 +305,9 @@ impl<B: CellSet> Solver<B> {
                     }
                 }
             }
-            let index = frame.len().min(NO_MOVE as usize - 1) as u8;
-            frame.push(Ranked { m, leaf, key: 2 * capture as i8, index });
+            frame.push(Ranked { m, leaf, key: 2 * capture as i8 });
         });
-        let best = self.search_moves(p, &mut frame, won, key, (alpha, beta), best_move, range, observer);
+        let best = self.search_moves(p, &mut frame, won, (key, mirrored), (alpha, beta), best_move, range, observer);
         self.frames[self.depth] = frame;
         best
     }
@@ -299,9 +320,9 @@ impl<B: CellSet> Solver<B> {
         p: &Pos<B>,
         frame: &mut [Ranked],
         won: Option<usize>,
-        key: u128,
+        (key, mirrored): (u128, bool),
         (mut alpha, beta): (i32, i32),
-        best_move: u8,
+        best_move: u16,
         range: (i32, i32),
         observer: Option<Observer<'_>>,
     ) -> i32 {
@@ -311,8 +332,9 @@ impl<B: CellSet> Solver<B> {
         if frame.is_empty() {
             return score_of(l.stuck);
         }
+        let stored = |code: u16| if mirrored { reflect_code(l, code) } else { code };
         if let Some(i) = won {
-            self.table.put(key, M - 1, M - 1, frame[i].index, 1);
+            self.table.put(key, M - 1, M - 1, stored(code(frame[i].m)), 1);
             return M - 1;
         }
         if beta <= -(M - 1) {
@@ -320,9 +342,9 @@ impl<B: CellSet> Solver<B> {
         }
         let nodes_before = self.nodes;
         let alpha_in = alpha;
-        let (mut best, mut best_index) = (-INFINITY, NO_MOVE);
+        let (mut best, mut best_code) = (-INFINITY, NO_MOVE);
         // Searches move i; true on a cut-off (or a stop).
-        let visit = |this: &mut Self, r: Ranked, alpha: &mut i32, best: &mut i32, best_index: &mut u8| {
+        let visit = |this: &mut Self, r: Ranked, alpha: &mut i32, best: &mut i32, best_code: &mut u16| {
             let s = if r.leaf != OPEN {
                 r.leaf
             } else {
@@ -335,13 +357,13 @@ impl<B: CellSet> Solver<B> {
             };
             if s > *best {
                 *best = s;
-                *best_index = r.index;
+                *best_code = code(r.m);
             }
             *alpha = (*alpha).max(s);
             *alpha >= beta || this.stopped.is_some()
         };
-        let first = frame.iter().position(|r| r.index == best_move && best_move != NO_MOVE);
-        let cut = first.is_some_and(|i| visit(self, frame[i], &mut alpha, &mut best, &mut best_index));
+        let first = frame.iter().position(|r| best_move != NO_MOVE && code(r.m) == best_move);
+        let cut = first.is_some_and(|i| visit(self, frame[i], &mut alpha, &mut best, &mut best_code));
         if !cut {
             // Threats are read only where the order matters.
             if frame.len() > 2 {
@@ -353,9 +375,9 @@ impl<B: CellSet> Solver<B> {
             }
             // By key, highest first, each key in generation order: a pass a key
             // (keys are 0 to 3), with nothing to allocate.
-            'keys: for key in (0..4).rev() {
+            'keys: for rank in (0..4).rev() {
                 for (i, &r) in frame.iter().enumerate() {
-                    if r.key == key && Some(i) != first && visit(self, r, &mut alpha, &mut best, &mut best_index) {
+                    if r.key == rank && Some(i) != first && visit(self, r, &mut alpha, &mut best, &mut best_code) {
                         break 'keys;
                     }
                 }
@@ -371,7 +393,7 @@ impl<B: CellSet> Solver<B> {
         } else {
             (best, best)
         };
-        self.table.put(key, lower, upper, best_index, self.nodes - nodes_before);
+        self.table.put(key, lower, upper, stored(best_code), self.nodes - nodes_before);
         best
     }
 }

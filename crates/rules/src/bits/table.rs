@@ -5,7 +5,8 @@
 //!   key (u128): the groups' sets side by side, then the side to move
 //!     bits g·cells .. (g+1)·cells   sets[g]        (g < groups)
 //!     bit  groups·cells             to_move
-//!   entry (24 bytes):  key as two u64 | lower i16 | upper i16 | best u8 | work u8
+//!   entry (24 bytes):  key as two u64 | lower i16 | upper i16 | best u16 | work u8
+//!   best: the best move, from | to << 7 | promotes << 14 (module `solver`)
 //!   bucket: entries 2i and 2i + 1; i from the top bits of key · an odd constant
 //! ```
 //! The shape keeps `groups · cells + 1 ≤ 127` (module `super`), so a key holds
@@ -22,7 +23,7 @@ use super::set::CellSet;
 pub(crate) const NO_LOWER: i16 = i16::MIN;
 pub(crate) const NO_UPPER: i16 = i16::MAX;
 /// No best move stored.
-pub(crate) const NO_MOVE: u8 = u8::MAX;
+pub(crate) const NO_MOVE: u16 = u16::MAX;
 
 /// The mixing multiplier: odd, so the product is one-to-one on 128-bit words.
 const MIX: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835;
@@ -32,7 +33,7 @@ struct Entry {
     key: [u64; 2],
     lower: i16,
     upper: i16,
-    best: u8,
+    best: u16,
     work: u8,
 }
 
@@ -41,7 +42,7 @@ struct Entry {
 pub(crate) struct Known {
     pub(crate) lower: i32,
     pub(crate) upper: i32,
-    pub(crate) best: u8,
+    pub(crate) best: u16,
 }
 
 /// Bounds on scores by position (module docs).
@@ -95,7 +96,7 @@ impl Table {
     /// with what the entry held for the same key (both proven), else in place
     /// of the lesser work or the latest.
     #[inline]
-    pub(crate) fn put(&mut self, key: u128, lower: i32, upper: i32, best: u8, work: u64) {
+    pub(crate) fn put(&mut self, key: u128, lower: i32, upper: i32, best: u16, work: u64) {
         let b = self.bucket(key);
         let words = [key as u64, (key >> 64) as u64];
         let work = (64 - work.leading_zeros()) as u8;
