@@ -229,6 +229,15 @@ fn random_position(rng: &mut SplitMix64, letters: &[char]) -> String {
             grid[r][c] = letter;
         }
     }
+    // A third of the maps symmetric left to right (pieces too), so that games
+    // whose steps are too look the same in a mirror and fold their images.
+    if rng.below(3) == 0 {
+        for row in grid.iter_mut() {
+            for c in 0..cols / 2 {
+                row[cols - 1 - c] = row[c];
+            }
+        }
+    }
     let rows: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
     format!("{} {}", rows.join("/"), ["a", "b"][rng.below(2) as usize])
 }

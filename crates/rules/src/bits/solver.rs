@@ -43,6 +43,13 @@ use std::sync::Arc;
 pub(crate) const M: i32 = 30_000;
 const INFINITY: i32 = M + 2;
 
+/// Positions this many plies or more below the root of a search use the small
+/// table (`Solver::deep`).
+const DEEP_FROM: usize = 12;
+
+/// Entries of the small table: 6 MiB, which stays in the processor's caches.
+const DEEP_ENTRIES: usize = 1 << 18;
+
 /// Positions visited between two progress reports.
 const REPORT_EVERY: u64 = 1 << 16;
 
@@ -121,7 +128,14 @@ fn score_of(outcome: Outcome) -> i32 {
 /// The search of one game: its layout and table, kept between positions.
 pub(crate) struct Solver<B> {
     layout: Arc<Layout<B>>,
+    /// Bounds of positions near the root of a search: the few large subtrees.
     table: Table,
+    /// Bounds of positions [`DEEP_FROM`] plies or more below the root: the many
+    /// small subtrees near the leaves, in a table small enough to stay in the
+    /// caches (a read that misses them costs as much as the rest of a
+    /// position's work; Breakthrough 5 × 4 with one table of 24 MiB: 0.53 s,
+    /// 6 MiB: 0.41 s, though it searched 4.1 M positions instead of 3.2 M).
+    deep: Table,
     /// The moves of each depth, reused.
     frames: Vec<Vec<Ranked>>,
     depth: usize,
@@ -136,6 +150,7 @@ impl<B: CellSet> Solver<B> {
         Solver {
             layout,
             table: Table::new(entries),
+            deep: Table::new(DEEP_ENTRIES.min(entries)),
             frames: Vec::new(),
             depth: 0,
             nodes: 0,
@@ -146,7 +161,7 @@ impl<B: CellSet> Solver<B> {
 
     /// Bytes of the table.
     pub(crate) fn table_bytes(&self) -> usize {
-        self.table.bytes()
+        self.table.bytes() + self.deep.bytes()
     }
 
     /// The exact score of `p` (not over), or why the search stopped: more than
@@ -160,10 +175,11 @@ impl<B: CellSet> Solver<B> {
         self.stop_at = budget.map_or(u64::MAX, |b| self.nodes.saturating_add(b));
         self.stopped = None;
         self.depth = 0;
+        let layout = Arc::clone(&self.layout);
         let (mut low, mut high) = (-M, M);
         let mut t = 0;
         loop {
-            let s = self.negamax(p, t - 1, t, (low, high), observer);
+            let s = self.negamax(&layout, p, t - 1, t, (low, high), observer);
             if let Some(stopped) = self.stopped {
                 return Err(stopped);
             }
@@ -180,12 +196,21 @@ impl<B: CellSet> Solver<B> {
         }
     }
 
+    /// The table of positions at the current depth.
+    #[inline]
+    fn table_at_depth(&mut self) -> &mut Table {
+        if self.depth >= DEEP_FROM {
+            &mut self.deep
+        } else {
+            &mut self.table
+        }
+    }
+
     /// Does the side to move of `p` (not over) win at once? `None` when O
     /// stands in a zone checked after the reply: every move would have to be
     /// read (rule 1).
     #[inline]
-    fn wins_at_once(&self, p: &Pos<B>) -> Option<bool> {
-        let l = &*self.layout;
+    fn wins_at_once(l: &Layout<B>, p: &Pos<B>) -> Option<bool> {
         let (s, o) = (p.to_move, 1 - p.to_move);
         if l.side_groups[o].iter().any(|&g| !(p.sets[g] & l.waits[g]).is_empty()) {
             return None;
@@ -218,6 +243,7 @@ impl<B: CellSet> Solver<B> {
     /// `range`: the exact driver's range, for progress reports.
     fn negamax(
         &mut self,
+        l: &Layout<B>,
         p: &Pos<B>,
         mut alpha: i32,
         mut beta: i32,
@@ -237,8 +263,6 @@ impl<B: CellSet> Solver<B> {
         if self.stopped.is_some() {
             return 0;
         }
-        let layout = Arc::clone(&self.layout);
-        let l = &*layout;
         // Where being stuck does not lose, it ends the game like an ending (the
         // engine's `terminal` says it): before any bound that assumes a move.
         if l.stuck != Outcome::Loss && !l.has_move(p) {
@@ -252,7 +276,7 @@ impl<B: CellSet> Solver<B> {
             return -M;
         }
         // Rules 1 and 2.
-        let wins = self.wins_at_once(p);
+        let wins = Self::wins_at_once(l, p);
         if wins == Some(true) {
             return M - 1;
         }
@@ -270,7 +294,8 @@ impl<B: CellSet> Solver<B> {
             }
         }
         let mut best_move = NO_MOVE;
-        if let Some(known) = self.table.get(key) {
+        let table = if self.depth >= DEEP_FROM { &self.deep } else { &self.table };
+        if let Some(known) = table.get(key) {
             if known.lower >= beta {
                 return known.lower;
             }
@@ -307,7 +332,7 @@ impl<B: CellSet> Solver<B> {
             }
             frame.push(Ranked { m, leaf, key: 2 * capture as i8 });
         });
-        let best = self.search_moves(p, &mut frame, won, (key, mirrored), (alpha, beta), best_move, range, observer);
+        let best = self.search_moves(l, p, &mut frame, won, (key, mirrored), (alpha, beta), best_move, range, observer);
         self.frames[self.depth] = frame;
         best
     }
@@ -317,6 +342,7 @@ impl<B: CellSet> Solver<B> {
     #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
+        l: &Layout<B>,
         p: &Pos<B>,
         frame: &mut [Ranked],
         won: Option<usize>,
@@ -326,15 +352,13 @@ impl<B: CellSet> Solver<B> {
         range: (i32, i32),
         observer: Option<Observer<'_>>,
     ) -> i32 {
-        let layout = Arc::clone(&self.layout);
-        let l = &*layout;
         // Rule 3.
         if frame.is_empty() {
             return score_of(l.stuck);
         }
         let stored = |code: u16| if mirrored { reflect_code(l, code) } else { code };
         if let Some(i) = won {
-            self.table.put(key, M - 1, M - 1, stored(code(frame[i].m)), 1);
+            self.table_at_depth().put(key, M - 1, M - 1, stored(code(frame[i].m)), 1);
             return M - 1;
         }
         if beta <= -(M - 1) {
@@ -351,7 +375,7 @@ impl<B: CellSet> Solver<B> {
                 let child = l.play(p, r.m);
                 let (low, high) = child_window(*alpha, beta);
                 this.depth += 1;
-                let s = parent_score(this.negamax(&child, low, high, range, observer));
+                let s = parent_score(this.negamax(l, &child, low, high, range, observer));
                 this.depth -= 1;
                 s
             };
@@ -368,7 +392,10 @@ impl<B: CellSet> Solver<B> {
             // Threats are read only where the order matters.
             if frame.len() > 2 {
                 for r in frame.iter_mut() {
-                    if r.leaf == OPEN && l.threatens(&l.play(p, r.m), r.m) {
+                    if r.leaf == OPEN
+                        && l.near_goal[r.m.becomes as usize].has(r.m.to as u32)
+                        && l.threatens(&l.play(p, r.m), r.m)
+                    {
                         r.key += 1;
                     }
                 }
@@ -393,7 +420,8 @@ impl<B: CellSet> Solver<B> {
         } else {
             (best, best)
         };
-        self.table.put(key, lower, upper, stored(best_code), self.nodes - nodes_before);
+        let work = self.nodes - nodes_before;
+        self.table_at_depth().put(key, lower, upper, stored(best_code), work);
         best
     }
 }
