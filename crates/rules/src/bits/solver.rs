@@ -43,13 +43,6 @@ use std::sync::Arc;
 pub(crate) const M: i32 = 30_000;
 const INFINITY: i32 = M + 2;
 
-/// Positions this many plies or more below the root of a search use the small
-/// table (`Solver::deep`).
-const DEEP_FROM: usize = 12;
-
-/// Entries of the small table: 6 MiB, which stays in the processor's caches.
-const DEEP_ENTRIES: usize = 1 << 18;
-
 /// Positions visited between two progress reports.
 const REPORT_EVERY: u64 = 1 << 16;
 
@@ -128,14 +121,10 @@ fn score_of(outcome: Outcome) -> i32 {
 /// The search of one game: its layout and table, kept between positions.
 pub(crate) struct Solver<B> {
     layout: Arc<Layout<B>>,
-    /// Bounds of positions near the root of a search: the few large subtrees.
+    /// Proven bounds by position. (A second, cache-sized table for positions
+    /// 12 plies or more below the root took Breakthrough 5 × 4 from 0.53 s to
+    /// 0.44 s, but 5 × 5 from 67 s to more than 275 s of CPU: left out.)
     table: Table,
-    /// Bounds of positions [`DEEP_FROM`] plies or more below the root: the many
-    /// small subtrees near the leaves, in a table small enough to stay in the
-    /// caches (a read that misses them costs as much as the rest of a
-    /// position's work; Breakthrough 5 × 4 with one table of 24 MiB: 0.53 s,
-    /// 6 MiB: 0.41 s, though it searched 4.1 M positions instead of 3.2 M).
-    deep: Table,
     /// The moves of each depth, reused.
     frames: Vec<Vec<Ranked>>,
     depth: usize,
@@ -150,7 +139,6 @@ impl<B: CellSet> Solver<B> {
         Solver {
             layout,
             table: Table::new(entries),
-            deep: Table::new(DEEP_ENTRIES.min(entries)),
             frames: Vec::new(),
             depth: 0,
             nodes: 0,
@@ -161,7 +149,7 @@ impl<B: CellSet> Solver<B> {
 
     /// Bytes of the table.
     pub(crate) fn table_bytes(&self) -> usize {
-        self.table.bytes() + self.deep.bytes()
+        self.table.bytes()
     }
 
     /// The exact score of `p` (not over), or why the search stopped: more than
@@ -193,16 +181,6 @@ impl<B: CellSet> Solver<B> {
             }
             // Next to the bound that moved, where pruning is strongest.
             t = if s >= t { low + 1 } else { high };
-        }
-    }
-
-    /// The table of positions at the current depth.
-    #[inline]
-    fn table_at_depth(&mut self) -> &mut Table {
-        if self.depth >= DEEP_FROM {
-            &mut self.deep
-        } else {
-            &mut self.table
         }
     }
 
@@ -294,8 +272,7 @@ impl<B: CellSet> Solver<B> {
             }
         }
         let mut best_move = NO_MOVE;
-        let table = if self.depth >= DEEP_FROM { &self.deep } else { &self.table };
-        if let Some(known) = table.get(key) {
+        if let Some(known) = self.table.get(key) {
             if known.lower >= beta {
                 return known.lower;
             }
@@ -358,7 +335,7 @@ impl<B: CellSet> Solver<B> {
         }
         let stored = |code: u16| if mirrored { reflect_code(l, code) } else { code };
         if let Some(i) = won {
-            self.table_at_depth().put(key, M - 1, M - 1, stored(code(frame[i].m)), 1);
+            self.table.put(key, M - 1, M - 1, stored(code(frame[i].m)), 1);
             return M - 1;
         }
         if beta <= -(M - 1) {
@@ -421,7 +398,7 @@ impl<B: CellSet> Solver<B> {
             (best, best)
         };
         let work = self.nodes - nodes_before;
-        self.table_at_depth().put(key, lower, upper, stored(best_code), work);
+        self.table.put(key, lower, upper, stored(best_code), work);
         best
     }
 }
