@@ -2,12 +2,13 @@
 //! (docs/rules.md, "Speed"): chase n = 20 and a 30×30 Queen's Case map solved whole
 //! (as the front ends do: by bit rows, and by the engine's retrograde analysis
 //! alone), the 4×4 pawns strong solve, the 7×7 snakes corners searched by
-//! alpha-beta.
+//! alpha-beta, and Breakthrough 4 × 6 searched by the bit-set core of step
+//! games against the engine's search.
 //!
 //! Run: `cargo bench -p gsolve-benches --bench rules`
 #![forbid(unsafe_code)]
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use gsolve_engine::search::Searcher;
 use gsolve_engine::{retrograde, tiered};
 use gsolve_games::chase::Chase;
@@ -129,6 +130,28 @@ fn side_by_side(c: &mut Criterion) {
     });
     group.bench_function("snakes 7x7 corners rules", |b| {
         b.iter(|| Searcher::with_table_entries(black_box(&snakes_rules), TABLE).value(&snakes_start).unwrap())
+    });
+
+    // Breakthrough 4 × 6 from the start (a loss in 18): the bit-set core of step
+    // games against the engine's search of the general positions, each with a
+    // fresh table (the core keeps its own with the game: a game set up again).
+    let breakthrough = || setup(rules("breakthrough"), Some((4, 6)), None, None).unwrap();
+    group.bench_function("breakthrough 4x6 rules bit-set core", |b| {
+        b.iter_batched(
+            breakthrough,
+            |s| Searcher::with_table_entries(&s.game, 1 << 10).value(&s.position).unwrap(),
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("breakthrough 4x6 rules general search", |b| {
+        b.iter_batched(
+            || {
+                let s = breakthrough();
+                (s.game.without_bit_core(), s.position)
+            },
+            |(game, start)| Searcher::with_table_entries(&game, TABLE).value(&start).unwrap(),
+            BatchSize::LargeInput,
+        )
     });
     group.finish();
 }

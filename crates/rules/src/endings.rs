@@ -131,6 +131,11 @@ impl EndingTable {
         self.bits[at] as usize
     }
 
+    /// The number of words: 2^(the word's bits).
+    pub(crate) fn words(&self) -> usize {
+        self.outcome.len() / 2
+    }
+
     /// The ending for `to_move` of a position without a meeting whose pieces'
     /// words OR to `word`, being stuck aside.
     #[inline]

@@ -10,6 +10,7 @@
 //! [`crate::index`]). The trait impls beyond [`Game`] are in `impls`, `search`
 //! and `explain`.
 
+use crate::bits::BitCore;
 use crate::board::{Board, Group};
 use crate::error::RulesError;
 use crate::index::PlacementIndex;
@@ -53,6 +54,9 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     fold: Option<Arc<Fold>>,
     /// The bit-set search, for games of the shape [`crate::lines`] takes.
     lines: Option<LineGame>,
+    /// The bit-set search of step games, for games of the shape [`crate::bits`]
+    /// takes.
+    bits: Option<BitCore>,
     /// Children located without playing moves, for games of the shape
     /// [`crate::scan`] takes (built with the index).
     scan: Option<Arc<PlacementScan>>,
@@ -115,12 +119,13 @@ impl RulesGame {
             .map(Arc::new);
         let lines = LineGame::of(rules, tables.board(), mirror.is_some());
         let knowledge = Knowledge::of(&tables).map(Arc::new);
+        let bits = BitCore::of(&tables, mirror.as_ref());
         let steps = index
             .as_ref()
             .ok()
             .filter(|index| fold.is_none() && crate::steps::ranks_parents(&tables, index))
             .map(|index| Arc::new(Steps::new(&tables, index)));
-        Ok(RulesGame { tables, index, race, mirror, side_swap, fold, lines, scan, knowledge, steps })
+        Ok(RulesGame { tables, index, race, mirror, side_swap, fold, lines, bits, scan, knowledge, steps })
     }
 
     /// The same game with an index for up to `limits[g]` pieces of each group.
@@ -144,6 +149,7 @@ impl RulesGame {
             side_swap: self.side_swap.clone(),
             fold: self.fold.clone(),
             lines: self.lines.clone(),
+            bits: self.bits.clone(),
             scan: self.scan.clone(),
             knowledge: self.knowledge.clone(),
             steps: self.steps.clone(),
@@ -335,10 +341,36 @@ impl<const N: usize> RulesGame<N> {
 
     /// The same game, its search told nothing the rules say of immediate wins
     /// (module `knowledge`: no [`gsolve_engine::search::SearchHooks::wins_at_once`],
-    /// no threats in the move order): the plain search the tests and the
+    /// no threats in the move order) and searched by the engine, not by the
+    /// bit-set core of step games: the plain search the tests and the
     /// measurements compare with.
     pub fn without_search_knowledge(&self) -> RulesGame<N> {
-        RulesGame { knowledge: None, ..self.clone() }
+        RulesGame { knowledge: None, bits: None, ..self.clone() }
+    }
+
+    /// The same game searched by the engine's alpha-beta (with the rules'
+    /// immediate wins), not by the bit-set core of step games ([`crate::bits`]):
+    /// the general path the core is tested and measured against.
+    pub fn without_bit_core(&self) -> RulesGame<N> {
+        RulesGame { bits: None, ..self.clone() }
+    }
+
+    /// Is the game searched by the bit-set core of step games (docs/rules.md,
+    /// "Speed": Breakthrough, pawn chess)?
+    pub fn has_bit_core(&self) -> bool {
+        self.bits.is_some()
+    }
+
+    /// For a game searched by the bit-set core of step games, the positions it
+    /// has visited and the bytes of its table; `None` for other games, or
+    /// before a search.
+    pub fn bit_search_stats(&self) -> Option<(u64, usize)> {
+        self.bits.as_ref()?.stats()
+    }
+
+    /// The bit-set core of step games, if the game has its shape.
+    pub(crate) fn bits(&self) -> Option<&BitCore> {
+        self.bits.as_ref()
     }
 
     /// Immediate wins read from the rules, where the game has that shape.

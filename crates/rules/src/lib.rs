@@ -27,6 +27,7 @@
 //! | `knowledge`  | immediate wins read from the rules, for the search            |
 //! | `mirror`     | the left-right symmetry the search folds                      |
 //! | `lines`      | line games (drops, lines, a full board) on bit sets, their own search, and opening books ([`book`]) |
+//! | `bits`       | step games (pieces step forward and capture: Breakthrough, pawns) on bit sets, their own search |
 //! | [`game`]     | [`RulesGame`]: all of the above put together, an engine `Game` |
 //! | `pursuit`    | pursuits (one piece a side) solved whole by bit rows          |
 //! | [`notation`] | positions and maps as one line of text                        |
@@ -38,6 +39,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod bits;
 pub mod board;
 mod endings;
 pub mod error;

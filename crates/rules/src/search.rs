@@ -1,6 +1,7 @@
 //! What a rules game tells the alpha-beta search (games with trails, and acyclic
-//! games too big for an index): for a trail race, the snakes' knowledge (module
-//! `race`); for other games, captures first.
+//! games too big for an index): line games and step games by their own
+//! searches on bit sets (modules `lines`, `bits`); for a trail race, the snakes'
+//! knowledge (module `race`); for other games, captures first.
 
 use crate::game::RulesGame;
 use crate::position::RulesPosition;
@@ -8,14 +9,19 @@ use gsolve_engine::search::{SearchError, SearchHooks};
 use gsolve_engine::{Observer, Value};
 
 impl SearchHooks for RulesGame {
-    /// Line games (Connect 4, tic-tac-toe, …) by their bit-set search.
+    /// Line games (Connect 4, tic-tac-toe, …) by their bit-set search; step
+    /// games (Breakthrough, pawn chess, …) by the bit-set core (module `bits`).
     fn solve_outright(
         &self,
         p: &RulesPosition,
         budget: Option<u64>,
         observer: Option<Observer<'_>>,
     ) -> Option<Result<Value, SearchError>> {
-        let answer = self.lines()?.value(p, budget, observer)?;
+        let answer = match (self.lines(), self.bits()) {
+            (Some(lines), _) => lines.value(p, budget, observer)?,
+            (None, Some(bits)) => bits.value(p, budget, observer)?,
+            (None, None) => return None,
+        };
         Some(answer.ok_or(SearchError::OutOfBudget { limit: budget.unwrap_or(0) }))
     }
 

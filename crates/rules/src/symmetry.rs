@@ -224,6 +224,11 @@ impl Symmetry {
         out
     }
 
+    /// `cells()[c]`: cell c's image.
+    pub(crate) fn cells(&self) -> &[u32] {
+        &self.cells
+    }
+
     /// How the symmetry moves the cells.
     pub fn cell_map(&self) -> CellMap {
         self.map

@@ -89,7 +89,8 @@ fn random_line_games_equal_the_engine_on_every_position() {
 }
 
 /// The bundled files of the shape take the bit-set search; a line that loses
-/// (misère) or a game whose pieces move is left to the engine.
+/// (misère) is left to the engine, and games whose pieces step forward to the
+/// step games' bit-set core (module `bits`).
 #[test]
 fn the_shape_is_found_from_the_rules() {
     for (file, fast) in [
@@ -100,7 +101,9 @@ fn the_shape_is_found_from_the_rules() {
         ("pawns", false),
     ] {
         let s = setup(load(file), Some((4, 4)), None, None).unwrap();
-        assert_eq!(s.game.solve_outright(&s.position, None, None).is_some(), fast, "{file}");
+        let step_game = matches!(file, "breakthrough" | "pawns");
+        assert_eq!(s.game.has_bit_core(), step_game, "{file}");
+        assert_eq!(s.game.solve_outright(&s.position, None, None).is_some(), fast || step_game, "{file}");
         assert_eq!(s.game.is_line_game(), fast, "{file}");
         assert_eq!(s.game.describe().contains("a line game"), fast, "{file}");
     }
