@@ -607,9 +607,11 @@ impl PlacementIndex {
     }
 
     /// Can an entry name no position (two groups whose places differ, neither
-    /// within the other)?
+    /// within the other, or a side to move a tier does not have)?
     pub fn has_holes(&self) -> bool {
-        self.places.iter().any(|p| !p.all_within) || self.tiers.iter().any(|t| t.sides != 3)
+        // A tier folded by the side swap holds one side, and has entries for it alone.
+        let every_side = if self.side_shift == 1 { 3 } else { 1 };
+        self.places.iter().any(|p| !p.all_within) || self.tiers.iter().any(|t| t.sides != every_side)
     }
 
     /// The most pieces of each group a position of the index has.
