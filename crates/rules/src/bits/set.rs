@@ -38,67 +38,43 @@ pub(crate) trait CellSet:
     fn wide(self) -> u128;
 }
 
-impl CellSet for u64 {
-    #[inline]
-    fn cell(c: u32) -> Self {
-        1 << c
-    }
-    #[inline]
-    fn has(self, c: u32) -> bool {
-        self >> c & 1 == 1
-    }
-    #[inline]
-    fn is_empty(self) -> bool {
-        self == 0
-    }
-    #[inline]
-    fn first(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline]
-    fn without_first(self) -> Self {
-        self & self.wrapping_sub(1)
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn wide(self) -> u128 {
-        self as u128
-    }
+/// The same bit operations on each width: one body, written once.
+macro_rules! cell_set {
+    ($($t:ty),*) => {$(
+        impl CellSet for $t {
+            #[inline]
+            fn cell(c: u32) -> Self {
+                1 << c
+            }
+            #[inline]
+            fn has(self, c: u32) -> bool {
+                self >> c & 1 == 1
+            }
+            #[inline]
+            fn is_empty(self) -> bool {
+                self == 0
+            }
+            #[inline]
+            fn first(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline]
+            fn without_first(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+            #[inline]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline]
+            fn wide(self) -> u128 {
+                self as u128
+            }
+        }
+    )*};
 }
 
-impl CellSet for u128 {
-    #[inline]
-    fn cell(c: u32) -> Self {
-        1 << c
-    }
-    #[inline]
-    fn has(self, c: u32) -> bool {
-        self >> c & 1 == 1
-    }
-    #[inline]
-    fn is_empty(self) -> bool {
-        self == 0
-    }
-    #[inline]
-    fn first(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline]
-    fn without_first(self) -> Self {
-        self & self.wrapping_sub(1)
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn wide(self) -> u128 {
-        self
-    }
-}
+cell_set!(u64, u128);
 
 /// The cells of a set, lowest first.
 #[inline]
