@@ -229,6 +229,9 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
                 let (count, best_terminal) = if seeds_are_terminal {
                     (game.move_count(&position), None)
                 } else {
+                    // Terminal children only: a game whose index leaves out wins in 1
+                    // (`Indexed::value_by_rules`: rules games folded by the side swap)
+                    // is solved whole in one process, never here.
                     let (mut count, mut best) = (0usize, None::<Value>);
                     game.for_each_child(&position, |child| match game.terminal(&child) {
                         Some(outcome) => best = best.max(Some(outcome.value().parent_view())),

@@ -30,9 +30,10 @@ pub fn unmoves_match_moves<G: Unmoves>(game: &G) -> Result<(), UnmoveMismatch> {
         let Some(p) = game.position(i) else { continue };
         assert_eq!(game.index(&p), i, "index(position({i})) != {i}");
         let terminal = game.terminal(&p).is_some();
+        assert_eq!(game.value_by_rules(&p).filter(|_| !terminal), None, "value_by_rules of the indexed position {i}");
         if !terminal {
             game.for_each_child(&p, |c| {
-                if !game.terminals_indexed() && game.terminal(&c).is_some() {
+                if !game.terminals_indexed() && game.value_by_rules(&c).is_some() {
                     return;
                 }
                 let ci = game.index(&c);
@@ -56,6 +57,9 @@ pub fn unmoves_match_moves<G: Unmoves>(game: &G) -> Result<(), UnmoveMismatch> {
             assert_eq!(by_index, by_position, "for_each_parent_index({i}) differs from for_each_parent");
         }
     }
+    if let Err(index) = values_by_rules_hold(game) {
+        panic!("value_by_rules says a win in 1 at a child of {index} where no move ends the game lost for the opponent");
+    }
     if let Err((index, by_game, by_default)) = first_looks_match(game) {
         panic!("for_each_first_look_in gives {by_game:?} at {index}, the default {by_default:?}");
     }
@@ -65,6 +69,38 @@ pub fn unmoves_match_moves<G: Unmoves>(game: &G) -> Result<(), UnmoveMismatch> {
         None => Ok(()),
         Some(&((child, parent), (by_moves, by_unmoves))) => Err(UnmoveMismatch { child, parent, by_moves, by_unmoves }),
     }
+}
+
+/// Checks [`Indexed::value_by_rules`] on every child of every indexed position:
+/// a value of remoteness 0 exactly for terminal positions, and otherwise at most
+/// a win in 1 that a move makes good (a child terminal and lost for its side to
+/// move). The first parent whose child breaks it, as `Err(index)`.
+pub fn values_by_rules_hold<G: Indexed>(game: &G) -> Result<(), u64> {
+    use crate::value::Value;
+    for i in 0..game.index_size() {
+        let Some(p) = game.position(i) else { continue };
+        if game.terminal(&p).is_some() {
+            continue;
+        }
+        let mut ok = true;
+        game.for_each_child(&p, |c| {
+            let terminal = game.terminal(&c);
+            let holds = match game.value_by_rules(&c) {
+                None => terminal.is_none(),
+                Some(Value::Win(1)) if terminal.is_none() => {
+                    let mut wins = false;
+                    game.for_each_child(&c, |g| wins |= game.terminal(&g) == Some(crate::Outcome::Loss));
+                    wins
+                }
+                Some(value) => terminal.map(|o| o.value()) == Some(value),
+            };
+            ok &= holds;
+        });
+        if !ok {
+            return Err(i);
+        }
+    }
+    Ok(())
 }
 
 /// Checks [`Indexed::for_each_first_look_in`] against its default ([`first_look`]

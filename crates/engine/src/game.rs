@@ -11,7 +11,7 @@
 //! A game with only [`Game`] + [`Indexed`] is solved by
 //! [`crate::retrograde::solve_forward_only`], which builds the reverse graph itself.
 
-use crate::value::Outcome;
+use crate::value::{Outcome, Value};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -72,7 +72,10 @@ pub trait Game {
 /// - `position(i)` may return `None` for indices that name no position (holes);
 /// - terminal positions may be indexed or not: solvers, verification and lookups
 ///   evaluate a terminal position with [`Game::terminal`] and never ask its index
-///   (a game whose wins end the moment a piece arrives need not store them).
+///   (a game whose wins end the moment a piece arrives need not store them);
+/// - likewise a position whose value the rules give at once
+///   ([`Indexed::value_by_rules`]: a royal piece the side to move can take) may
+///   be left out: it is valued by the rules, never looked up.
 pub trait Indexed: Game {
     /// True (the default) when every terminal position a move can reach is indexed,
     /// and [`Unmoves`] yields its parents: retrograde analysis starts from them.
@@ -83,6 +86,24 @@ pub trait Indexed: Game {
     /// at run time (a rules file) knows only then.
     fn terminals_indexed(&self) -> bool {
         true
+    }
+    /// OPTIONAL: the value of a position known from the rules alone, which the
+    /// index may leave out: a terminal position's ([`Game::terminal`], remoteness
+    /// 0; the default, and nothing else), or, in a game that says so, a win in 1
+    /// the rules make certain (Dobutsu's side to move can take the enemy lion).
+    ///
+    /// | returns | meaning |
+    /// |---|---|
+    /// | `Some(v)`, `v` of remoteness 0 | `position` is terminal and `v` is its outcome |
+    /// | `Some(Value::Win(1))` | not terminal; some move ends the game lost for the side then to move |
+    /// | `None` | look the position up (it is indexed) |
+    ///
+    /// Where some position that is not terminal gets `Some`,
+    /// [`Indexed::terminals_indexed`] must be false: retrograde analysis then
+    /// values such children from here and never propagates from them.
+    /// [`crate::check::unmoves_match_moves`] checks the wins in 1 against the moves.
+    fn value_by_rules(&self, position: &Self::Position) -> Option<Value> {
+        self.terminal(position).map(|outcome| outcome.value())
     }
     /// One more than the largest index.
     fn index_size(&self) -> u64;
@@ -127,9 +148,10 @@ pub enum FirstLook {
     /// Play goes on. Where every terminal position is indexed
     /// ([`Indexed::terminals_indexed`]), `count` is the number of moves and
     /// `best_over` is `None`. Otherwise `count` is the number of moves to
-    /// children that are not over, and `best_over` the best value for the side
-    /// to move among the children that are over (each child's outcome seen from
-    /// the position: [`Value::parent_view`]), `None` if none is.
+    /// children the rules do not value ([`Indexed::value_by_rules`]), and
+    /// `best_over` the best value for the side to move among the children they
+    /// value (each child's value seen from the position: [`Value::parent_view`];
+    /// a win in 1 at most, a loss in 2 at worst), `None` if they value none.
     ///
     /// [`Value::parent_view`]: crate::Value::parent_view
     Moves {
@@ -150,8 +172,8 @@ pub fn first_look<G: Indexed + ?Sized>(game: &G, position: &G::Position) -> Firs
         return FirstLook::Moves { count: game.move_count(position), best_over: None };
     }
     let (mut count, mut best_over) = (0usize, None::<crate::Value>);
-    game.for_each_child(position, |child| match game.terminal(&child) {
-        Some(outcome) => best_over = best_over.max(Some(outcome.value().parent_view())),
+    game.for_each_child(position, |child| match game.value_by_rules(&child) {
+        Some(value) => best_over = best_over.max(Some(value.parent_view())),
         None => count += 1,
     });
     FirstLook::Moves { count, best_over }

@@ -6,9 +6,11 @@
 //! 1. **initialize**: every index is a hole, a terminal position (decided, remoteness
 //!    0), a position without moves (a loss at remoteness 0), or undecided with a
 //!    counter holding its number of moves. A game whose terminal positions are not
-//!    all indexed ([`Indexed::terminals_indexed`] false) has its terminal children
-//!    valued here instead: a lost one makes the position a win in 1, and only the
-//!    other children are counted (details in `Solver::initialize`).
+//!    all indexed ([`Indexed::terminals_indexed`] false) has the children the
+//!    rules value ([`Indexed::value_by_rules`]: terminal ones, and wins in 1 an
+//!    index may leave out) valued here instead: a lost one makes the position a
+//!    win in 1, and only the other children are counted (details in
+//!    `Solver::initialize`).
 //! 2. **propagate**: positions are processed level by level, level `r` holding the
 //!    positions decided with remoteness `r`. For each parent of a processed position:
 //!    - child lost → parent (if undecided) wins in `r + 1`: the first lost child met
@@ -629,8 +631,8 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
             frontier_limit: options.frontier_limit.unwrap_or((size / 16).max(1 << 20)),
             paths: PathChoice::default(),
         };
-        let (level0, level1, tie_candidates) = solver.initialize()?;
-        let mut ties = solver.propagate(level0, level1)?;
+        let (level0, level1, level2, tie_candidates) = solver.initialize()?;
+        let mut ties = solver.propagate(level0, [level1, level2])?;
         ties.extend(solver.settle_tie_candidates(tie_candidates));
         if !ties.is_empty() {
             solver.spread_ties(ties)?;
@@ -645,21 +647,29 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
     }
 
     /// Step 1. Returns the positions decided at remoteness 0, those decided at
-    /// remoteness 1 by terminal children that have no index, and the undecided
-    /// positions with a tied terminal child (the last two only for games whose
+    /// remoteness 1 and 2 by children the rules value, and the undecided
+    /// positions with a tied terminal child (the last three only for games whose
     /// terminal positions are not all indexed).
     ///
-    /// When [`Indexed::terminals_indexed`] is false, a position's terminal children
-    /// are valued from the rules rather than propagated from: a lost one decides the
-    /// position as a win in 1 (the fastest there is); when every child is terminal
-    /// the position takes the best of them at once (a loss or tie in 1); otherwise
-    /// the counter holds the other children, with the tie flag set if a terminal
-    /// child tied. Indexed terminal positions are then valued but never propagated
-    /// from, so that no child is counted twice.
+    /// When [`Indexed::terminals_indexed`] is false, a position's children that
+    /// the rules value ([`Indexed::value_by_rules`]: terminal ones, and wins in 1
+    /// the index leaves out) are valued here rather than propagated from: a lost
+    /// one decides the position as a win in 1 (the fastest there is); when every
+    /// child is valued so the position takes the best of them at once (a loss or
+    /// tie in 1, or a loss in 2 where the best is a win in 1 for the opponent);
+    /// otherwise the counter holds the other children, with the tie flag set if
+    /// a terminal child tied. Indexed terminal positions are then valued but never
+    /// propagated from, so that no child is counted twice.
     ///
-    /// Positions decided at remoteness 1 are listed until they pass the frontier
-    /// limit, then only their ties (the others are found by a scan).
-    fn initialize(&mut self) -> Result<(Vec<u64>, Frontier, Vec<u64>), Restart> {
+    /// Why a loss in 2 left behind among the counted children comes out right:
+    /// level 0 then holds only positions without moves, losses, so no counter
+    /// reaches zero before level 1, and a loss found at level `r ≥ 1` is a loss in
+    /// `r + 1 ≥ 2`.
+    ///
+    /// Positions decided at remoteness 1 or 2 are listed until they pass the
+    /// frontier limit, then only their ties (the others are found by a scan).
+    #[allow(clippy::type_complexity)]
+    fn initialize(&mut self) -> Result<(Vec<u64>, Frontier, Frontier, Vec<u64>), Restart> {
         let game = self.game;
         let progress = self.progress;
         let total = self.cells.len() as u64;
@@ -667,6 +677,8 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
         let limit = self.frontier_limit as u64;
         let level1_found = AtomicU64::new(0);
         let level1_scanned = std::sync::atomic::AtomicBool::new(false);
+        let level2_found = AtomicU64::new(0);
+        let level2_scanned = std::sync::atomic::AtomicBool::new(false);
         let keep_ties = |level1: &mut Vec<u64>| level1.retain(|e| e & 3 == TAG_TIE);
         let seeds_are_terminal = game.terminals_indexed();
         self.cells
@@ -674,7 +686,8 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
             .enumerate()
             .map(|(chunk_no, cells)| {
                 let first = (chunk_no * CHUNK) as u64;
-                let (mut level0, mut level1, mut tie_candidates) = (Vec::new(), Vec::new(), Vec::new());
+                let (mut level0, mut level1, mut level2, mut tie_candidates) =
+                    (Vec::new(), Vec::new(), Vec::new(), Vec::new());
                 // Holes stay "no position"; the game steps through the chunk
                 // (`for_each_first_look_in`: by default each position decoded
                 // from its neighbour, cheaper than decoding each index).
@@ -712,46 +725,60 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
                     };
                     *cell = K::of_value(settled);
                     let entry = index << 2 | tag_of(settled);
-                    if settled.remoteness() == Some(0) {
-                        level0.push(entry);
-                    } else {
-                        level1.push(entry);
+                    match settled.remoteness() {
+                        Some(0) => level0.push(entry),
+                        Some(1) => level1.push(entry),
+                        _ => level2.push(entry),
                     }
                 });
                 if too_many_moves {
                     return Err(Restart::TooManyMoves);
                 }
-                let found = level1_found.fetch_add(level1.len() as u64, Relaxed) + level1.len() as u64;
-                if found > limit {
-                    level1_scanned.store(true, Relaxed);
-                }
-                if level1_scanned.load(Relaxed) {
-                    keep_ties(&mut level1);
+                for (list, found, scanned) in
+                    [(&mut level1, &level1_found, &level1_scanned), (&mut level2, &level2_found, &level2_scanned)]
+                {
+                    if found.fetch_add(list.len() as u64, Relaxed) + list.len() as u64 > limit {
+                        scanned.store(true, Relaxed);
+                    }
+                    if scanned.load(Relaxed) {
+                        keep_ties(list);
+                    }
                 }
                 let d = done.fetch_add(cells.len() as u64, Relaxed) + cells.len() as u64;
                 report(progress, "initialize", d, total);
-                Ok((level0, level1, tie_candidates))
+                Ok((level0, level1, level2, tie_candidates))
             })
             .try_reduce(
-                || (Vec::new(), Vec::new(), Vec::new()),
+                || (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
                 |mut a, mut b| {
                     a.0.append(&mut b.0);
                     a.1.append(&mut b.1);
                     a.2.append(&mut b.2);
+                    a.3.append(&mut b.3);
                     if level1_scanned.load(Relaxed) {
                         keep_ties(&mut a.1);
+                    }
+                    if level2_scanned.load(Relaxed) {
+                        keep_ties(&mut a.2);
                     }
                     Ok(a)
                 },
             )
-            .map(|(level0, mut level1, tie_candidates)| {
-                let level1 = if level1_scanned.load(Relaxed) {
-                    keep_ties(&mut level1);
-                    Frontier::Scanned { ties: level1, count: level1_found.load(Relaxed) }
-                } else {
-                    Frontier::Listed(level1)
+            .map(|(level0, level1, level2, tie_candidates)| {
+                let frontier = |mut list: Vec<u64>, found: &AtomicU64, scanned: &std::sync::atomic::AtomicBool| {
+                    if scanned.load(Relaxed) {
+                        keep_ties(&mut list);
+                        Frontier::Scanned { ties: list, count: found.load(Relaxed) }
+                    } else {
+                        Frontier::Listed(list)
+                    }
                 };
-                (level0, level1, tie_candidates)
+                (
+                    level0,
+                    frontier(level1, &level1_found, &level1_scanned),
+                    frontier(level2, &level2_found, &level2_scanned),
+                    tie_candidates,
+                )
             })
     }
 
@@ -770,25 +797,24 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
         out
     }
 
-    /// Step 2. Returns every position decided as a tie (for step 3). `level1` holds
-    /// positions decided at remoteness 1 before any propagation; they join the
-    /// frontier after level 0.
-    fn propagate(&mut self, level0: Vec<u64>, level1: Frontier) -> Result<Vec<u64>, Restart> {
+    /// Step 2. Returns every position decided as a tie (for step 3). `seeds[l]`
+    /// holds positions decided at remoteness `l + 1` before any propagation; they
+    /// join the frontier of their level.
+    fn propagate(&mut self, level0: Vec<u64>, seeds: [Frontier; 2]) -> Result<Vec<u64>, Restart> {
         let total = self.cells.len() as u64;
         let mut ties = Vec::new();
         let mut level = 0u32;
-        let mut decided = level0.len() as u64
-            + match &level1 {
-                Frontier::Listed(list) => list.len() as u64,
-                Frontier::Scanned { count, .. } => *count,
-            };
+        let size = |frontier: &Frontier| match frontier {
+            Frontier::Listed(list) => list.len() as u64,
+            Frontier::Scanned { count, .. } => *count,
+        };
+        let mut decided = level0.len() as u64 + seeds.iter().map(size).sum::<u64>();
         let mut frontier = Frontier::Listed(level0);
-        let mut level1 = Some(level1);
-        if frontier.is_empty() {
-            frontier = level1.take().expect("level 1 is still waiting");
-            level = 1;
-        }
-        while !frontier.is_empty() {
+        let mut seeds = seeds.map(Some);
+        let seeds_after = |seeds: &[Option<Frontier>; 2], level: u32| {
+            seeds.iter().skip(level as usize).flatten().any(|seed| !seed.is_empty())
+        };
+        while !frontier.is_empty() || seeds_after(&seeds, level) {
             let mut next = NextLevel::new(self.frontier_limit);
             let mut pending = Vec::new();
             match frontier {
@@ -815,10 +841,8 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
                 return Err(Restart::TooLong);
             }
             decided += next.count;
-            if level == 0 {
-                if let Some(level1) = level1.take() {
-                    next.join(level1);
-                }
+            if let Some(seed) = seeds.get_mut(level as usize).and_then(Option::take) {
+                next.join(seed);
             }
             report(self.progress, "propagate", decided, total);
             frontier = next.finish();
@@ -995,8 +1019,8 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
         let position = self.game.position(index).expect("pending positions exist");
         let mut best = None;
         self.game.for_each_child(&position, |child| {
-            let value = match self.game.terminal(&child) {
-                Some(outcome) => outcome.value(),
+            let value = match self.game.value_by_rules(&child) {
+                Some(value) => value,
                 None => self.cells[self.game.index(&child) as usize].packed().unpack().expect("children exist"),
             };
             best = best.max(Some(value.parent_view()));

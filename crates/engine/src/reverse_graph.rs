@@ -24,8 +24,8 @@ impl<'g, G: Indexed> ReverseGraph<'g, G> {
                 if let Some(p) = game.position(parent) {
                     if game.terminal(&p).is_none() {
                         game.for_each_child(&p, |c| {
-                            // Terminal children of such games are valued from the rules.
-                            if game.terminals_indexed() || game.terminal(&c).is_none() {
+                            // Children of such games the rules value are valued from them.
+                            if game.terminals_indexed() || game.value_by_rules(&c).is_none() {
                                 f(parent, game.index(&c))
                             }
                         });
@@ -76,6 +76,9 @@ impl<G: Game> Game for ReverseGraph<'_, G> {
 impl<G: Indexed> Indexed for ReverseGraph<'_, G> {
     fn terminals_indexed(&self) -> bool {
         self.game.terminals_indexed()
+    }
+    fn value_by_rules(&self, position: &Self::Position) -> Option<crate::Value> {
+        self.game.value_by_rules(position)
     }
     fn index_size(&self) -> u64 {
         self.game.index_size()

@@ -168,11 +168,12 @@ impl PartialEq for Solution {
 
 impl Eq for Solution {}
 
-/// Terminal positions are valued by the rules (they may have no index).
+/// Positions the rules value ([`Indexed::value_by_rules`]: terminal ones, and
+/// others the index may leave out) are valued by the rules.
 impl<G: Indexed + ?Sized> ValueLookup<G> for Solution {
     fn lookup(&self, game: &G, position: &G::Position) -> Option<Value> {
-        match game.terminal(position) {
-            Some(outcome) => Some(outcome.value()),
+        match game.value_by_rules(position) {
+            Some(value) => Some(value),
             None => self.value(game.index(position)),
         }
     }

@@ -276,6 +276,71 @@ impl Unmoves for HiddenTerminals<'_> {
     }
 }
 
+/// The same game leaving out of its index every position the rules make a win
+/// in 1 (a move to a terminal position lost for its side to move): such an
+/// index entry is a hole, and [`Indexed::value_by_rules`] values the position
+/// (the path of rules games whose royal pieces are ranked as a pair).
+struct HiddenWins<'a>(&'a GraphGame);
+
+impl HiddenWins<'_> {
+    fn hidden(&self, p: u64) -> bool {
+        let node = self.0.node(p);
+        node.terminal.is_none() && node.edges.iter().any(|&c| self.0.node(c).terminal == Some(Outcome::Loss))
+    }
+}
+
+impl Game for HiddenWins<'_> {
+    type Position = u64;
+    type Move = usize;
+
+    fn terminal(&self, p: &u64) -> Option<Outcome> {
+        self.0.terminal(p)
+    }
+
+    fn moves(&self, p: &u64, moves: &mut Vec<usize>) {
+        self.0.moves(p, moves)
+    }
+
+    fn play(&self, p: &u64, mv: &usize) -> u64 {
+        self.0.play(p, mv)
+    }
+}
+
+impl Indexed for HiddenWins<'_> {
+    fn terminals_indexed(&self) -> bool {
+        false
+    }
+
+    fn value_by_rules(&self, p: &u64) -> Option<Value> {
+        match self.0.terminal(p) {
+            Some(outcome) => Some(outcome.value()),
+            None => self.hidden(*p).then_some(Value::Win(1)),
+        }
+    }
+
+    fn index_size(&self) -> u64 {
+        self.0.index_size()
+    }
+
+    fn index(&self, p: &u64) -> u64 {
+        self.0.index(p)
+    }
+
+    fn position(&self, index: u64) -> Option<u64> {
+        self.0.position(index).filter(|&p| !self.hidden(p))
+    }
+}
+
+impl Unmoves for HiddenWins<'_> {
+    fn for_each_parent(&self, p: &u64, mut f: impl FnMut(u64)) {
+        self.0.for_each_parent(p, |q| {
+            if !self.hidden(q) {
+                f(q)
+            }
+        })
+    }
+}
+
 // ---------------------------------------------------------------------------------
 // The naive reference solver
 // ---------------------------------------------------------------------------------
@@ -425,6 +490,35 @@ fn check_solvers(game: &GraphGame) -> Result<Solution, String> {
     let scanned = retrograde::Options { frontier_limit: Some(0), ..Default::default() };
     let with_unmoves_scanned = retrograde::solve_with(game, &scanned);
     let hidden_scanned = retrograde::solve_with(&HiddenTerminals(game), &scanned);
+    // Wins in 1 left out: each is a hole of the solution, valued by the rules.
+    let wins = HiddenWins(game);
+    if let Err(index) = gsolve_engine::check::values_by_rules_hold(&wins) {
+        return Err(format!("hidden wins: value_by_rules wrong at a child of {index}"));
+    }
+    let with_wins = |solution: Solution| -> Vec<Option<Value>> {
+        (0..game.index_size())
+            .map(|i| match game.position(i) {
+                Some(p) if wins.hidden(p) => wins.value_by_rules(&p),
+                _ => solution.value(i),
+            })
+            .collect()
+    };
+    let hidden_wins = with_wins(retrograde::solve(&wins));
+    let hidden_wins_forward = with_wins(retrograde::solve_forward_only(&wins));
+    let hidden_wins_scanned = with_wins(retrograde::solve_with(&wins, &scanned));
+    for (name, values) in [
+        ("solve, wins in 1 not indexed", &hidden_wins),
+        ("solve_forward_only, wins in 1 not indexed", &hidden_wins_forward),
+        ("solve, wins in 1 not indexed, levels scanned", &hidden_wins_scanned),
+    ] {
+        let mismatches: Vec<String> = (0..game.index_size())
+            .filter(|&i| values[i as usize] != expected[i as usize])
+            .map(|i| format!("  {i}: expected {:?}, got {:?}", expected[i as usize], values[i as usize]))
+            .collect();
+        if !mismatches.is_empty() {
+            return Err(format!("{name} disagrees with the naive solver:\n{}", mismatches.join("\n")));
+        }
+    }
     for (name, solution) in [
         ("solve", &with_unmoves),
         ("solve_forward_only", &forward_only),

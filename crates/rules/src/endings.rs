@@ -401,6 +401,51 @@ impl Endings {
             .any(|(mask, _)| mask.iter().zip(counts).all(|(&royal, &count)| !royal || count == 0))
     }
 
+    /// Does a piece of group `g` (of the side to move) on `cell` end the game
+    /// when its own side is to move (a `reach` ending of its side, checked
+    /// after the move or after the reply)? In an index that keeps the first
+    /// side to move only, such cells are not among its groups' places.
+    pub(crate) fn ends_with_own_side_to_move(&self, g: usize, cell: u32) -> bool {
+        self.reach[self.group_side[g]].iter().any(|check| check.hits[g * self.cells + cell as usize])
+    }
+
+    /// The single royal group of each side, `[first, second]`, where taking the
+    /// second side's royal piece with a move of the first side's (a piece of
+    /// group `first` onto group `second`'s cell) always ends the game lost for
+    /// the second side, whatever else stands on the board:
+    /// - each side has one `captured` ending of one group, whose result is a loss;
+    /// - the endings checked before the second side's `captured` one cannot
+    ///   decide otherwise: every ending of the first side (it just moved) that
+    ///   can apply — `reach` checked after the move, `line` — is a win for it,
+    ///   and every `reach` ending of the second side is a loss for it or counts
+    ///   only its royal piece (gone).
+    ///
+    /// `None` otherwise (and for more than one royal group a side).
+    pub(crate) fn royal_capture_ends(&self) -> Option<[usize; 2]> {
+        let mut royal = [0usize; 2];
+        for side in 0..2 {
+            let [(mask, result)] = &self.royal[side][..] else { return None };
+            let mut groups = mask.iter().enumerate().filter(|(_, &r)| r).map(|(g, _)| g);
+            let (Some(g), None) = (groups.next(), groups.next()) else { return None };
+            if *result != Outcome::Loss {
+                return None;
+            }
+            royal[side] = g;
+        }
+        let first_wins = self.reach[0]
+            .iter()
+            .filter(|check| check.check == Check::AfterMove)
+            .map(|check| check.result)
+            .chain(self.lines[0].iter().map(|line| line.result))
+            .all(|result| result == Outcome::Win);
+        let second = royal[1];
+        let second_loses = self.reach[1].iter().all(|check| {
+            check.result == Outcome::Loss
+                || check.hits.chunks(self.cells).enumerate().all(|(g, hits)| g == second || !hits.contains(&true))
+        });
+        (first_wins && second_loses).then_some(royal)
+    }
+
     /// The reach endings that apply to `side`, in the order they are checked.
     pub(crate) fn reach_checks(&self, side: usize) -> &[ReachCheck] {
         &self.reach[side]

@@ -265,6 +265,14 @@ impl RulesGame {
                     f if f.mirror_anchor.is_some() => "; folded by the mirror: one of each mirror pair",
                     _ => "",
                 };
+                let folded = match index.folding().royal_pair {
+                    Some([first, second]) => format!(
+                        "{folded}; `{}` and `{}` placed as a pair, without the positions where the side to move can take the other's (wins in 1 by the rules)",
+                        self.groups()[first].letter,
+                        self.groups()[second].letter
+                    ),
+                    None => folded.to_string(),
+                };
                 let _ = writeln!(
                     out,
                     "index: {} {what} in {} tiers (up to {}){folded}",

@@ -3,7 +3,7 @@
 
 use crate::board::{Board, Map};
 use crate::game::RulesGame;
-use crate::position::RulesPosition;
+use crate::position::{cell_of, group_of, RulesPosition};
 use crate::spec::Rules;
 use gsolve_engine::{Indexed, Tiered, Unmoves, Variant};
 use gsolve_games::notation::PlainNotation;
@@ -72,6 +72,21 @@ impl<const N: usize> Indexed for RulesGame<N> {
         !self.tables().has_meetings() && self.index().is_some_and(|index| index.holds_every_ending())
     }
 
+    /// Where the royal pieces are ranked as a pair ([`crate::index`], "Royal
+    /// pieces placed as a pair"), a position where the side to move can take
+    /// the other's royal piece at once is a win in 1, and has no index.
+    #[inline]
+    fn value_by_rules(&self, p: &RulesPosition<N>) -> Option<gsolve_engine::Value> {
+        if let Some(outcome) = gsolve_engine::Game::terminal(self, p) {
+            return Some(outcome.value());
+        }
+        let pair = self.index()?.royal_pair()?;
+        let [first, second] = pair.groups();
+        let cell = |g: usize| p.packed().iter().find(|&&q| group_of(q) == g).map(|&q| cell_of(q));
+        let (x, y) = (cell(first)?, cell(second)?);
+        pair.takes_royal(p.to_move(), x, y).then_some(gsolve_engine::Value::Win(1))
+    }
+
     /// 0 for a game without an index (never built from parameters).
     fn index_size(&self) -> u64 {
         self.index().map_or(0, |index| index.size())
@@ -134,9 +149,11 @@ impl<const N: usize> Unmoves for RulesGame<N> {
     fn for_each_parent(&self, p: &RulesPosition<N>, mut f: impl FnMut(RulesPosition<N>)) {
         match self.fold() {
             None => crate::unmoves::parents(self.tables(), self.index(), p, &mut f),
+            // A kept parent may still have no index: the rules value it (a royal
+            // piece the side to move can take).
             Some(fold) => fold.for_each_folding_onto(p, |y| {
                 crate::unmoves::parents(self.tables(), self.index(), y, &mut |q| {
-                    if fold.kept(&q) == q {
+                    if fold.kept(&q) == q && self.placement().locate(&q).is_some() {
                         f(q)
                     }
                 })
@@ -152,7 +169,19 @@ impl<const N: usize> Unmoves for RulesGame<N> {
             return crate::steps::for_each_parent_index::<N>(self.tables(), self.placement(), steps, index, &mut f);
         }
         let position = self.position(index).expect("a parent's index names a position");
-        self.for_each_parent(&position, |parent| f(Indexed::index(self, &parent)));
+        match self.fold() {
+            None => self.for_each_parent(&position, |parent| f(Indexed::index(self, &parent))),
+            // Each kept parent located once: those without an index are left out.
+            Some(fold) => fold.for_each_folding_onto(&position, |y| {
+                crate::unmoves::parents(self.tables(), self.index(), y, &mut |q| {
+                    if fold.kept(&q) == q {
+                        if let Some(parent) = self.placement().index(&q) {
+                            f(parent)
+                        }
+                    }
+                })
+            }),
+        }
     }
 }
 
@@ -333,7 +362,7 @@ impl Variant for RulesGame {
         }
         if let Some(index) = self.index() {
             out.push(("pieces".to_string(), index.given().iter().map(|l| l.to_string()).collect::<Vec<_>>().join(",")));
-            out.push(("symmetry".to_string(), folding_name(index.folding()).to_string()));
+            out.push(("symmetry".to_string(), folding_name(index.folding())));
         }
         out
     }
@@ -386,7 +415,7 @@ impl Variant for RulesGame {
             let folded = folding_name(index.folding());
             if stored != folded {
                 return Err(format!(
-                    "the stored index is folded by the symmetries {stored:?}, this version of gsolve folds these rules by {folded:?}"
+                    "the stored index is folded by {stored:?}, this version of gsolve folds these rules by {folded:?}: build the tablebase again"
                 ));
             }
         }
@@ -400,14 +429,30 @@ impl Variant for RulesGame {
     }
 }
 
-/// The symmetries an index folds, as its tablebase's parameter `symmetry` names
-/// them: `none`, `side-swap`, `mirror` or `side-swap+mirror`.
-fn folding_name(folding: crate::index::Folding) -> &'static str {
-    match (folding.side_swap, folding.mirror_anchor.is_some()) {
-        (false, false) => "none",
-        (true, false) => "side-swap",
-        (false, true) => "mirror",
-        (true, true) => "side-swap+mirror",
+/// What an index folds and leaves out, as its tablebase's parameter `symmetry`
+/// names it: `none`, or its parts joined by `+`, in this order:
+///
+/// | part | the index |
+/// |---|---|
+/// | `sides-swapped` | keeps the first side to move only, without the cells where a piece of that side ends the game when its side is to move |
+/// | `mirror` | keeps the anchor on the left half and the middle column |
+/// | `royal-pair` | ranks the royal pieces as a pair, without the positions where the side to move can take the other's |
+///
+/// (`side-swap` and `side-swap+mirror`, written by the version before, kept the
+/// first side's ending cells: such files are refused by name.)
+fn folding_name(folding: crate::index::Folding) -> String {
+    let parts: Vec<&str> = [
+        (folding.side_swap, "sides-swapped"),
+        (folding.mirror_anchor.is_some(), "mirror"),
+        (folding.royal_pair.is_some(), "royal-pair"),
+    ]
+    .into_iter()
+    .filter_map(|(on, name)| on.then_some(name))
+    .collect();
+    if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join("+")
     }
 }
 

@@ -44,8 +44,29 @@
 //!   column are kept with their images (the orbit twice: its two entries have
 //!   one value).
 //!
+//! Where the side swap folds, the side to move is always the first: a piece of
+//! that side where it would have won (or lost) by standing when its side is to
+//! move (Dobutsu's lion on the far row) ends the game, and such cells are not
+//! among the first side's places.
+//!
+//! # Royal pieces placed as a pair
+//! Where, besides, each side has one royal piece (a `captured` ending of one
+//! kind, a loss) in every tier, the first side's royal group is the anchor, and
+//! taking the other side's royal piece ends the game whatever else stands on the
+//! board ([`crate::endings::Endings::royal_capture_ends`]), the two royal pieces
+//! are ranked together, as one digit, in place of the anchor's: every pair of
+//! their cells *but* those where the side to move could take the other's royal
+//! piece at once (one of its royal piece's moves lands on it: the first cell of
+//! a ray, any cell of a leap). Such a position is a win in 1 by the rules
+//! ([`gsolve_engine::Indexed::value_by_rules`]), like an ended one: nothing is
+//! stored for it. The other royal group's digit is then 1 (its cell is known),
+//! and the groups between the two count its cell as taken where its places lie
+//! among theirs, as later groups count earlier ones'.
+//!
 //! Dobutsu: 3,135,851,928 entries unfolded; folded, 1,567,925,964 by the side
-//! swap, and the lion of the side to move on 8 of 12 cells.
+//! swap; with the lion of the side to move on 6 of 12 cells (the left half and the
+//! middle column, not the far row) and the lions as a pair (32 pairs of cells,
+//! against 6 · 11), 379,912,088.
 //!
 //! Tiers come in order of total pieces, fewest first: a capture leaves a tier for
 //! one with a piece fewer, which is therefore solved earlier. In games where
@@ -65,6 +86,10 @@ pub struct Folding {
     /// The anchor group (the first with one piece in every tier) stands on the
     /// left half or the middle column only: its places are those.
     pub mirror_anchor: Option<usize>,
+    /// The two sides' royal groups, ranked together as a pair that leaves out
+    /// the positions where the side to move can take the other's royal piece
+    /// (module docs, "Royal pieces placed as a pair").
+    pub royal_pair: Option<[usize; 2]>,
 }
 
 impl Folding {
@@ -133,27 +158,12 @@ pub(crate) struct Places {
     within_mask: u64,
     /// Every earlier group is within: no index of this group is a hole.
     all_within: bool,
+    /// For a group between the two of a royal pair ([`RoyalPair`]): the second's
+    /// places are among these, so its piece, placed with the first, takes one.
+    pair_within: Option<usize>,
 }
 
 impl Places {
-    /// Keeps only the cells `keep` says (the mirror-folded anchor's), and
-    /// relates them again to the earlier groups' `earlier`.
-    fn restrict(&mut self, keep: impl Fn(u32) -> bool, earlier: &[Places]) {
-        let cells: Vec<u32> = self.cells.iter().copied().filter(|&c| keep(c)).collect();
-        *self = Places::of(cells, self.slot.len(), earlier);
-    }
-
-    /// Relates these places (of a later group) again to the changed places of
-    /// earlier group `h`.
-    fn relate(&mut self, h: usize, earlier: &Places) {
-        let within = earlier.cells.iter().all(|&c| self.slot[c as usize] != u32::MAX);
-        self.within[h] = within;
-        if h < 64 {
-            self.within_mask = self.within_mask & !(1 << h) | (within as u64) << h;
-        }
-        self.all_within = self.within.iter().all(|&w| w);
-    }
-
     /// The places of the cells `list` (ascending) on a board of `cells` cells,
     /// related to the earlier groups' `earlier`.
     fn of(list: Vec<u32>, cells: usize, earlier: &[Places]) -> Places {
@@ -166,7 +176,7 @@ impl Places {
             earlier.iter().map(|earlier| earlier.cells.iter().all(|&c| slot[c as usize] != u32::MAX)).collect();
         let all_within = within.iter().all(|&w| w);
         let within_mask = within.iter().take(64).enumerate().fold(0u64, |m, (h, &w)| m | (w as u64) << h);
-        Places { cells: list, slot, mask, within, within_mask, all_within }
+        Places { cells: list, slot, mask, within, within_mask, all_within, pair_within: None }
     }
 
     /// The cells, ascending.
@@ -183,6 +193,95 @@ impl Places {
     /// take some of this group's places)?
     pub(crate) fn holds_an_earlier_group(&self) -> bool {
         self.within.contains(&true)
+    }
+}
+
+/// The royal pieces of the two sides ranked as one digit (module docs, "Royal
+/// pieces placed as a pair"), on boards of at most 128 cells.
+#[derive(Clone, Debug)]
+pub(crate) struct RoyalPair {
+    /// The first side's royal group (the anchor: the first group with pieces)
+    /// and the second side's.
+    first: usize,
+    second: usize,
+    cells: u32,
+    /// `rank_of[x · cells + y]`: the pair's rank with the first royal piece on
+    /// `x` and the second on `y`, `u32::MAX` where no index holds it.
+    rank_of: Vec<u32>,
+    /// `cells_of[rank]`: `(x, y)`.
+    cells_of: Vec<(u32, u32)>,
+    /// `takes[side][x]`: the cells side's royal piece standing on `x` can take an
+    /// enemy piece on whatever else stands on the board.
+    takes: [Vec<u128>; 2],
+}
+
+impl RoyalPair {
+    /// The pair of `royal` (the two sides' royal groups, from
+    /// [`crate::endings::Endings::royal_capture_ends`]) over `places`, if the
+    /// rules let it be: the first royal group is `anchor`, it does not promote,
+    /// leave a trail or meet, and the first side moves one piece a turn.
+    fn of(tables: &Tables, places: &[Places], anchor: usize, royal: [usize; 2]) -> Option<RoyalPair> {
+        let board = tables.board();
+        let cells = board.cells() as u32;
+        let [first, second] = royal;
+        let shaped = first == anchor
+            && second > first
+            && cells <= 128
+            && tables.groups() <= MASK_GROUPS
+            && tables.promotion(first).is_none()
+            && !tables.leaves_trail(first)
+            && !tables.has_meetings()
+            && tables.turn_of(0) == crate::spec::Turn::OnePiece
+            && tables.turn_of(1) == crate::spec::Turn::OnePiece;
+        if !shaped {
+            return None;
+        }
+        // The cells a royal piece takes on for sure: a ray's first cell, or any
+        // cell of a leap, where the move may land on an enemy.
+        let takes = [first, second].map(|g| {
+            (0..cells)
+                .map(|x| {
+                    let mut set = 0u128;
+                    for ray in board.rays(g, x).iter().filter(|ray| ray.onto.enemy()) {
+                        let targets = board.ray_cells(ray);
+                        let reach = if ray.leap { targets.len() } else { targets.len().min(1) };
+                        for &y in &targets[..reach] {
+                            set |= 1u128 << y;
+                        }
+                    }
+                    set
+                })
+                .collect::<Vec<u128>>()
+        });
+        let mut rank_of = vec![u32::MAX; (cells * cells) as usize];
+        let mut cells_of = Vec::new();
+        for &x in &places[first].cells {
+            for &y in &places[second].cells {
+                if x != y && takes[0][x as usize] >> y & 1 == 0 {
+                    rank_of[(x * cells + y) as usize] = cells_of.len() as u32;
+                    cells_of.push((x, y));
+                }
+            }
+        }
+        Some(RoyalPair { first, second, cells, rank_of, cells_of, takes })
+    }
+
+    /// Can the side to move take the other side's royal piece at once, the
+    /// first side's royal piece standing on `first` and the second's on `second`?
+    #[inline]
+    pub(crate) fn takes_royal(&self, to_move: usize, first: u32, second: u32) -> bool {
+        let (from, to) = if to_move == 0 { (first, second) } else { (second, first) };
+        self.takes[to_move][from as usize] >> to & 1 == 1
+    }
+
+    /// The two royal groups.
+    pub(crate) fn groups(&self) -> [usize; 2] {
+        [self.first, self.second]
+    }
+
+    /// The number of pairs: the digit's radix.
+    fn len(&self) -> u64 {
+        self.cells_of.len() as u64
     }
 }
 
@@ -207,6 +306,8 @@ pub struct PlacementIndex {
     royal_tiers_left_out: bool,
     /// The symmetries folded (module docs).
     folding: Folding,
+    /// The royal pieces ranked as a pair (module docs).
+    royal_pair: Option<RoyalPair>,
     /// 1 where the side to move is the low bit of an index within a tier (`rank ·
     /// 2 + side`), 0 where the tiers hold the first side only (`rank`).
     side_shift: u32,
@@ -456,19 +557,30 @@ impl PlacementIndex {
         let first_with_pieces = (0..groups).find(|&g| vectors.iter().any(|(v, _)| v[g] > 0));
         let mirror_anchor =
             first_with_pieces.filter(|&g| !ordered && mirror.is_some() && vectors.iter().all(|(v, _)| v[g] == 1));
-        let folding = Folding { side_swap, mirror_anchor };
         let side_shift = if side_swap { 0 } else { 1 };
-        let mut places = group_places(tables, groups);
-        if let Some(anchor) = mirror_anchor {
-            let board = tables.board();
-            let keep = |c: u32| 2 * board.coords[c as usize].1 < board.cols;
-            let (earlier, rest) = places.split_at_mut(anchor);
-            rest[0].restrict(keep, earlier);
-            for g in anchor + 1..groups {
-                let anchor_places = places[anchor].clone();
-                places[g].relate(anchor, &anchor_places);
+        let board = tables.board();
+        let endings = tables.endings();
+        let mut places = group_places(tables, groups, |g, c| {
+            // The first side is always to move where the side swap folds.
+            let ends = side_swap && tables.side_of(g) == 0 && endings.ends_with_own_side_to_move(g, c);
+            let mirrored = mirror_anchor == Some(g) && 2 * board.coords[c as usize].1 >= board.cols;
+            !ends && !mirrored
+        });
+        let royal_pair = match (side_swap, first_with_pieces, endings.royal_capture_ends()) {
+            (true, Some(anchor), Some(royal)) if vectors.iter().all(|(v, _)| v[royal[0]] == 1 && v[royal[1]] == 1) => {
+                RoyalPair::of(tables, &places, anchor, royal)
+            }
+            _ => None,
+        };
+        if let Some(pair) = &royal_pair {
+            let second = places[pair.second].clone();
+            for g in pair.first + 1..pair.second {
+                let holds = second.cells.iter().all(|&c| places[g].slot[c as usize] != u32::MAX);
+                places[g].pair_within = holds.then_some(pair.second);
+                places[g].all_within &= holds;
             }
         }
+        let folding = Folding { side_swap, mirror_anchor, royal_pair: royal_pair.as_ref().map(RoyalPair::groups) };
         let mut tier_of_code = if codes <= MAX_TIERS as u128 {
             TierLookup::Dense(vec![u32::MAX; codes as usize])
         } else {
@@ -487,12 +599,19 @@ impl PlacementIndex {
             let mut tables = Vec::with_capacity(groups);
             let mut cell_tables = Vec::with_capacity(groups);
             for (g, &c) in counts[..groups].iter().enumerate() {
-                let taken: u64 = (0..g).filter(|&h| places[g].within[h]).map(|h| counts[h] as u64).sum();
+                let taken: u64 = (0..g).filter(|&h| places[g].within[h]).map(|h| counts[h] as u64).sum::<u64>()
+                    + places[g].pair_within.map_or(0, |h| counts[h] as u64);
                 let free = (places[g].cells.len() as u64).saturating_sub(taken);
-                let r = binomial_exact(free, c as u64).ok_or("the index overflows 64 bits")?;
+                let r = match &royal_pair {
+                    Some(pair) if g == pair.first => pair.len() as u128,
+                    Some(pair) if g == pair.second => 1,
+                    _ => binomial_exact(free, c as u64).ok_or("the index overflows 64 bits")?,
+                };
+                let paired = royal_pair.as_ref().is_some_and(|pair| g == pair.first || g == pair.second);
                 radices.push(r as u64);
                 frees.push(free as u32);
-                let wanted = (2..=TABLE_PIECES).contains(&(c as usize)) && free <= 64 && r <= TABLE_ENTRIES as u128;
+                let wanted =
+                    !paired && (2..=TABLE_PIECES).contains(&(c as usize)) && free <= 64 && r <= TABLE_ENTRIES as u128;
                 let table = wanted.then(|| {
                     *table_of.entry((free, c)).or_insert_with(|| {
                         combinations.push(colex_table(free as u32, c as u32));
@@ -556,7 +675,11 @@ impl PlacementIndex {
             .collect();
         let tier_magic = tiers.iter().flat_map(|t: &TierInfo| t.radices.iter().map(|&d| magic(d))).collect();
         let total: usize = limits[..groups].iter().map(|&l| l as usize).sum();
-        let singles = slots == 0 && groups <= 64 && total <= FEW_PIECES && limits.iter().all(|&l| l <= 1);
+        let singles = slots == 0
+            && groups <= 64
+            && total <= FEW_PIECES
+            && limits.iter().all(|&l| l <= 1)
+            && royal_pair.is_none();
         Ok(PlacementIndex {
             cells,
             groups,
@@ -567,6 +690,7 @@ impl PlacementIndex {
             ordered,
             royal_tiers_left_out,
             folding,
+            royal_pair,
             side_shift,
             tiers,
             tier_of_code,
@@ -603,7 +727,12 @@ impl PlacementIndex {
     /// ([`Self::places_everywhere`]) and no tier of a side without its royal
     /// pieces was left out?
     pub fn holds_every_ending(&self) -> bool {
-        self.places_everywhere() && !self.royal_tiers_left_out
+        self.places_everywhere() && !self.royal_tiers_left_out && self.royal_pair.is_none()
+    }
+
+    /// The royal pieces ranked as a pair, if they are (module docs).
+    pub(crate) fn royal_pair(&self) -> Option<&RoyalPair> {
+        self.royal_pair.as_ref()
     }
 
     /// Can an entry name no position (two groups whose places differ, neither
@@ -668,7 +797,12 @@ impl PlacementIndex {
     /// first's (no index of the tier is a hole): what the bit-parallel solve of a
     /// pursuit needs to rank its positions without a position in hand.
     pub(crate) fn pair_layout(&self) -> Option<PairLayout> {
-        if self.groups != 2 || self.slots != 0 || self.limits != [1, 1] || !self.places[1].within[0] {
+        if self.groups != 2
+            || self.slots != 0
+            || self.limits != [1, 1]
+            || !self.places[1].within[0]
+            || self.royal_pair.is_some()
+        {
             return None;
         }
         let tier = self.tier_of(&[1, 1])?;
@@ -703,7 +837,7 @@ impl PlacementIndex {
     /// (tier, index within the tier) of a position, `None` if no tier holds it (a
     /// piece off its group's places: the game is over there).
     pub fn locate<const N: usize>(&self, p: &RulesPosition<N>) -> Option<(usize, u64)> {
-        if self.slots == 0 && self.groups <= 64 && p.piece_count() <= FEW_PIECES {
+        if self.slots == 0 && self.groups <= 64 && p.piece_count() <= FEW_PIECES && self.royal_pair.is_none() {
             return self.locate_few(p);
         }
         let packed = p.packed();
@@ -724,6 +858,27 @@ impl PlacementIndex {
         for (g, &count) in counts[..groups].iter().enumerate() {
             let k = count as usize;
             let run = &packed[i..i + k];
+            if let Some(pair) = &self.royal_pair {
+                if g == pair.first {
+                    // Both royal pieces, as one digit (one piece each in every tier).
+                    let second_at: usize = counts[..pair.second].iter().map(|&c| c as usize).sum();
+                    let (x, y) = (cell_of(run[0]), cell_of(packed[second_at]));
+                    let pair_rank = pair.rank_of[(x * pair.cells + y) as usize];
+                    if pair_rank == u32::MAX {
+                        return None;
+                    }
+                    rank += pair_rank as u64 * mult;
+                    mult = mult.wrapping_mul(info.radices[g]);
+                    taken.add(g, x);
+                    taken.add(pair.second, y);
+                    i += k;
+                    continue;
+                }
+                if g == pair.second {
+                    i += k;
+                    continue;
+                }
+            }
             let places = &self.places[g];
             let mut group_rank = 0;
             for (j, &q) in run.iter().enumerate() {
@@ -1044,6 +1199,23 @@ impl PlacementIndex {
             let radix = info.radices[g];
             let mut group_rank = rest % radix;
             rest /= radix;
+            if let Some(pair) = &self.royal_pair {
+                if g == pair.first {
+                    let (x, y) = pair.cells_of[group_rank as usize];
+                    list[len] = pack(g, x);
+                    len += 1;
+                    taken.add(g, x);
+                    taken.add(pair.second, y);
+                    continue;
+                }
+                if g == pair.second {
+                    // Placed with the first: it comes here in the sorted list.
+                    let y = (taken.masks[g]).trailing_zeros();
+                    list[len] = pack(g, y);
+                    len += 1;
+                    continue;
+                }
+            }
             if let Some(table) = info.cell_tables[g] {
                 let mask = self.cell_sets[table as usize][group_rank as usize];
                 if !taken.add_mask(g, mask, !places.all_within) {
@@ -1319,11 +1491,11 @@ fn binomial_exact(n: u64, k: u64) -> Option<u128> {
 
 /// Each group's places: every cell but those where one of its pieces ends the
 /// game the moment it stands there; then which earlier groups lie within.
-fn group_places(tables: &Tables, groups: usize) -> Vec<Places> {
+fn group_places(tables: &Tables, groups: usize, keep: impl Fn(usize, u32) -> bool) -> Vec<Places> {
     let cells = tables.board().cells() as u32;
     let mut out: Vec<Places> = Vec::with_capacity(groups);
     for g in 0..groups {
-        let list: Vec<u32> = (0..cells).filter(|&c| !tables.endings().ends_on_arrival(g, c)).collect();
+        let list: Vec<u32> = (0..cells).filter(|&c| !tables.endings().ends_on_arrival(g, c) && keep(g, c)).collect();
         let places = Places::of(list, cells as usize, &out);
         out.push(places);
     }
@@ -1334,7 +1506,7 @@ fn group_places(tables: &Tables, groups: usize) -> Vec<Places> {
 pub(crate) const FEW_PIECES: usize = 16;
 
 /// The most groups whose cells [`Taken`] keeps as bit sets.
-const MASK_GROUPS: usize = 8;
+const MASK_GROUPS: usize = 16;
 
 /// The cells earlier groups took, by group: how many of those within a group lie
 /// below a cell, which free place has a given rank, whether a cell is taken. Bit
@@ -1360,7 +1532,7 @@ impl<const N: usize> Taken<N> {
     /// The cells taken by groups within `places`, as a bit set (small boards).
     #[inline]
     fn within_mask(&self, places: &Places) -> u128 {
-        let mut m = 0;
+        let mut m = places.pair_within.map_or(0, |h| self.masks[h]);
         for (h, &w) in places.within.iter().enumerate() {
             if w {
                 m |= self.masks[h];

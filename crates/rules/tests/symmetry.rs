@@ -256,46 +256,51 @@ fn random_rules_symmetries_keep_moves_and_values() {
     assert!(games > 600 && mirrors > 100 && swaps > 100 && compared > 100_000);
 }
 
+/// Compares a folded game with its unfolded self, value by value over the
+/// unfolded index, after checking the folded one's parents against its moves
+/// (and the values the rules give against the moves); returns the positions
+/// compared, 0 if the index folds nothing.
+fn compare(folded: &RulesGame, context: &str) -> u64 {
+    let index = folded.placement_index().unwrap();
+    if !index.folding().folds() {
+        return 0;
+    }
+    let plain =
+        RulesGame::build(folded.rules().clone(), folded.board().clone(), Some(index.given()), false).unwrap();
+    assert!(!plain.placement_index().unwrap().folding().folds());
+    if plain.index_size() == 0 {
+        return 0; // more pieces than places
+    }
+    // Smaller, unless the anchor's places were all on the middle column.
+    assert!(folded.index_size() <= plain.index_size(), "{context}");
+    if let Err(mismatch) = check::unmoves_match_moves(folded) {
+        let show = |i| folded.position(i).map(|p| folded.format_position(&p));
+        panic!("{context}\n{mismatch:?}: child {:?}, parent {:?}", show(mismatch.child), show(mismatch.parent));
+    }
+    let (by_fold, by_plain) = (
+        gsolve_rules::solve_retrograde(folded, &Default::default()),
+        gsolve_rules::solve_retrograde(&plain, &Default::default()),
+    );
+    let mut compared = 0;
+    for i in 0..plain.index_size() {
+        let Some(p) = plain.position(i) else { continue };
+        assert_eq!(
+            rules_value(folded, &by_fold, &p),
+            rules_value(&plain, &by_plain, &p),
+            "{context}\n{}",
+            plain.format_position(&p)
+        );
+        compared += 1;
+    }
+    compared
+}
+
 /// An index folded by the side swap and the mirror holds the values of the
 /// unfolded one, position by position, and its parents match its moves (each
 /// kept position yielded as often as it has moves into a class): on a Dobutsu
 /// endgame and on random rules files whose tiers lead back to each other.
 #[test]
 fn folded_indexes_hold_the_unfolded_values() {
-    fn compare(folded: &RulesGame, context: &str) -> u64 {
-        let index = folded.placement_index().unwrap();
-        if !index.folding().folds() {
-            return 0;
-        }
-        let plain =
-            RulesGame::build(folded.rules().clone(), folded.board().clone(), Some(index.given()), false).unwrap();
-        assert!(!plain.placement_index().unwrap().folding().folds());
-        if plain.index_size() == 0 {
-            return 0; // more pieces than places
-        }
-        // Smaller, unless the anchor's places were all on the middle column.
-        assert!(folded.index_size() <= plain.index_size(), "{context}");
-        if let Err(mismatch) = check::unmoves_match_moves(folded) {
-            let show = |i| folded.position(i).map(|p| folded.format_position(&p));
-            panic!("{context}\n{mismatch:?}: child {:?}, parent {:?}", show(mismatch.child), show(mismatch.parent));
-        }
-        let (by_fold, by_plain) = (
-            gsolve_rules::solve_retrograde(folded, &Default::default()),
-            gsolve_rules::solve_retrograde(&plain, &Default::default()),
-        );
-        let mut compared = 0;
-        for i in 0..plain.index_size() {
-            let Some(p) = plain.position(i) else { continue };
-            assert_eq!(
-                rules_value(folded, &by_fold, &p),
-                rules_value(&plain, &by_plain, &p),
-                "{context}\n{}",
-                plain.format_position(&p)
-            );
-            compared += 1;
-        }
-        compared
-    }
     let s = setup(load("dobutsu"), None, None, Some("l../.h./.G./..L s E")).unwrap();
     let game = s.game.with_limits(&s.game.counts(&s.position)).unwrap();
     let folding = game.placement_index().unwrap().folding();
@@ -303,7 +308,7 @@ fn folded_indexes_hold_the_unfolded_values() {
     assert!(compare(&game, "dobutsu endgame") > 10_000);
 
     let mut rng = SplitMix64::new(0x00f0_1ded);
-    let (mut games, mut folded, mut compared) = (0, 0, 0);
+    let (mut games, mut folded, mut paired, mut compared) = (0, 0, 0, 0);
     for case in 0..800 {
         let text = random_rules(&mut rng, true);
         let rules = Arc::new(Rules::parse(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}")));
@@ -324,8 +329,48 @@ fn folded_indexes_hold_the_unfolded_values() {
             eprintln!("case {case}: {:.1} s, {} entries", started.elapsed().as_secs_f64(), game.index_size());
         }
         folded += (n > 0) as usize;
+        paired += (n > 0 && game.placement_index().unwrap().folding().royal_pair.is_some()) as usize;
         compared += n;
     }
-    eprintln!("{games} games, {folded} folded; {compared} positions compared");
-    assert!(games > 300 && folded > 100 && compared > 100_000);
+    eprintln!("{games} games, {folded} folded, {paired} with the royal pieces as a pair; {compared} positions compared");
+    assert!(games > 300 && folded > 100 && paired > 20 && compared > 100_000);
+}
+
+/// The royal pieces ranked as a pair (positions where the side to move can take
+/// the other's royal piece left out, valued by the rules as wins in 1): the
+/// values of the unfolded index, on random rules files with a royal piece a
+/// side, and the Dobutsu endgame's pair (6 cells for the lion to move, 11 for
+/// the other, less those next to it).
+#[test]
+fn royal_pairs_hold_the_unfolded_values() {
+    let s = setup(load("dobutsu"), None, None, Some("l../.h./.G./..L s E")).unwrap();
+    let game = s.game.with_limits(&s.game.counts(&s.position)).unwrap();
+    assert_eq!(game.placement_index().unwrap().folding().royal_pair, Some([0, 5]));
+    let mut rng = SplitMix64::new(0x0007_a1e5);
+    let (mut paired, mut compared) = (0, 0);
+    for case in 0..3000 {
+        let mut text = random_rules(&mut rng, true);
+        if !text.contains("captured") {
+            text += "[[end]]\nwhen = \"captured\"\npieces = [\"k0\"]\nresult = \"loss\"\n\n";
+        }
+        let rules = Arc::new(Rules::parse(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}")));
+        let letters: Vec<char> = ['X', 'x', 'Y', 'y', 'Z', 'z']
+            .into_iter()
+            .filter(|l| text.contains(&format!("\"{l}\"")) && *l != 'Z' && *l != 'z')
+            .collect();
+        let position = random_position(&mut rng, &letters, text.contains("supply"), true);
+        let Ok(s) = setup(rules, None, None, Some(&position)) else { continue };
+        let Ok(game) = s.game.with_limits(&s.game.counts(&s.position)) else { continue };
+        if game.index_size() > 20_000 || game.placement_index().unwrap().folding().royal_pair.is_none() {
+            continue;
+        }
+        let n = compare(&game, &format!("case {case}: {position}\n{text}"));
+        paired += (n > 0) as usize;
+        compared += n;
+        if paired == 120 {
+            break;
+        }
+    }
+    eprintln!("{paired} games with the royal pieces as a pair; {compared} positions compared");
+    assert!(paired >= 100 && compared > 100_000);
 }

@@ -55,12 +55,13 @@ impl<G: Variant + Indexed> GameTablebase<G> {
     }
 
     /// The value of a position; `None` if the index holds no position (a position
-    /// outside the game's index is an [`Error::OutOfRange`]). A terminal position
-    /// gets the rules' value without a read.
+    /// outside the game's index is an [`Error::OutOfRange`]). A position the
+    /// rules value (a terminal one, or a win in 1 the index leaves out:
+    /// [`gsolve_engine::Indexed::value_by_rules`]) gets that value without a read.
     pub fn value(&self, position: &G::Position) -> Result<Option<Value>> {
-        // A terminal position is valued by the rules: it may have no index.
-        if let Some(outcome) = self.game.terminal(position) {
-            return Ok(Some(outcome.value()));
+        // Valued by the rules: it may have no index.
+        if let Some(value) = self.game.value_by_rules(position) {
+            return Ok(Some(value));
         }
         self.tablebase.value(self.game.index(position))
     }

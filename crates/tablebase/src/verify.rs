@@ -20,7 +20,7 @@
 //! exactly the positions no side can force to an end. (Ties go the same way.)
 
 use crate::read::Table;
-use gsolve_engine::{Game, Indexed, Observer, PackedValue, Progress, Tiered, Value};
+use gsolve_engine::{Indexed, Observer, PackedValue, Progress, Tiered, Value};
 use rayon::prelude::*;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -190,7 +190,7 @@ fn check_hole(table: &Table, index: u64, counts: &mut Verification) -> Option<Pr
 /// The problem at a position's index, if any. `children` is scratch space;
 /// `child_value` reads a child's stored value (a non-terminal child's).
 #[allow(clippy::too_many_arguments)]
-fn check_position<G: Game>(
+fn check_position<G: Indexed>(
     game: &G,
     table: &Table,
     index: u64,
@@ -217,7 +217,7 @@ fn check_position<G: Game>(
 }
 
 /// The value the rules and the children's stored values give (the table above).
-fn derive<G: Game>(
+fn derive<G: Indexed>(
     game: &G,
     position: &G::Position,
     children: &mut Vec<G::Position>,
@@ -233,9 +233,9 @@ fn derive<G: Game>(
     }
     let (mut fastest_loss, mut fastest_tie, mut slowest_win, mut draw) = (None::<u32>, None::<u32>, None::<u32>, false);
     for child in children.iter() {
-        // A terminal child's value is the rules' (it may have no index).
-        let value = match game.terminal(child) {
-            Some(outcome) => outcome.value(),
+        // A child the rules value is valued so (it may have no index).
+        let value = match game.value_by_rules(child) {
+            Some(value) => value,
             None => child_value(child)?,
         };
         match value {

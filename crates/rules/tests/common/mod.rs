@@ -2,7 +2,7 @@
 //! solved rules games.
 #![allow(dead_code)] // each test file uses a part
 
-use gsolve_engine::{Game, Indexed, Solution, Value};
+use gsolve_engine::{Indexed, Solution, Value};
 use gsolve_rules::{Rules, RulesGame, RulesPosition};
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -16,8 +16,8 @@ pub fn load(name: &str) -> Arc<Rules> {
 
 /// The value of a position of a solved rules game (terminal positions by the rules).
 pub fn rules_value(game: &RulesGame, solution: &Solution, p: &RulesPosition) -> Value {
-    match game.terminal(p) {
-        Some(outcome) => outcome.value(),
+    match game.value_by_rules(p) {
+        Some(value) => value,
         None => solution.value(game.index(p)).unwrap(),
     }
 }
