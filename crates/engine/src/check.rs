@@ -58,7 +58,9 @@ pub fn unmoves_match_moves<G: Unmoves>(game: &G) -> Result<(), UnmoveMismatch> {
         }
     }
     if let Err(index) = values_by_rules_hold(game) {
-        panic!("value_by_rules says a win in 1 at a child of {index} where no move ends the game lost for the opponent");
+        panic!(
+            "value_by_rules says a win in 1 at a child of {index} where no move ends the game lost for the opponent"
+        );
     }
     if let Err((index, by_game, by_default)) = first_looks_match(game) {
         panic!("for_each_first_look_in gives {by_game:?} at {index}, the default {by_default:?}");

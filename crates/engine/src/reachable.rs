@@ -8,10 +8,11 @@
 //! indices took more than 19 GB. A level is expanded on every thread: each
 //! position of it is decoded, its children ranked and marked with an atomic OR.
 //!
-//! Terminal positions the game does not index ([`Indexed::terminals_indexed`]
-//! false: a pawn on its goal row, Dobutsu without a lion) have no index and are
-//! not in the set; [`Reached::moves_out_of_index`] counts the moves that reach
-//! them.
+//! Positions the game does not index ([`Indexed::terminals_indexed`] false: a
+//! pawn on its goal row, Dobutsu without a lion, or a win in 1 an index leaves
+//! out) are not in the set; [`Reached::moves_out_of_index`] counts the moves
+//! that reach them, and [`reachable_set_with`] hands each to the caller (they
+//! are not walked on from: count them with an index that holds them).
 
 use crate::game::Indexed;
 use crate::progress::{report, Observer};
@@ -95,6 +96,20 @@ pub fn reachable_set<G: Indexed + Sync>(game: &G, start: &G::Position, observer:
 where
     G::Position: Send,
 {
+    reachable_set_with(game, start, observer, |_| {})
+}
+
+/// [`reachable_set`], calling `out_of_index` (from any thread) with each child
+/// of a reached position that has no index, each time a move reaches it.
+pub fn reachable_set_with<G: Indexed + Sync>(
+    game: &G,
+    start: &G::Position,
+    observer: Option<Observer<'_>>,
+    on_out_of_index: impl Fn(&G::Position) + Sync,
+) -> Reached
+where
+    G::Position: Send,
+{
     let size = game.index_size();
     let positions = IndexSet::new(size);
     let first = game.index(start);
@@ -129,6 +144,7 @@ where
                             let i = game.index(&c);
                             if i >= size {
                                 out += 1;
+                                on_out_of_index(&c);
                             } else if positions.insert(i) {
                                 next.insert(i);
                                 found += 1;

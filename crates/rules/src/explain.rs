@@ -3,6 +3,7 @@
 
 use crate::board::Board;
 use crate::game::{RulesGame, RulesMove};
+use crate::index::Folds;
 use crate::position::RulesPosition;
 use crate::spec::{CellColour, Check, Ending, Facing, Onto, Rules, Turn};
 use gsolve_engine::{Game, Outcome};
@@ -273,9 +274,18 @@ impl RulesGame {
                     ),
                     None => folded.to_string(),
                 };
+                // The size it would have unfolded, for comparison.
+                let unfolded = if index.folding().folds() {
+                    RulesGame::build(self.rules().clone(), self.board().clone(), Some(index.given()), Folds::NONE)
+                        .ok()
+                        .and_then(|plain| plain.placement_index().ok().map(|i| i.size()))
+                        .map_or(String::new(), |size| format!(" ({size} unfolded)"))
+                } else {
+                    String::new()
+                };
                 let _ = writeln!(
                     out,
-                    "index: {} {what} in {} tiers (up to {}){folded}",
+                    "index: {} {what}{unfolded} in {} tiers (up to {}){folded}",
                     index.size(),
                     index.tiers().len(),
                     limits.join(", ")

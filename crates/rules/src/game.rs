@@ -13,7 +13,7 @@
 use crate::bits::BitCore;
 use crate::board::{Board, Group};
 use crate::error::RulesError;
-use crate::index::PlacementIndex;
+use crate::index::{Folds, PlacementIndex};
 use crate::knowledge::Knowledge;
 use crate::lines::book::{BookError, OpeningBook};
 use crate::lines::LineGame;
@@ -73,17 +73,18 @@ impl RulesGame {
     /// each group (the counts of the position to solve, or of the start); without
     /// limits, the game has no index (search, or reading a position to learn them).
     pub fn new(rules: Arc<Rules>, board: Board, limits: Option<&[u8]>) -> Result<RulesGame, RulesError> {
-        RulesGame::build(rules, board, limits, true)
+        RulesGame::build(rules, board, limits, Folds::ALL)
     }
 
-    /// [`RulesGame::new`], its index folded by the symmetries of the rules where
-    /// it can be if `may_fold` ([`crate::index`], "Folded by symmetry"); a
-    /// tablebase written before indexes were folded is read with `false`.
+    /// [`RulesGame::new`], its index folded by those of the symmetries of the
+    /// rules `folds` allows, where it can be ([`crate::index`], "Folded by
+    /// symmetry"); a tablebase written before indexes were folded is read with
+    /// [`Folds::NONE`].
     pub fn build(
         rules: Arc<Rules>,
         board: Board,
         limits: Option<&[u8]>,
-        may_fold: bool,
+        folds: Folds,
     ) -> Result<RulesGame, RulesError> {
         let tables = Tables::new(rules, board)?;
         if let Some(limits) = limits {
@@ -101,8 +102,9 @@ impl RulesGame {
             Some(limits) => PlacementIndex::new(
                 &tables,
                 limits,
-                side_swap.as_ref().filter(|_| may_fold),
-                mirror.as_ref().filter(|_| may_fold),
+                side_swap.as_ref().filter(|_| folds.side_swap),
+                mirror.as_ref().filter(|_| folds.mirror),
+                folds.royal_pair,
             ),
         };
         let fold = index

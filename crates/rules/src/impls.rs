@@ -153,7 +153,7 @@ impl<const N: usize> Unmoves for RulesGame<N> {
             // piece the side to move can take).
             Some(fold) => fold.for_each_folding_onto(p, |y| {
                 crate::unmoves::parents(self.tables(), self.index(), y, &mut |q| {
-                    if fold.kept(&q) == q && self.placement().locate(&q).is_some() {
+                    if fold.keeps(&q) && self.placement().locate(&q).is_some() {
                         f(q)
                     }
                 })
@@ -170,17 +170,29 @@ impl<const N: usize> Unmoves for RulesGame<N> {
         }
         let position = self.position(index).expect("a parent's index names a position");
         match self.fold() {
-            None => self.for_each_parent(&position, |parent| f(Indexed::index(self, &parent))),
-            // Each kept parent located once: those without an index are left out.
-            Some(fold) => fold.for_each_folding_onto(&position, |y| {
-                crate::unmoves::parents(self.tables(), self.index(), y, &mut |q| {
-                    if fold.kept(&q) == q {
-                        if let Some(parent) = self.placement().index(&q) {
-                            f(parent)
-                        }
-                    }
+            None => {
+                let placement = self.placement();
+                let mut hint = crate::index::TierHint::default();
+                self.for_each_parent(&position, |parent| {
+                    f(placement
+                        .locate_hinted(&parent, &mut hint)
+                        .map_or(u64::MAX, |(t, i)| placement.tiers()[t].offset + i))
                 })
-            }),
+            }
+            // Each kept parent located once: those without an index are left out.
+            Some(fold) => {
+                let placement = self.placement();
+                let mut hint = crate::index::TierHint::default();
+                fold.for_each_folding_onto(&position, |y| {
+                    crate::unmoves::parents(self.tables(), self.index(), y, &mut |q| {
+                        if fold.keeps(&q) {
+                            if let Some((tier, at)) = placement.locate_hinted(&q, &mut hint) {
+                                f(placement.tiers()[tier].offset + at)
+                            }
+                        }
+                    })
+                })
+            }
         }
     }
 }
@@ -410,7 +422,8 @@ impl Variant for RulesGame {
         // Files written before indexes were folded by symmetry have no
         // `symmetry`: their index is the unfolded one.
         let stored = get("symmetry");
-        let game = RulesGame::build(rules, board, limits.as_deref(), stored.is_some()).map_err(|e| e.to_string())?;
+        let folds = if stored.is_some() { crate::index::Folds::ALL } else { crate::index::Folds::NONE };
+        let game = RulesGame::build(rules, board, limits.as_deref(), folds).map_err(|e| e.to_string())?;
         if let (Some(stored), Some(index)) = (stored, game.index()) {
             let folded = folding_name(index.folding());
             if stored != folded {

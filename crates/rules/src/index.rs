@@ -77,6 +77,26 @@ use crate::position::{cell_of, group_of, pack, RulesPosition};
 use crate::symmetry::Symmetry;
 use crate::tables::{Tables, MAX_HAND_SLOTS, NO_SLOT};
 
+/// What an index may fold and leave out (module docs, "Folded by symmetry"):
+/// each where the rules allow it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Folds {
+    /// Keep the first side to move only.
+    pub side_swap: bool,
+    /// Keep the anchor on the left half and the middle column.
+    pub mirror: bool,
+    /// Rank the royal pieces as a pair, leaving out the positions where the side
+    /// to move can take the other's (only with the side swap).
+    pub royal_pair: bool,
+}
+
+impl Folds {
+    /// Everything the rules allow: what gsolve builds.
+    pub const ALL: Folds = Folds { side_swap: true, mirror: true, royal_pair: true };
+    /// Nothing: every position, either side to move.
+    pub const NONE: Folds = Folds { side_swap: false, mirror: false, royal_pair: false };
+}
+
 /// The symmetries an index folds (module docs, "Folded by symmetry").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Folding {
@@ -195,6 +215,10 @@ impl Places {
         self.within.contains(&true)
     }
 }
+
+/// The last count vector's code and tier met by [`PlacementIndex::locate_hinted`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct TierHint(Option<(u64, usize)>);
 
 /// The royal pieces of the two sides ranked as one digit (module docs, "Royal
 /// pieces placed as a pair"), on boards of at most 128 cells.
@@ -501,6 +525,7 @@ impl PlacementIndex {
         given: &[u8],
         swap: Option<&Symmetry>,
         mirror: Option<&Symmetry>,
+        pair: bool,
     ) -> Result<PlacementIndex, String> {
         let rules = tables.rules();
         let cells = tables.board().cells() as u32;
@@ -567,7 +592,9 @@ impl PlacementIndex {
             !ends && !mirrored
         });
         let royal_pair = match (side_swap, first_with_pieces, endings.royal_capture_ends()) {
-            (true, Some(anchor), Some(royal)) if vectors.iter().all(|(v, _)| v[royal[0]] == 1 && v[royal[1]] == 1) => {
+            (true, Some(anchor), Some(royal))
+                if pair && vectors.iter().all(|(v, _)| v[royal[0]] == 1 && v[royal[1]] == 1) =>
+            {
                 RoyalPair::of(tables, &places, anchor, royal)
             }
             _ => None,
@@ -675,11 +702,8 @@ impl PlacementIndex {
             .collect();
         let tier_magic = tiers.iter().flat_map(|t: &TierInfo| t.radices.iter().map(|&d| magic(d))).collect();
         let total: usize = limits[..groups].iter().map(|&l| l as usize).sum();
-        let singles = slots == 0
-            && groups <= 64
-            && total <= FEW_PIECES
-            && limits.iter().all(|&l| l <= 1)
-            && royal_pair.is_none();
+        let singles =
+            slots == 0 && groups <= 64 && total <= FEW_PIECES && limits.iter().all(|&l| l <= 1) && royal_pair.is_none();
         Ok(PlacementIndex {
             cells,
             groups,
@@ -837,19 +861,52 @@ impl PlacementIndex {
     /// (tier, index within the tier) of a position, `None` if no tier holds it (a
     /// piece off its group's places: the game is over there).
     pub fn locate<const N: usize>(&self, p: &RulesPosition<N>) -> Option<(usize, u64)> {
+        self.locate_hinted(p, &mut TierHint::default())
+    }
+
+    /// [`Self::locate`], the tier's lookup skipped where the count vector is
+    /// `hint`'s, which then holds this position's.
+    ///
+    /// Why: a retrograde solve locates every parent of a position, and most
+    /// parents have the counts of the one before (a quiet move); the lookup in
+    /// the table of tiers was a tenth of Dobutsu's solve.
+    #[inline]
+    pub(crate) fn locate_hinted<const N: usize>(
+        &self,
+        p: &RulesPosition<N>,
+        hint: &mut TierHint,
+    ) -> Option<(usize, u64)> {
         if self.slots == 0 && self.groups <= 64 && p.piece_count() <= FEW_PIECES && self.royal_pair.is_none() {
             return self.locate_few(p);
         }
         let packed = p.packed();
         let groups = self.groups;
+        let entries = groups + self.slots;
+        // The counts, and the code of the count vector on the way.
         let mut counts = [0u8; 64 + MAX_HAND_SLOTS];
+        let mut code = 0u64;
         for &q in packed {
-            counts[group_of(q)] += 1;
+            let g = group_of(q);
+            counts[g] += 1;
+            code = code.wrapping_add(self.strides[g]);
         }
         for slot in 0..self.slots {
-            counts[groups + slot] = p.in_hand(slot);
+            let c = p.in_hand(slot);
+            counts[groups + slot] = c;
+            code = code.wrapping_add(c as u64 * self.strides[groups + slot]);
         }
-        let tier = self.tier_of(&counts[..groups + self.slots])?;
+        // A count past its limit would alias another vector's code.
+        if counts[..entries].iter().zip(&self.limits).any(|(c, l)| c > l) {
+            return None;
+        }
+        let tier = match *hint {
+            TierHint(Some((known, tier))) if known == code => tier,
+            _ => {
+                let tier = self.tier_of_code.get(code)?;
+                *hint = TierHint(Some((code, tier)));
+                tier
+            }
+        };
         let info = &self.tiers[tier];
         let mut rank: u64 = 0;
         let mut mult: u64 = 1;

@@ -73,6 +73,7 @@ pub use error::RulesError;
 pub use explain::{describe_without_position, intern, SolverChoice};
 pub use game::{RulesGame, RulesMove};
 pub use impls::{escape_text, map_from_line, unescape_text};
+pub use index::Folds;
 pub use position::RulesPosition;
 pub use setup::{setup, Setup, SetupError};
 pub use spec::Rules;

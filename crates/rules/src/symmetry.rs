@@ -337,35 +337,55 @@ impl Fold {
         q
     }
 
+    /// Does the index keep `p` itself ([`Self::kept`]`(p) == p`)? Read from
+    /// the side to move and the anchor's column, no image built: a kept image
+    /// differs from its position in the side to move (swap) or in the
+    /// anchor's cell (mirror: the anchor, one piece, changes column).
+    #[inline]
+    pub(crate) fn keeps<const N: usize>(&self, p: &RulesPosition<N>) -> bool {
+        if self.swap.is_some() && p.to_move() == 1 {
+            return false;
+        }
+        match &self.mirror {
+            Some((_, anchor)) => !self.anchor_column(p, *anchor).is_some_and(|column| 2 * column >= self.width),
+            None => true,
+        }
+    }
+
+    /// The column of the anchor's piece, if it has one.
+    #[inline]
+    fn anchor_column<const N: usize>(&self, p: &RulesPosition<N>, anchor: usize) -> Option<u32> {
+        p.packed()
+            .iter()
+            .find(|&&packed| group_of(packed) == anchor)
+            .map(|&packed| self.column[cell_of(packed) as usize])
+    }
+
     /// Calls `f` with each position whose kept position is `kept` (which the
     /// index keeps): the members of its orbit that fold onto it, each once.
     /// Where the side swap folds, those with the first side to move are left
     /// out: their parents have the second side to move, which the index never
     /// keeps.
+    ///
+    /// Which members those are, without asking [`Self::kept`] of each: with `b`
+    /// the base (`kept`, or its swap image), `b` folds onto `kept`, and so does
+    /// its mirror image unless the anchor stands on the middle column (the
+    /// mirror image is then kept on its own). That is every member with the
+    /// second side to move where the swap folds, every member else.
     pub(crate) fn for_each_folding_onto<const N: usize>(
         &self,
         kept: &RulesPosition<N>,
         mut f: impl FnMut(&RulesPosition<N>),
     ) {
-        let mut orbit = [*kept; 4];
-        let mut len = 1;
-        if let Some((mirror, _)) = &self.mirror {
-            orbit[len] = mirror.apply(kept);
-            len += 1;
-        }
-        if let Some(swap) = &self.swap {
-            for i in 0..len {
-                orbit[len + i] = swap.apply(&orbit[i]);
-            }
-            len *= 2;
-        }
-        for i in 0..len {
-            let y = orbit[i];
-            if orbit[..i].contains(&y) || self.swap.is_some() && y.to_move() == 0 {
-                continue;
-            }
-            if self.kept(&y) == *kept {
-                f(&y);
+        let base = match &self.swap {
+            Some(swap) => swap.apply(kept),
+            None => *kept,
+        };
+        f(&base);
+        if let Some((mirror, anchor)) = &self.mirror {
+            let middle = self.anchor_column(kept, *anchor).is_some_and(|column| 2 * column + 1 == self.width);
+            if !middle {
+                f(&mirror.apply(&base));
             }
         }
     }

@@ -12,7 +12,7 @@ use gsolve_engine::{check, Game, Indexed};
 use gsolve_games::notation::PlainNotation;
 use gsolve_games::rng::SplitMix64;
 use gsolve_rules::symmetry::{CellMap, Symmetry};
-use gsolve_rules::{setup, Rules, RulesGame, RulesPosition};
+use gsolve_rules::{setup, Folds, Rules, RulesGame, RulesPosition};
 use std::sync::Arc;
 
 /// The children of a position, sorted.
@@ -266,7 +266,7 @@ fn compare(folded: &RulesGame, context: &str) -> u64 {
         return 0;
     }
     let plain =
-        RulesGame::build(folded.rules().clone(), folded.board().clone(), Some(index.given()), false).unwrap();
+        RulesGame::build(folded.rules().clone(), folded.board().clone(), Some(index.given()), Folds::NONE).unwrap();
     assert!(!plain.placement_index().unwrap().folding().folds());
     if plain.index_size() == 0 {
         return 0; // more pieces than places
@@ -332,7 +332,9 @@ fn folded_indexes_hold_the_unfolded_values() {
         paired += (n > 0 && game.placement_index().unwrap().folding().royal_pair.is_some()) as usize;
         compared += n;
     }
-    eprintln!("{games} games, {folded} folded, {paired} with the royal pieces as a pair; {compared} positions compared");
+    eprintln!(
+        "{games} games, {folded} folded, {paired} with the royal pieces as a pair; {compared} positions compared"
+    );
     assert!(games > 300 && folded > 100 && paired > 20 && compared > 100_000);
 }
 
