@@ -184,7 +184,7 @@ impl<const N: usize> Unmoves for RulesGame<N> {
                 let placement = self.placement();
                 let mut hint = crate::index::TierHint::default();
                 fold.for_each_folding_onto(&position, |y| {
-                    crate::unmoves::parents(self.tables(), self.index(), y, &mut |q| {
+                    crate::unmoves::parents_to_locate(self.tables(), placement, y, &mut |q| {
                         if fold.keeps(&q) {
                             if let Some((tier, at)) = placement.locate_hinted(&q, &mut hint) {
                                 f(placement.tiers()[tier].offset + at)

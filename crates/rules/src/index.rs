@@ -1589,6 +1589,10 @@ impl<const N: usize> Taken<N> {
     /// The cells taken by groups within `places`, as a bit set (small boards).
     #[inline]
     fn within_mask(&self, places: &Places) -> u128 {
+        // Every group taken so far is within (the usual case): all of them.
+        if places.all_within {
+            return self.all;
+        }
         let mut m = places.pair_within.map_or(0, |h| self.masks[h]);
         for (h, &w) in places.within.iter().enumerate() {
             if w {

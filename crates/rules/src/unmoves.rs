@@ -37,13 +37,30 @@ pub(crate) fn parents<const N: usize>(
     c: &RulesPosition<N>,
     f: &mut impl FnMut(RulesPosition<N>),
 ) {
-    Parents { tables, index }.of(c, f)
+    Parents { tables, index, check_tiers: true }.of(c, f)
+}
+
+/// [`parents`], less the check that a parent's counts are a tier of the index
+/// where drops or promotions change them: for a caller that locates every
+/// parent in the index anyway (a parent whose counts are no tier has no place).
+/// Why: the check looked each parent's tier up a second time, a fourteenth of
+/// Dobutsu's solve.
+pub(crate) fn parents_to_locate<const N: usize>(
+    tables: &Tables,
+    index: &PlacementIndex,
+    c: &RulesPosition<N>,
+    f: &mut impl FnMut(RulesPosition<N>),
+) {
+    Parents { tables, index: Some(index), check_tiers: false }.of(c, f)
 }
 
 /// What the parents are found from: the tables, and the index.
 struct Parents<'a> {
     tables: &'a Tables,
     index: Option<&'a PlacementIndex>,
+    /// Leave out parents whose counts are no tier (where drops or promotions
+    /// change the counts): false where the caller locates each parent.
+    check_tiers: bool,
 }
 
 impl Parents<'_> {
@@ -169,8 +186,10 @@ impl Parents<'_> {
         // reach: a parent must lie in one. Elsewhere every count up to the limits
         // is a tier.
         let exact = self.index.is_some() && (t.rules().has_drops() || t.rules().has_promotions());
-        let in_index =
-            |counts: &[u8]| !exact || self.index.is_some_and(|index| index.tier_of(&counts[..n + slots]).is_some());
+        let check_tiers = exact && self.check_tiers;
+        let in_index = |counts: &[u8]| {
+            !check_tiers || self.index.is_some_and(|index| index.tier_of(&counts[..n + slots]).is_some())
+        };
         let mut can_pass = false;
         let mut seen = Seen::default();
         let mut occupied = None;
@@ -234,7 +253,7 @@ impl Parents<'_> {
                                 self.emit(parent, f);
                             }
                             if capture && c.piece_count() < N && (!dedupe || seen.insert((from, true))) {
-                                self.capture_parents(c, packed, mover, from, &mut counts, limits, exact, f);
+                                self.capture_parents(c, packed, mover, from, &mut counts, limits, check_tiers, f);
                             }
                         }
                         if occupied && !ray.leap {
@@ -270,7 +289,7 @@ impl Parents<'_> {
         from: u32,
         counts: &mut [u8],
         limits: Option<&[u8]>,
-        exact: bool,
+        check_tiers: bool,
         f: &mut impl FnMut(RulesPosition<N>),
     ) {
         let t = self.tables;
@@ -290,7 +309,7 @@ impl Parents<'_> {
             if slot != NO_SLOT {
                 counts[n + slot as usize] -= 1;
             }
-            let fits = if exact {
+            let fits = if check_tiers {
                 self.index.is_some_and(|index| index.tier_of(&counts[..n + slots]).is_some())
             } else {
                 limits.is_none_or(|l| counts[h] <= l[h])
