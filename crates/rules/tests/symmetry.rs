@@ -376,3 +376,31 @@ fn royal_pairs_hold_the_unfolded_values() {
     eprintln!("{paired} games with the royal pieces as a pair; {compared} positions compared");
     assert!(paired >= 100 && compared > 100_000);
 }
+
+/// A tablebase names what its index folds (`symmetry`): this version's fold
+/// reads back, a file without the parameter is read unfolded, and a fold this
+/// version does not make (the version before's `side-swap+mirror`) is refused
+/// by name.
+#[test]
+fn stored_folds_are_read_or_refused_by_name() {
+    use gsolve_engine::Variant;
+    let s = setup(load("dobutsu"), None, None, Some("l../.c./.C./..L s -")).unwrap();
+    let game = s.game.with_limits(&s.game.counts(&s.position)).unwrap();
+    let parameters = game.parameters();
+    let stored = |value: Option<&str>| -> Vec<(String, String)> {
+        parameters
+            .iter()
+            .filter(|(k, _)| k != "symmetry")
+            .cloned()
+            .chain(value.map(|v| ("symmetry".to_string(), v.to_string())))
+            .collect()
+    };
+    assert!(parameters.contains(&("symmetry".to_string(), "sides-swapped+mirror+royal-pair".to_string())));
+    let again = RulesGame::from_parameters(&parameters).unwrap();
+    assert_eq!(again.index_size(), game.index_size());
+    let unfolded = RulesGame::from_parameters(&stored(None)).unwrap();
+    assert_eq!(unfolded.index_size(), 211_992);
+    assert!(!unfolded.placement_index().unwrap().folding().folds());
+    let e = RulesGame::from_parameters(&stored(Some("side-swap+mirror"))).map(|_| ()).unwrap_err();
+    assert!(e.contains("\"side-swap+mirror\"") && e.contains("build the tablebase again"), "{e}");
+}
