@@ -423,8 +423,8 @@ impl Endings {
     /// `None` otherwise (and for more than one royal group a side).
     pub(crate) fn royal_capture_ends(&self) -> Option<[usize; 2]> {
         let mut royal = [0usize; 2];
-        for side in 0..2 {
-            let [(mask, result)] = &self.royal[side][..] else { return None };
+        for (side, checks) in self.royal.iter().enumerate() {
+            let [(mask, result)] = &checks[..] else { return None };
             let mut groups = mask.iter().enumerate().filter(|(_, &r)| r).map(|(g, _)| g);
             let (Some(g), None) = (groups.next(), groups.next()) else { return None };
             if *result != Outcome::Loss {

@@ -601,10 +601,10 @@ impl PlacementIndex {
         };
         if let Some(pair) = &royal_pair {
             let second = places[pair.second].clone();
-            for g in pair.first + 1..pair.second {
-                let holds = second.cells.iter().all(|&c| places[g].slot[c as usize] != u32::MAX);
-                places[g].pair_within = holds.then_some(pair.second);
-                places[g].all_within &= holds;
+            for between in &mut places[pair.first + 1..pair.second] {
+                let holds = second.cells.iter().all(|&c| between.slot[c as usize] != u32::MAX);
+                between.pair_within = holds.then_some(pair.second);
+                between.all_within &= holds;
             }
         }
         let folding = Folding { side_swap, mirror_anchor, royal_pair: royal_pair.as_ref().map(RoyalPair::groups) };

@@ -347,7 +347,7 @@ impl Fold {
             return false;
         }
         match &self.mirror {
-            Some((_, anchor)) => !self.anchor_column(p, *anchor).is_some_and(|column| 2 * column >= self.width),
+            Some((_, anchor)) => self.anchor_column(p, *anchor).is_none_or(|column| 2 * column < self.width),
             None => true,
         }
     }
