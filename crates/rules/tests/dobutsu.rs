@@ -225,7 +225,7 @@ fn captures_fill_hands_chicks_promote_and_hands_drop() {
 /// The positions reachable from the start (published: 246,803,167), counted
 /// breadth first in bit sets, and how they split into wins, draws and losses:
 /// ignored, run with `cargo test --release -p gsolve-rules --test dobutsu --
-/// --ignored --nocapture` (about half an hour and 2 GB here).
+/// --ignored --nocapture` (about 45 minutes and 1.4 GB here).
 ///
 /// The published figure counts positions as the side to move sees them: a
 /// position with gote to move is the same as its image with sente to move (the
@@ -237,8 +237,15 @@ fn captures_fill_hands_chicks_promote_and_hands_drop() {
 /// in a bit set over the unfolded index. The values come from a solve of the
 /// index gsolve builds (folded by the mirror too, the lions as a pair), looked
 /// up as any front end looks them up.
+///
+/// Measured (2026-11-27, 2,675 s): 1,437,020,022 positions, 1,098,348,209 where
+/// play goes on and 338,671,813 ended, in 35 levels; not the published figure,
+/// so this test fails today. The likely difference is the convention: a
+/// position where the side to move can take the lion (or has just made a try)
+/// is counted but perhaps not walked on from in the published count. Issue 36
+/// keeps this open.
 #[test]
-#[ignore = "counts the positions reachable from the start and solves the game (about half an hour)"]
+#[ignore = "fails today: 1,437,020,022 reached against the published 246,803,167 (the conventions differ, issue 36); about 45 minutes"]
 fn positions_reachable_from_the_start() {
     use gsolve_engine::reachable::{reachable_set_with, IndexSet};
     use gsolve_engine::{Indexed, Value};
