@@ -152,7 +152,7 @@ impl<const N: usize> Unmoves for RulesGame<N> {
             // A kept parent may still have no index: the rules value it (a royal
             // piece the side to move can take).
             Some(fold) => fold.for_each_folding_onto(p, |y| {
-                crate::unmoves::parents(self.tables(), self.index(), y, &mut |q| {
+                crate::unmoves::parents_to_locate(self.tables(), self.placement(), y, &mut |q| {
                     if fold.keeps(&q) && self.placement().locate(&q).is_some() {
                         f(q)
                     }

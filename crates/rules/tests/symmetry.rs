@@ -230,20 +230,26 @@ fn random_position(rng: &mut SplitMix64, letters: &[char], hands: bool, balanced
     format!("{} {side}{hand}", board.join("/"))
 }
 
+/// The game of the rules `text` (case `case`) from a random position on a
+/// random map (`balanced`: see [`random_position`]), its index over that
+/// position's counts, and the position; `None` where the position does not
+/// set up or the index cannot be built.
+fn random_game(rng: &mut SplitMix64, text: &str, balanced: bool, case: usize) -> Option<(RulesGame, String)> {
+    let rules = Arc::new(Rules::parse(text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}")));
+    let letters: Vec<char> = ['X', 'x', 'Y', 'y'].into_iter().filter(|l| text.contains(&format!("\"{l}\""))).collect();
+    let position = random_position(rng, &letters, text.contains("supply"), balanced);
+    let s = setup(rules, None, None, Some(&position)).ok()?;
+    let game = s.game.with_limits(&s.game.counts(&s.position)).ok()?;
+    Some((game, position))
+}
+
 #[test]
 fn random_rules_symmetries_keep_moves_and_values() {
     let mut rng = SplitMix64::new(0x57a1_15e7);
     let (mut games, mut mirrors, mut swaps, mut compared) = (0, 0, 0, 0);
     for case in 0..1500 {
         let text = random_rules(&mut rng, false);
-        let rules = Arc::new(Rules::parse(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}")));
-        let letters: Vec<char> = ['X', 'x', 'Y', 'y', 'Z', 'z']
-            .into_iter()
-            .filter(|l| text.contains(&format!("\"{l}\"")) && *l != 'Z' && *l != 'z')
-            .collect();
-        let position = random_position(&mut rng, &letters, text.contains("supply"), false);
-        let Ok(s) = setup(rules, None, None, Some(&position)) else { continue };
-        let Ok(game) = s.game.with_limits(&s.game.counts(&s.position)) else { continue };
+        let Some((game, position)) = random_game(&mut rng, &text, false, case) else { continue };
         if game.index_size() > 60_000 {
             continue;
         }
@@ -311,14 +317,7 @@ fn folded_indexes_hold_the_unfolded_values() {
     let (mut games, mut folded, mut paired, mut compared) = (0, 0, 0, 0);
     for case in 0..800 {
         let text = random_rules(&mut rng, true);
-        let rules = Arc::new(Rules::parse(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}")));
-        let letters: Vec<char> = ['X', 'x', 'Y', 'y', 'Z', 'z']
-            .into_iter()
-            .filter(|l| text.contains(&format!("\"{l}\"")) && *l != 'Z' && *l != 'z')
-            .collect();
-        let position = random_position(&mut rng, &letters, text.contains("supply"), true);
-        let Ok(s) = setup(rules, None, None, Some(&position)) else { continue };
-        let Ok(game) = s.game.with_limits(&s.game.counts(&s.position)) else { continue };
+        let Some((game, position)) = random_game(&mut rng, &text, true, case) else { continue };
         if game.index_size() > 20_000 {
             continue;
         }
@@ -355,14 +354,7 @@ fn royal_pairs_hold_the_unfolded_values() {
         if !text.contains("captured") {
             text += "[[end]]\nwhen = \"captured\"\npieces = [\"k0\"]\nresult = \"loss\"\n\n";
         }
-        let rules = Arc::new(Rules::parse(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}")));
-        let letters: Vec<char> = ['X', 'x', 'Y', 'y', 'Z', 'z']
-            .into_iter()
-            .filter(|l| text.contains(&format!("\"{l}\"")) && *l != 'Z' && *l != 'z')
-            .collect();
-        let position = random_position(&mut rng, &letters, text.contains("supply"), true);
-        let Ok(s) = setup(rules, None, None, Some(&position)) else { continue };
-        let Ok(game) = s.game.with_limits(&s.game.counts(&s.position)) else { continue };
+        let Some((game, position)) = random_game(&mut rng, &text, true, case) else { continue };
         if game.index_size() > 20_000 || game.placement_index().unwrap().folding().royal_pair.is_none() {
             continue;
         }
