@@ -96,15 +96,19 @@ pub fn reachable_set<G: Indexed + Sync>(game: &G, start: &G::Position, observer:
 where
     G::Position: Send,
 {
-    reachable_set_with(game, start, observer, |_| {})
+    reachable_set_with(game, start, observer, |_| true, |_| {})
 }
 
-/// [`reachable_set`], calling `out_of_index` (from any thread) with each child
-/// of a reached position that has no index, each time a move reaches it.
+/// [`reachable_set`], walking on only from the reached positions `expands`
+/// accepts (a position the caller counts as over: reached, counted, its
+/// children not visited from it), and calling `on_out_of_index` (from any
+/// thread) with each child of a walked position that has no index, each time a
+/// move reaches it. Both are called from any thread.
 pub fn reachable_set_with<G: Indexed + Sync>(
     game: &G,
     start: &G::Position,
     observer: Option<Observer<'_>>,
+    expands: impl Fn(&G::Position) -> bool + Sync,
     on_out_of_index: impl Fn(&G::Position) + Sync,
 ) -> Reached
 where
@@ -137,7 +141,7 @@ where
                         let index = ((chunk * CHUNK_WORDS + w) as u64) * 64 + bits.trailing_zeros() as u64;
                         bits &= bits - 1;
                         let Some(p) = game.position(index) else { continue };
-                        if game.terminal(&p).is_some() {
+                        if game.terminal(&p).is_some() || !expands(&p) {
                             continue;
                         }
                         game.for_each_child(&p, |c| {
@@ -246,5 +250,33 @@ mod tests {
             assert!(reached.levels as u64 > start / 3 && reached.levels as u64 <= start / 2 + 2, "{start}");
         }
         assert_eq!(reachable_set(&game, &301, None).positions.len(), 0);
+    }
+
+    /// A filtered walk: positions `expands` refuses are reached and counted but
+    /// not walked on from, as a depth-first walk that stops there.
+    #[test]
+    fn refused_positions_are_counted_and_not_walked_from() {
+        let game = Piles(200);
+        for stop_at in [1u64, 3, 7, 10] {
+            let stops = |p: &u64| *p % stop_at == 0 && *p != 200;
+            let mut seen = std::collections::HashSet::new();
+            let mut stack = vec![200u64];
+            while let Some(p) = stack.pop() {
+                if seen.insert(p) && game.terminal(&p).is_none() && !stops(&p) {
+                    let mut moves = Vec::new();
+                    game.moves(&p, &mut moves);
+                    stack.extend(moves.iter().map(|m| game.play(&p, m)));
+                }
+            }
+            let reached = reachable_set_with(&game, &200, None, |p| !stops(p), |_| {});
+            let mut listed = Vec::new();
+            reached.positions.for_each(|i| listed.push(i));
+            let mut expected: Vec<u64> = seen.into_iter().collect();
+            expected.sort();
+            assert_eq!(listed, expected, "stopping at multiples of {stop_at}");
+            if stop_at == 1 {
+                assert_eq!(listed, [197, 198, 199, 200], "200 takes 1, 2 or 3; nothing walks on");
+            }
+        }
     }
 }

@@ -151,13 +151,16 @@ impl<const N: usize> Unmoves for RulesGame<N> {
             None => crate::unmoves::parents(self.tables(), self.index(), p, &mut f),
             // A kept parent may still have no index: the rules value it (a royal
             // piece the side to move can take).
-            Some(fold) => fold.for_each_folding_onto(p, |y| {
-                crate::unmoves::parents_to_locate(self.tables(), self.placement(), y, &mut |q| {
-                    if fold.keeps(&q) && self.placement().locate(&q).is_some() {
-                        f(q)
-                    }
+            Some(fold) => {
+                let (base, how) = fold.parent_base(p);
+                crate::unmoves::parents_to_locate(self.tables(), self.placement(), &base, &mut |q| {
+                    fold.for_each_kept_parent(how, &q, |kept| {
+                        if self.placement().locate(kept).is_some() {
+                            f(*kept)
+                        }
+                    })
                 })
-            }),
+            }
         }
     }
 
@@ -183,12 +186,11 @@ impl<const N: usize> Unmoves for RulesGame<N> {
             Some(fold) => {
                 let placement = self.placement();
                 let mut hint = crate::index::TierHint::default();
-                fold.for_each_folding_onto(&position, |y| {
-                    crate::unmoves::parents_to_locate(self.tables(), placement, y, &mut |q| {
-                        if fold.keeps(&q) {
-                            if let Some((tier, at)) = placement.locate_hinted(&q, &mut hint) {
-                                f(placement.tiers()[tier].offset + at)
-                            }
+                let (base, how) = fold.parent_base(&position);
+                crate::unmoves::parents_to_locate(self.tables(), placement, &base, &mut |q| {
+                    fold.for_each_kept_parent(how, &q, |kept| {
+                        if let Some((tier, at)) = placement.locate_hinted(kept, &mut hint) {
+                            f(placement.tiers()[tier].offset + at)
                         }
                     })
                 })

@@ -361,32 +361,88 @@ impl Fold {
             .map(|&packed| self.column[cell_of(packed) as usize])
     }
 
-    /// Calls `f` with each position whose kept position is `kept` (which the
-    /// index keeps): the members of its orbit that fold onto it, each once.
-    /// Where the side swap folds, those with the first side to move are left
-    /// out: their parents have the second side to move, which the index never
-    /// keeps.
+    /// The parents of a kept position, from one walk: returns the position
+    /// whose parents to find (the *base*: `kept`, or its swap image where the
+    /// side swap folds), and how its parents fold ([`Self::for_each_kept_parent`]).
     ///
-    /// Which members those are, without asking [`Self::kept`] of each: with `b`
-    /// the base (`kept`, or its swap image), `b` folds onto `kept`, and so does
-    /// its mirror image unless the anchor stands on the middle column (the
-    /// mirror image is then kept on its own). That is every member with the
-    /// second side to move where the swap folds, every member else.
-    pub(crate) fn for_each_folding_onto<const N: usize>(
-        &self,
-        kept: &RulesPosition<N>,
-        mut f: impl FnMut(&RulesPosition<N>),
-    ) {
+    /// Why one walk: the members of `kept`'s orbit that fold onto it are the
+    /// base and, unless the anchor stands on the middle column, its mirror
+    /// image; the parents of the mirror image are the mirror images of the
+    /// base's. Walking both and keeping the kept parents of each walked every
+    /// parent twice and threw half away.
+    pub(crate) fn parent_base<const N: usize>(&self, kept: &RulesPosition<N>) -> (RulesPosition<N>, ParentFold) {
         let base = match &self.swap {
             Some(swap) => swap.apply(kept),
             None => *kept,
         };
-        f(&base);
-        if let Some((mirror, anchor)) = &self.mirror {
-            let middle = self.anchor_column(kept, *anchor).is_some_and(|column| 2 * column + 1 == self.width);
-            if !middle {
-                f(&mirror.apply(&base));
+        let fold = match &self.mirror {
+            None => ParentFold::AsThey,
+            Some((_, anchor)) => {
+                let middle = self.anchor_column(kept, *anchor).is_some_and(|column| 2 * column + 1 == self.width);
+                if middle {
+                    ParentFold::KeptOnly
+                } else {
+                    ParentFold::WithMirror
+                }
             }
+        };
+        (base, fold)
+    }
+
+    /// Calls `f` with the kept parents that stand for `parent`, a parent of a
+    /// base ([`Self::parent_base`]), each once per move into the kept child's
+    /// orbit:
+    ///
+    /// | `how`        | anchor of `parent` left of the middle | on the middle column | right |
+    /// |--------------|------|--------|-------|
+    /// | `AsThey`     | itself | itself | itself |
+    /// | `KeptOnly`   | itself | itself | none |
+    /// | `WithMirror` | itself | itself and its mirror image | its mirror image |
+    ///
+    /// `KeptOnly`: the child's anchor is on the middle column, so its mirror
+    /// image is kept on its own and is not in the orbit: a parent the index does
+    /// not keep moves to that image's orbit. `WithMirror`: the parents of the
+    /// child's mirror image are the mirror images of the base's; of a parent and
+    /// its image, the index keeps the one with the anchor on the left, or both
+    /// where the anchor is on the middle column (each with its own move into
+    /// the orbit; one position with two such moves where the two are the same).
+    /// Where the swap folds, `parent` has the first side to move, as the index
+    /// keeps it.
+    #[inline]
+    pub(crate) fn for_each_kept_parent<const N: usize>(
+        &self,
+        how: ParentFold,
+        parent: &RulesPosition<N>,
+        mut f: impl FnMut(&RulesPosition<N>),
+    ) {
+        debug_assert!(self.swap.is_none() || parent.to_move() == 0, "a base's parents have the first side to move");
+        let Some((mirror, anchor)) = &self.mirror else {
+            return f(parent);
+        };
+        let mut f = |q: &RulesPosition<N>| {
+            debug_assert!(self.keeps(q) || self.anchor_column(q, *anchor).is_none());
+            f(q)
+        };
+        let twice = self.anchor_column(parent, *anchor).map_or(0, |column| 2 * column);
+        let middle = twice + 1 == self.width;
+        if twice < self.width || how == ParentFold::AsThey {
+            f(parent);
+            if middle && how == ParentFold::WithMirror {
+                f(&mirror.apply(parent));
+            }
+        } else if how == ParentFold::WithMirror {
+            f(&mirror.apply(parent));
         }
     }
+}
+
+/// How the parents of a base fold onto kept parents ([`Fold::for_each_kept_parent`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ParentFold {
+    /// No mirror folds: each parent is kept as it is.
+    AsThey,
+    /// The child's anchor is on the middle column: the parents the index keeps.
+    KeptOnly,
+    /// Each parent, or its mirror image, or both.
+    WithMirror,
 }
