@@ -117,11 +117,19 @@ impl<const N: usize> Indexed for RulesGame<N> {
     }
 
     /// Read from the piece list where the game's pieces only step
-    /// ([`crate::steps`]); else the engine's default (each position decoded,
-    /// its moves counted or its children played).
+    /// ([`crate::steps`]); from the pieces' ending words where a turn moves one
+    /// piece and the endings are one table ([`crate::first_look`]); else the
+    /// engine's default (each position decoded, its moves counted or its
+    /// children played).
     fn for_each_first_look_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, gsolve_engine::FirstLook)) {
+        let terminals_indexed = self.terminals_indexed();
+        if self.steps().is_none() && crate::first_look::applies(self.tables(), terminals_indexed) {
+            let (tables, placement) = (self.tables(), self.placement());
+            return self.for_each_position_in(range, |index, p| {
+                f(index, crate::first_look::first_look(tables, placement, &p))
+            });
+        }
         if let Some(steps) = self.steps() {
-            let terminals_indexed = self.terminals_indexed();
             return crate::steps::for_each_first_look_in::<N>(
                 self.tables(),
                 self.placement(),

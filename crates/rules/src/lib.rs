@@ -22,6 +22,7 @@
 //! | `moves`      | the move generator: moves, the position after one, whether play is over |
 //! | [`index`]    | the dense index over piece placements, in tiers               |
 //! | `unmoves`    | parents: the moves run backwards                              |
+//! | `first_look` | retrograde's first look at a position, no child built (one piece a turn, endings in a table) |
 //! | `scan`       | pawn-like games: a tier's children ranked move by move        |
 //! | `race`       | trail races (the snakes on a graph): the search's knowledge   |
 //! | `knowledge`  | immediate wins read from the rules, for the search            |
@@ -44,6 +45,7 @@ pub mod board;
 mod endings;
 pub mod error;
 mod explain;
+mod first_look;
 pub mod game;
 mod impls;
 pub mod index;

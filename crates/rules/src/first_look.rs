@@ -1,0 +1,137 @@
+//! Retrograde analysis's first look at a position ([`gsolve_engine::FirstLook`]:
+//! its moves counted, the children the rules value valued) without building a
+//! child, for games whose turn moves one piece and whose endings are one table.
+//!
+//! # Which games
+//! Those [`applies`] accepts: each side moves one piece a turn (or drops one, or
+//! passes where a piece may stay); the endings are one table
+//! ([`crate::endings::EndingTable`]); no two pieces meet, no piece leaves a
+//! trail, being stuck is a loss; and the index does not hold every ending
+//! (where it does, the engine only counts the moves, which is cheap already).
+//! Dobutsu shogi, Fox and Hounds with captures, Breakthrough-like games with
+//! hands.
+//!
+//! # How
+//! Whether a position is over is the OR of its pieces' ending words, looked up
+//! in the table with the side to move. A child differs from its parent by the
+//! moved piece (gone from its cell, on its target, perhaps promoted), a taken
+//! enemy (gone) or a dropped piece (added): its word is the OR of the parent's
+//! words of the pieces still there and the word of the piece where it lands.
+//! Hands play no part in the words. Where the royal pieces are ranked as a pair
+//! ([`crate::index`], "Royal pieces placed as a pair"), a child that is not over
+//! is a win in 1 for its side to move when that side's royal piece can take the
+//! other's, read from the two royal cells after the move.
+//!
+//! This is [`gsolve_engine::first_look`] on [`crate::game::RulesGame`]'s
+//! `value_by_rules`, answer for answer; a test compares the two on random
+//! games.
+//!
+//! Why: playing each move into a position and asking the table of its pieces
+//! again was more than half of Dobutsu's first look, a third of its solve.
+
+use crate::index::PlacementIndex;
+use crate::moves::{self, DROP};
+use crate::position::{cell_of, group_of, RulesPosition};
+use crate::spec::Turn;
+use crate::tables::Tables;
+use gsolve_engine::{FirstLook, Outcome, Value};
+
+/// Does the first look here apply to the game of `tables` with `index` (module
+/// docs, "Which games")?
+pub(crate) fn applies(tables: &Tables, terminals_indexed: bool) -> bool {
+    !terminals_indexed
+        && (0..2).all(|side| tables.turn_of(side) == Turn::OnePiece)
+        && tables.endings().table().is_some()
+        && tables.endings().stuck() == Outcome::Loss
+        && !tables.has_meetings()
+        && (0..tables.groups()).all(|g| !tables.leaves_trail(g))
+}
+
+/// The first look at `p` (module docs, "How"); `p` has room for `N` pieces.
+#[inline]
+pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex, p: &RulesPosition<N>) -> FirstLook {
+    let endings = tables.endings();
+    let table = endings.table().expect("the first look applies only with an ending table");
+    let cells = tables.board().cells();
+    let to_move = p.to_move();
+    let pieces = p.packed();
+    // Each piece's word, and all of them.
+    let mut words = [0usize; N];
+    let mut word = 0;
+    for (k, &q) in pieces.iter().enumerate() {
+        words[k] = table.word_at(group_of(q) * cells + cell_of(q) as usize);
+        word |= words[k];
+    }
+    if let Some(outcome) = table.outcome(word, to_move) {
+        return FirstLook::Over(outcome);
+    }
+    let pair = index.royal_pair();
+    // The royal cells as (first, second), where both stand.
+    let royal_cells = pair.and_then(|pair| {
+        let [first, second] = pair.groups();
+        let cell = |g: usize| pieces.iter().find(|&&q| group_of(q) == g).map(|&q| cell_of(q));
+        Some((cell(first)?, cell(second)?))
+    });
+    let child_to_move = 1 - to_move;
+    let (mut count, mut best_over) = (0usize, None::<Value>);
+    moves::for_each(tables, p, |m| {
+        // The child's word, and which piece groups stand where the royal cells
+        // were (a royal piece moved or taken).
+        let (child_word, moved, taken) = match m.steps() {
+            [] => (word, None, None),
+            &[(from, to)] if from >= DROP => {
+                let g = (from - DROP) as usize;
+                (word | table.word_at(g * cells + to as usize), None, None)
+            }
+            &[(from, to)] if from == to => (word, None, None),
+            &[(from, to)] => {
+                let (from, to) = (from as u32, to as u32);
+                let mut child_word = 0;
+                let (mut moved, mut taken) = (None, None);
+                for (k, &q) in pieces.iter().enumerate() {
+                    let cell = cell_of(q);
+                    if cell == from {
+                        let g = group_of(q);
+                        let lands =
+                            if m.promotes() { tables.promotion(g).map_or(g, |promotion| promotion.group) } else { g };
+                        child_word |= table.word_at(lands * cells + to as usize);
+                        moved = Some((g, to));
+                    } else if cell == to {
+                        taken = Some(group_of(q));
+                    } else {
+                        child_word |= words[k];
+                    }
+                }
+                (child_word, moved, taken)
+            }
+            _ => unreachable!("a side that moves one piece moves one piece"),
+        };
+        let value = match table.outcome(child_word, child_to_move) {
+            Some(outcome) => Some(outcome.value()),
+            None => match (pair, royal_cells) {
+                (Some(pair), Some((mut x, mut y))) => {
+                    let [first, second] = pair.groups();
+                    match taken {
+                        // A royal piece taken without ending the game: the
+                        // pair no longer stands (no index holds such a child).
+                        Some(g) if g == first || g == second => None,
+                        _ => {
+                            match moved {
+                                Some((g, to)) if g == first => x = to,
+                                Some((g, to)) if g == second => y = to,
+                                _ => {}
+                            }
+                            pair.takes_royal(child_to_move, x, y).then_some(Value::Win(1))
+                        }
+                    }
+                }
+                _ => None,
+            },
+        };
+        match value {
+            Some(value) => best_over = best_over.max(Some(value.parent_view())),
+            None => count += 1,
+        }
+    });
+    FirstLook::Moves { count, best_over }
+}
