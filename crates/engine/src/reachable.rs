@@ -13,6 +13,11 @@
 //! out) are not in the set; [`Reached::moves_out_of_index`] counts the moves
 //! that reach them, and [`reachable_set_with`] hands each to the caller (they
 //! are not walked on from: count them with an index that holds them).
+//!
+//! Where play stops is the game's, unless the caller says otherwise:
+//! [`reachable_set_with`] walks on only from the positions its `expands`
+//! accepts, counting the others (a count of positions "until the board
+//! decides": Dobutsu's walk stops where the lion can be taken).
 
 use crate::game::Indexed;
 use crate::progress::{report, Observer};
@@ -258,7 +263,7 @@ mod tests {
     fn refused_positions_are_counted_and_not_walked_from() {
         let game = Piles(200);
         for stop_at in [1u64, 3, 7, 10] {
-            let stops = |p: &u64| *p % stop_at == 0 && *p != 200;
+            let stops = |p: &u64| p.is_multiple_of(stop_at) && *p != 200;
             let mut seen = std::collections::HashSet::new();
             let mut stack = vec![200u64];
             while let Some(p) = stack.pop() {
