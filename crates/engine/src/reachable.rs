@@ -106,9 +106,9 @@ where
 
 /// [`reachable_set`], walking on only from the reached positions `expands`
 /// accepts (a position the caller counts as over: reached, counted, its
-/// children not visited from it), and calling `on_out_of_index` (from any
-/// thread) with each child of a walked position that has no index, each time a
-/// move reaches it. Both are called from any thread.
+/// children not visited from it), and calling `on_out_of_index` with each
+/// child of a walked position that has no index, each time a move reaches it.
+/// Both are called from any thread.
 pub fn reachable_set_with<G: Indexed + Sync>(
     game: &G,
     start: &G::Position,

@@ -939,7 +939,7 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
     }
 
     /// One level in parallel, a batch of the frontier at a time, in two phases:
-    /// 1. **list**: the batch is cut into one part per thread; each part's parents
+    /// 1. **list**: the batch is cut into parts, [`PARTS_PER_THREAD`] a thread; each part's parents
     ///    become updates (`index << 2 | tag`) in one list per owner;
     /// 2. **apply**: the index is cut into blocks of `1 << BLOCK_SHIFT` indices
     ///    dealt round-robin to the threads (interleaving evens out the load); each

@@ -66,67 +66,56 @@ pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex
         return FirstLook::Over(outcome);
     }
     let pair = index.royal_pair();
+    let [first, second] = pair.map_or([usize::MAX; 2], |pair| pair.groups());
     // The royal cells as (first, second), where both stand.
-    let royal_cells = pair.and_then(|pair| {
-        let [first, second] = pair.groups();
+    let royal_cells = pair.and_then(|_| {
         let cell = |g: usize| pieces.iter().find(|&&q| group_of(q) == g).map(|&q| cell_of(q));
         Some((cell(first)?, cell(second)?))
     });
     let child_to_move = 1 - to_move;
     let (mut count, mut best_over) = (0usize, None::<Value>);
     moves::for_each(tables, p, |m| {
-        // The child's word, and which piece groups stand where the royal cells
-        // were (a royal piece moved or taken).
-        let (child_word, moved, taken) = match m.steps() {
-            [] => (word, None, None),
+        // The child's word and royal cells (none where a royal piece was taken
+        // without ending the game: no index holds such a child).
+        let (child_word, child_royals) = match m.steps() {
+            [] => (word, royal_cells),
             &[(from, to)] if from >= DROP => {
                 let g = (from - DROP) as usize;
-                (word | table.word_at(g * cells + to as usize), None, None)
+                (word | table.word_at(g * cells + to as usize), royal_cells)
             }
-            &[(from, to)] if from == to => (word, None, None),
+            &[(from, to)] if from == to => (word, royal_cells),
             &[(from, to)] => {
                 let (from, to) = (from as u32, to as u32);
-                let mut child_word = 0;
-                let (mut moved, mut taken) = (None, None);
+                let (mut child_word, mut royals) = (0, royal_cells);
                 for (k, &q) in pieces.iter().enumerate() {
-                    let cell = cell_of(q);
+                    let (g, cell) = (group_of(q), cell_of(q));
                     if cell == from {
-                        let g = group_of(q);
                         let lands =
                             if m.promotes() { tables.promotion(g).map_or(g, |promotion| promotion.group) } else { g };
                         child_word |= table.word_at(lands * cells + to as usize);
-                        moved = Some((g, to));
+                        if g == first {
+                            royals = royals.map(|(_, y)| (to, y));
+                        } else if g == second {
+                            royals = royals.map(|(x, _)| (x, to));
+                        }
                     } else if cell == to {
-                        taken = Some(group_of(q));
+                        if g == first || g == second {
+                            royals = None;
+                        }
                     } else {
                         child_word |= words[k];
                     }
                 }
-                (child_word, moved, taken)
+                (child_word, royals)
             }
             _ => unreachable!("a side that moves one piece moves one piece"),
         };
         let value = match table.outcome(child_word, child_to_move) {
             Some(outcome) => Some(outcome.value()),
-            None => match (pair, royal_cells) {
-                (Some(pair), Some((mut x, mut y))) => {
-                    let [first, second] = pair.groups();
-                    match taken {
-                        // A royal piece taken without ending the game: the
-                        // pair no longer stands (no index holds such a child).
-                        Some(g) if g == first || g == second => None,
-                        _ => {
-                            match moved {
-                                Some((g, to)) if g == first => x = to,
-                                Some((g, to)) if g == second => y = to,
-                                _ => {}
-                            }
-                            pair.takes_royal(child_to_move, x, y).then_some(Value::Win(1))
-                        }
-                    }
-                }
-                _ => None,
-            },
+            None => pair
+                .zip(child_royals)
+                .filter(|&(pair, (x, y))| pair.takes_royal(child_to_move, x, y))
+                .map(|_| Value::Win(1)),
         };
         match value {
             Some(value) => best_over = best_over.max(Some(value.parent_view())),

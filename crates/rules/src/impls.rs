@@ -16,6 +16,30 @@ impl<const N: usize> RulesGame<N> {
         self.index().expect("a rules game used with an index solver has an index")
     }
 
+    /// Calls `f(parent, index)` with each parent of `kept` that the index folded
+    /// by `fold` keeps and holds, as [`Unmoves::for_each_parent`] yields them:
+    /// the base's parents found in one walk and folded
+    /// ([`crate::symmetry::Fold::for_each_kept_parent`]), each located once.
+    /// A kept parent may still have no index: the rules value it (a royal piece
+    /// the side to move can take), and it is left out.
+    fn for_each_folded_parent(
+        &self,
+        fold: &crate::symmetry::Fold,
+        kept: &RulesPosition<N>,
+        mut f: impl FnMut(&RulesPosition<N>, u64),
+    ) {
+        let placement = self.placement();
+        let mut hint = crate::index::TierHint::default();
+        let (base, how) = fold.parent_base(kept);
+        crate::unmoves::parents_to_locate(self.tables(), placement, &base, &mut |q| {
+            fold.for_each_kept_parent(how, &q, |parent| {
+                if let Some((tier, at)) = placement.locate_hinted(parent, &mut hint) {
+                    f(parent, placement.tiers()[tier].offset + at)
+                }
+            })
+        })
+    }
+
     /// The position the index keeps for `p` (itself, unless the index is folded
     /// by symmetry).
     #[inline]
@@ -157,18 +181,7 @@ impl<const N: usize> Unmoves for RulesGame<N> {
     fn for_each_parent(&self, p: &RulesPosition<N>, mut f: impl FnMut(RulesPosition<N>)) {
         match self.fold() {
             None => crate::unmoves::parents(self.tables(), self.index(), p, &mut f),
-            // A kept parent may still have no index: the rules value it (a royal
-            // piece the side to move can take).
-            Some(fold) => {
-                let (base, how) = fold.parent_base(p);
-                crate::unmoves::parents_to_locate(self.tables(), self.placement(), &base, &mut |q| {
-                    fold.for_each_kept_parent(how, &q, |kept| {
-                        if self.placement().locate(kept).is_some() {
-                            f(*kept)
-                        }
-                    })
-                })
-            }
+            Some(fold) => self.for_each_folded_parent(fold, p, |kept, _| f(*kept)),
         }
     }
 
@@ -191,18 +204,7 @@ impl<const N: usize> Unmoves for RulesGame<N> {
                 })
             }
             // Each kept parent located once: those without an index are left out.
-            Some(fold) => {
-                let placement = self.placement();
-                let mut hint = crate::index::TierHint::default();
-                let (base, how) = fold.parent_base(&position);
-                crate::unmoves::parents_to_locate(self.tables(), placement, &base, &mut |q| {
-                    fold.for_each_kept_parent(how, &q, |kept| {
-                        if let Some((tier, at)) = placement.locate_hinted(kept, &mut hint) {
-                            f(placement.tiers()[tier].offset + at)
-                        }
-                    })
-                })
-            }
+            Some(fold) => self.for_each_folded_parent(fold, &position, |_, index| f(index)),
         }
     }
 }

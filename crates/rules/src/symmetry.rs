@@ -425,7 +425,8 @@ impl Fold {
         };
         let twice = self.anchor_column(parent, *anchor).map_or(0, |column| 2 * column);
         let middle = twice + 1 == self.width;
-        if twice < self.width || how == ParentFold::AsThey {
+        // `AsThey` has no mirror: it returned above.
+        if twice < self.width {
             f(parent);
             if middle && how == ParentFold::WithMirror {
                 f(&mirror.apply(parent));
