@@ -908,6 +908,14 @@ impl PlacementIndex {
             }
         };
         let info = &self.tiers[tier];
+        if self.cells <= 64 && groups <= MASK_GROUPS {
+            let rank = self.rank_small(packed, &counts[..groups], info)?;
+            let to_move = p.to_move();
+            if info.sides >> to_move & 1 == 0 {
+                return None;
+            }
+            return Some((tier, (rank << self.side_shift) + to_move as u64));
+        }
         let mut rank: u64 = 0;
         let mut mult: u64 = 1;
         let mut taken = Taken::<N>::new(self.cells, groups);
@@ -956,6 +964,80 @@ impl PlacementIndex {
             return None;
         }
         Some((tier, (rank << self.side_shift) + to_move as u64))
+    }
+
+    /// The rank within tier `info` of the pieces `packed` (sorted), `counts` of
+    /// each group, on a board of at most 64 cells with at most [`MASK_GROUPS`]
+    /// groups: [`Self::locate_hinted`]'s ranks, with the cells taken so far as
+    /// 64-bit sets (all of them in a register, each group's in a small array
+    /// read only for a group that not every earlier group is within), no
+    /// [`Taken`] to set up. `None` where a piece stands off its group's places
+    /// or the royal pair has no rank.
+    ///
+    /// Why: every parent of a retrograde solve is located, and [`Taken`]'s
+    /// 128-bit sets and list, set up and stored to for each, were most of the
+    /// locating of Dobutsu's parents.
+    #[inline]
+    fn rank_small(&self, packed: &[u32], counts: &[u8], info: &TierInfo) -> Option<u64> {
+        debug_assert!(self.cells <= 64 && counts.len() <= MASK_GROUPS);
+        let cells = self.cells as usize;
+        let mut masks = [0u64; MASK_GROUPS];
+        let mut all = 0u64;
+        let (mut rank, mut mult) = (0u64, 1u64);
+        let mut i = 0;
+        for (g, &count) in counts.iter().enumerate() {
+            let run = &packed[i..i + count as usize];
+            i += count as usize;
+            if let Some(pair) = &self.royal_pair {
+                if g == pair.first {
+                    // Both royal pieces, as one digit (one piece each in every tier).
+                    let second_at: usize = counts[..pair.second].iter().map(|&c| c as usize).sum();
+                    let (x, y) = (cell_of(run[0]), cell_of(packed[second_at]));
+                    let pair_rank = pair.rank_of[(x * pair.cells + y) as usize];
+                    if pair_rank == u32::MAX {
+                        return None;
+                    }
+                    rank += pair_rank as u64 * mult;
+                    mult = mult.wrapping_mul(info.radices[g]);
+                    masks[g] = 1 << x;
+                    masks[pair.second] = 1 << y;
+                    all |= 1 << x | 1 << y;
+                    continue;
+                }
+                if g == pair.second {
+                    continue;
+                }
+            }
+            let places = &self.places[g];
+            let taken = if places.all_within {
+                all
+            } else {
+                let mut taken = places.pair_within.map_or(0, |h| masks[h]);
+                let mut within = places.within_mask;
+                while within != 0 {
+                    taken |= masks[within.trailing_zeros() as usize];
+                    within &= within - 1;
+                }
+                taken
+            };
+            let slots = &self.slot_of[g * cells..(g + 1) * cells];
+            let (mut group_rank, mut mask) = (0u64, 0u64);
+            for (j, &q) in run.iter().enumerate() {
+                let cell = cell_of(q);
+                let slot = slots[cell as usize];
+                if slot == u32::MAX {
+                    return None;
+                }
+                let below = (taken & ((1u64 << cell) - 1)).count_ones();
+                group_rank += self.choose(slot - below, j + 1);
+                mask |= 1 << cell;
+            }
+            rank += group_rank * mult;
+            mult = mult.wrapping_mul(info.radices[g]);
+            masks[g] = mask;
+            all |= mask;
+        }
+        Some(rank)
     }
 
     /// [`Self::locate`] of a position of at most [`FEW_PIECES`] pieces in a game

@@ -28,10 +28,16 @@ pub struct RulesPosition<const N: usize = MAX_PIECES> {
     to_move: u8,
     ended: u8,
     len: u8,
-    walls: u128,
+    /// The walls as a 128-bit set, low word first: as two words, not a `u128`,
+    /// so that the position is aligned to 8 bytes and not 16 (64 bytes, not 80,
+    /// with room for 8 pieces; every parent of a solve is a copy).
+    walls: [u64; 2],
     hand: u64,
     pieces: [u32; N],
 }
+
+// Room for 8 pieces (Dobutsu's) fits a cache line: see `walls`.
+const _: () = assert!(std::mem::size_of::<RulesPosition<8>>() == 64);
 
 /// A piece on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -60,7 +66,7 @@ pub(crate) fn cell_of(packed: u32) -> u32 {
 impl<const N: usize> RulesPosition<N> {
     /// An empty board with `to_move` to move.
     pub fn empty(to_move: usize) -> Self {
-        RulesPosition { to_move: to_move as u8, ended: 0, len: 0, walls: 0, hand: 0, pieces: [0; N] }
+        RulesPosition { to_move: to_move as u8, ended: 0, len: 0, walls: [0; 2], hand: 0, pieces: [0; N] }
     }
 
     /// The position of the packed pieces `pieces[..len]` (sorted) with `hand` as
@@ -68,7 +74,7 @@ impl<const N: usize> RulesPosition<N> {
     /// from the list: unranking writes the list, then the position at once.
     #[inline]
     pub(crate) fn from_list(to_move: usize, hand: u64, pieces: [u32; N], len: usize) -> Self {
-        RulesPosition { to_move: to_move as u8, ended: 0, len: len as u8, walls: 0, hand, pieces }
+        RulesPosition { to_move: to_move as u8, ended: 0, len: len as u8, walls: [0; 2], hand, pieces }
     }
 
     /// The pieces in hand slot `slot`.
@@ -115,7 +121,7 @@ impl<const N: usize> RulesPosition<N> {
     /// Is `cell` a wall left by a trail?
     #[inline]
     pub fn is_wall(&self, cell: u32) -> bool {
-        cell < 128 && self.walls >> cell & 1 == 1
+        cell < 128 && self.walls[(cell >> 6) as usize] >> (cell & 63) & 1 == 1
     }
 
     /// Adds a piece, keeping the order. The caller keeps `len < N`.
@@ -231,19 +237,20 @@ impl<const N: usize> RulesPosition<N> {
     /// The walls left by trails, as a set of cells (bit c: cell c).
     #[inline]
     pub(crate) fn walls(&self) -> u128 {
-        self.walls
+        (self.walls[1] as u128) << 64 | self.walls[0] as u128
     }
 
     /// Makes the cells of `cells` walls.
     #[inline]
     pub(crate) fn add_walls(&mut self, cells: u128) {
-        self.walls |= cells;
+        self.walls[0] |= cells as u64;
+        self.walls[1] |= (cells >> 64) as u64;
     }
 
     /// The cells taken by a piece or a wall.
     #[inline]
     pub(crate) fn taken_cells(&self) -> usize {
-        self.len as usize + self.walls.count_ones() as usize
+        self.len as usize + self.walls().count_ones() as usize
     }
 
     /// The playable cells holding a piece, as a bit set (boards of at most 128
@@ -270,7 +277,7 @@ impl<const N: usize> Hash for RulesPosition<N> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.to_move.hash(state);
         self.ended.hash(state);
-        self.walls.hash(state);
+        self.walls().hash(state);
         self.hand.hash(state);
         self.packed().hash(state);
     }
@@ -284,10 +291,10 @@ impl<const N: usize> PartialOrd for RulesPosition<N> {
 
 impl<const N: usize> Ord for RulesPosition<N> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.to_move, self.ended, self.walls, self.hand, self.packed()).cmp(&(
+        (self.to_move, self.ended, self.walls(), self.hand, self.packed()).cmp(&(
             other.to_move,
             other.ended,
-            other.walls,
+            other.walls(),
             other.hand,
             other.packed(),
         ))
@@ -299,7 +306,7 @@ impl<const N: usize> std::fmt::Debug for RulesPosition<N> {
         f.debug_struct("RulesPosition")
             .field("to_move", &self.to_move)
             .field("ended", &self.ended)
-            .field("walls", &format_args!("{:#x}", self.walls))
+            .field("walls", &format_args!("{:#x}", self.walls()))
             .field("hand", &format_args!("{:#x}", self.hand))
             .field("pieces", &self.pieces().map(|p| (p.group, p.cell)).collect::<Vec<_>>())
             .finish()

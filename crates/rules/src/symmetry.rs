@@ -363,7 +363,8 @@ impl Fold {
 
     /// The parents of a kept position, from one walk: returns the position
     /// whose parents to find (the *base*: `kept`, or its swap image where the
-    /// side swap folds), and how its parents fold ([`Self::for_each_kept_parent`]).
+    /// side swap folds; that one's mirror image where its anchor stands on the
+    /// right), and how its parents fold ([`Self::for_each_kept_parent`]).
     ///
     /// Why one walk: the members of `kept`'s orbit that fold onto it are the
     /// base and, unless the anchor stands on the middle column, its mirror
@@ -375,18 +376,21 @@ impl Fold {
             Some(swap) => swap.apply(kept),
             None => *kept,
         };
-        let fold = match &self.mirror {
-            None => ParentFold::AsThey,
-            Some((_, anchor)) => {
-                let middle = self.anchor_column(kept, *anchor).is_some_and(|column| 2 * column + 1 == self.width);
-                if middle {
-                    ParentFold::KeptOnly
-                } else {
-                    ParentFold::WithMirror
-                }
-            }
+        let Some((mirror, anchor)) = &self.mirror else {
+            return (base, ParentFold::AsThey);
         };
-        (base, fold)
+        let right_of_middle = |p: &RulesPosition<N>| self.anchor_column(p, *anchor).map(|column| 2 * column + 1);
+        if right_of_middle(kept) == Some(self.width) {
+            return (base, ParentFold::KeptOnly);
+        }
+        // `WithMirror` yields the same kept parents from the base's mirror image
+        // (its table is the same read right to left): from the one with the
+        // anchor not on the right, the parents where the anchor stays are kept
+        // as they are, with no image to make.
+        match right_of_middle(&base) {
+            Some(twice) if twice > self.width => (mirror.apply(&base), ParentFold::WithMirror),
+            _ => (base, ParentFold::WithMirror),
+        }
     }
 
     /// Calls `f` with the kept parents that stand for `parent`, a parent of a

@@ -23,6 +23,7 @@
 //! there) are left out: they have no moves. [`gsolve_engine::check::unmoves_match_moves`]
 //! checks all of this on every test game.
 
+use crate::endings::EndingTable;
 use crate::index::PlacementIndex;
 use crate::moves::{self, RulesMove, Seen};
 use crate::position::{cell_of, group_of, pack, RulesPosition};
@@ -82,6 +83,25 @@ impl Parents<'_> {
         }
     }
 
+    /// [`Self::emit`] of a parent whose ending word is `word`, where the child's
+    /// [`Words`] gave it: the same test, read from the word.
+    #[inline]
+    fn emit_by_word<const N: usize>(
+        &self,
+        parent: RulesPosition<N>,
+        word: Option<usize>,
+        f: &mut impl FnMut(RulesPosition<N>),
+    ) {
+        match (word, self.tables.endings().table()) {
+            (Some(word), Some(table)) => {
+                if table.outcome(word, parent.to_move()).is_none() {
+                    f(parent)
+                }
+            }
+            _ => self.emit(parent, f),
+        }
+    }
+
     /// [`Self::one_piece_parents`] in a game where pieces only step (no drops,
     /// promotions, hands or trails: [`Tables::steps_only`]): each piece of the side
     /// came back along its backward rays from an empty cell, quietly or capturing
@@ -91,6 +111,7 @@ impl Parents<'_> {
         let t = self.tables;
         let board = t.board();
         let pieces = c.packed();
+        let words = Words::of(t, c);
         let mut can_pass = false;
         let mut seen = Seen::default();
         for (i, &packed) in pieces.iter().enumerate() {
@@ -106,14 +127,15 @@ impl Parents<'_> {
                 for &from in board.ray_cells(ray) {
                     let occupied = pieces.iter().any(|&q| cell_of(q) == from);
                     if !occupied {
+                        let moved_word = words.as_ref().map(|w| w.others[i] | w.at(g, from));
                         if ray.onto.empty() && (!dedupe || seen.insert((from, false))) {
                             let mut parent = *c;
                             parent.replace_at(i, pack(g, from));
                             parent.pass_turn();
-                            self.emit(parent, f);
+                            self.emit_by_word(parent, moved_word, f);
                         }
                         if ray.onto.enemy() && c.piece_count() < N && (!dedupe || seen.insert((from, true))) {
-                            self.step_capture_parents(c, i, from, f);
+                            self.step_capture_parents(c, i, from, words.as_ref().zip(moved_word), f);
                         }
                     }
                     if occupied && !ray.leap {
@@ -125,19 +147,21 @@ impl Parents<'_> {
         if can_pass {
             let mut parent = *c;
             parent.pass_turn();
-            self.emit(parent, f);
+            self.emit_by_word(parent, words.as_ref().map(|w| w.all), f);
         }
     }
 
     /// The parents where the piece at place `i` of the child's list came from
     /// `from` capturing an enemy on its cell, in a game where pieces only step: one
     /// for each enemy group it does not meet whose count the index has room for
-    /// one more of ([`Self::capture_parents`] without hands).
+    /// one more of ([`Self::capture_parents`] without hands). `words`: the
+    /// child's, with the word of its pieces after the move back.
     fn step_capture_parents<const N: usize>(
         &self,
         c: &RulesPosition<N>,
         i: usize,
         from: u32,
+        words: Option<(&Words<'_, N>, usize)>,
         f: &mut impl FnMut(RulesPosition<N>),
     ) {
         let t = self.tables;
@@ -157,7 +181,7 @@ impl Parents<'_> {
                 parent.replace_at(i, pack(g, from));
                 parent.insert(pack(h, to));
                 parent.pass_turn();
-                self.emit(parent, f);
+                self.emit_by_word(parent, words.map(|(w, moved)| moved | w.at(h, to)), f);
             }
         }
     }
@@ -190,10 +214,11 @@ impl Parents<'_> {
         let in_index = |counts: &[u8]| {
             !check_tiers || self.index.is_some_and(|index| index.tier_of(&counts[..n + slots]).is_some())
         };
+        let words = Words::of(t, c);
         let mut can_pass = false;
         let mut seen = Seen::default();
         let mut occupied = None;
-        for &packed in c.packed() {
+        for (k, &packed) in c.packed().iter().enumerate() {
             let g = group_of(packed);
             if t.side_of(g) != side {
                 continue;
@@ -218,7 +243,7 @@ impl Parents<'_> {
                             parent.put_in_hand(slot);
                         }
                         parent.pass_turn();
-                        self.emit(parent, f);
+                        self.emit_by_word(parent, words.as_ref().map(|w| w.others[k]), f);
                     }
                     counts[g] += 1;
                     if drop.from_hand {
@@ -246,14 +271,16 @@ impl Parents<'_> {
                         if !occupied {
                             // The piece stood on `from`; `to` was empty or held an enemy.
                             let (quiet, capture) = (ray.onto.empty(), ray.onto.enemy());
+                            let moved_word = words.as_ref().map(|w| w.others[k] | w.at(mover, from));
                             if quiet && (!dedupe || seen.insert((from, false))) && in_index(&counts) {
                                 let mut parent = *c;
                                 parent.relocate(packed, pack(mover, from));
                                 parent.pass_turn();
-                                self.emit(parent, f);
+                                self.emit_by_word(parent, moved_word, f);
                             }
                             if capture && c.piece_count() < N && (!dedupe || seen.insert((from, true))) {
-                                self.capture_parents(c, packed, mover, from, &mut counts, limits, check_tiers, f);
+                                let back = Back { packed, mover, from, words: words.as_ref().zip(moved_word) };
+                                self.capture_parents(c, back, &mut counts, limits, check_tiers, f);
                             }
                         }
                         if occupied && !ray.leap {
@@ -270,23 +297,20 @@ impl Parents<'_> {
         if can_pass {
             let mut parent = *c;
             parent.pass_turn();
-            self.emit(parent, f);
+            self.emit_by_word(parent, words.as_ref().map(|w| w.all), f);
         }
     }
 
-    /// The parents where the piece `packed` of the child came from `from` as a
-    /// piece of group `mover`, capturing an enemy on its cell: one for each enemy
-    /// group the parent's counts have room for (and not a meeting, which would
-    /// have ended the game). A captured piece that went to the captor's hand came
-    /// from there. `counts` is the child's count vector with the mover's change
-    /// made; it is left as it was.
-    #[allow(clippy::too_many_arguments)]
+    /// The parents where the piece `back.packed` of the child came from
+    /// `back.from` as a piece of group `back.mover`, capturing an enemy on its
+    /// cell: one for each enemy group the parent's counts have room for (and not a
+    /// meeting, which would have ended the game). A captured piece that went to
+    /// the captor's hand came from there. `counts` is the child's count vector
+    /// with the mover's change made; it is left as it was.
     fn capture_parents<const N: usize>(
         &self,
         c: &RulesPosition<N>,
-        packed: u32,
-        mover: usize,
-        from: u32,
+        back: Back<'_, '_, N>,
         counts: &mut [u8],
         limits: Option<&[u8]>,
         check_tiers: bool,
@@ -295,6 +319,7 @@ impl Parents<'_> {
         let t = self.tables;
         let n = t.groups();
         let slots = t.hand_groups().len();
+        let Back { packed, mover, from, words } = back;
         let side = t.side_of(mover);
         let to = cell_of(packed);
         for h in 0..n {
@@ -322,7 +347,7 @@ impl Parents<'_> {
                     parent.take_from_hand(slot as usize);
                 }
                 parent.pass_turn();
-                self.emit(parent, f);
+                self.emit_by_word(parent, words.map(|(w, moved)| moved | w.at(h, to)), f);
             }
             counts[h] -= 1;
             if slot != NO_SLOT {
@@ -410,5 +435,63 @@ impl Parents<'_> {
                 i += 1;
             }
         }
+    }
+}
+
+/// A capture run backwards: the child's piece `packed` came from `from` as a
+/// piece of group `mover`; `words` are the child's [`Words`] with the word of
+/// the parent's pieces but the captured one (where the child has words).
+#[derive(Clone, Copy)]
+struct Back<'w, 't, const N: usize> {
+    packed: u32,
+    mover: usize,
+    from: u32,
+    words: Option<(&'w Words<'t, N>, usize)>,
+}
+
+/// The ending words of a child's pieces, where the endings are one table and
+/// being stuck is a loss, so that a position is over exactly when the word of
+/// its pieces says so ([`crate::endings::Endings::ending`]). A parent differs
+/// from its child by the piece moved back (and a captured piece put back, or a
+/// dropped one taken off): its word is the OR of the words of the pieces the
+/// two share and of the pieces the move back puts down, read here without
+/// going over the pieces again, as [`crate::first_look`] reads a child's.
+///
+/// Why: the parents' ending test was a fourteenth of Dobutsu's solve.
+struct Words<'t, const N: usize> {
+    table: &'t EndingTable,
+    cells: usize,
+    /// `others[k]`: the OR of the words of every piece of the child but its k-th.
+    others: [usize; N],
+    /// The OR of the words of all of them.
+    all: usize,
+}
+
+impl<'t, const N: usize> Words<'t, N> {
+    fn of(tables: &'t Tables, c: &RulesPosition<N>) -> Option<Self> {
+        let endings = tables.endings();
+        let table = endings.table().filter(|_| endings.stuck() == gsolve_engine::Outcome::Loss)?;
+        let cells = tables.board().cells();
+        let pieces = c.packed();
+        let mut words = Words { table, cells, others: [0; N], all: 0 };
+        // Each piece's word is left out of the ORs before it and after it.
+        let mut before = 0;
+        for (k, &q) in pieces.iter().enumerate() {
+            words.others[k] = before;
+            before |= words.at(group_of(q), cell_of(q));
+        }
+        let mut after = 0;
+        for (k, &q) in pieces.iter().enumerate().rev() {
+            words.others[k] |= after;
+            after |= words.at(group_of(q), cell_of(q));
+        }
+        words.all = before;
+        Some(words)
+    }
+
+    /// The word of a piece of group `g` on `cell`.
+    #[inline]
+    fn at(&self, g: usize, cell: u32) -> usize {
+        self.table.word_at(g * self.cells + cell as usize)
     }
 }

@@ -359,3 +359,71 @@ fn positions_reachable_from_the_start(stop_where_decided: bool) {
         }
     }
 }
+
+/// The published count of positions reachable from the start (246,803,167)
+/// tried under two more conventions, until the board decides as in
+/// [`positions_reachable_until_the_board_decides`]: the index not folded by the
+/// side swap, counted for each side to move (were the published count of one
+/// side's positions only), and the positions folded by the mirror as well
+/// (were it of mirror orbits). Neither is it: each side to move sees the same
+/// 740,877,539 positions, and they fall into 370,463,663 mirror orbits
+/// (230,088,495 where play goes on). About 35 minutes on 2 cores, 1.2 GB.
+#[test]
+#[ignore = "about 35 minutes: cargo test --release -p gsolve-rules --test dobutsu -- --ignored"]
+fn positions_reachable_by_side_to_move_and_mirror_orbit() {
+    use gsolve_engine::reachable::reachable_set_with;
+    use gsolve_engine::Indexed;
+    use gsolve_rules::{symmetry::CellMap, Folds, RulesGame, RulesPosition};
+    let s = setup(load("dobutsu"), None, None, None).unwrap();
+    let full = &s.game;
+    let given = full.placement_index().unwrap().given().to_vec();
+    let plain = RulesGame::build(full.rules().clone(), full.board().clone(), Some(&given), Folds::NONE).unwrap();
+    let swap = full.symmetries().find(|m| m.swaps_sides()).expect("dobutsu's sides are each other's image");
+    let mirror = full
+        .symmetries()
+        .find(|m| !m.swaps_sides() && m.cell_map() == CellMap::Mirror)
+        .expect("dobutsu looks the same in a mirror");
+    let sente_view = |p: &RulesPosition| if p.to_move() == 1 { swap.apply(p) } else { *p };
+    // Gote's lion, and sente's home row (where sente's lion starts).
+    let letter = |c: char| full.groups().iter().position(|g| g.letter == c).unwrap();
+    let (gote_lion, sente_lion) = (letter('l'), letter('L'));
+    let board = full.board();
+    let lion_start = s.position.pieces().find(|q| q.group == sente_lion).unwrap().cell;
+    let home_row = (0..4).find(|&r| (0..3).any(|c| board.cell(r, c) == Some(lion_start))).unwrap();
+    let sente_home: Vec<u32> = (0..3).filter_map(|c| board.cell(home_row, c)).collect();
+    let takes_lion = |p: &RulesPosition| full.value_by_rules(&sente_view(p)).is_some();
+    let try_made = |p: &RulesPosition| {
+        let p = sente_view(p);
+        let made = p.pieces().any(|q| q.group == gote_lion && sente_home.contains(&q.cell));
+        made
+    };
+    let reached = reachable_set_with(&plain, &s.position, None, |p| !(takes_lion(p) || try_made(p)), |_| {});
+    // [side to move][all, the side to move can take the lion, else the other
+    // lion's try made, play goes on], in positions and in mirror orbits (a
+    // position counted where it is the first of its orbit in the index).
+    let (mut positions, mut orbits) = ([[0u64; 4]; 2], [[0u64; 4]; 2]);
+    reached.positions.for_each(|i| {
+        let p = plain.position(i).unwrap();
+        let kind = if takes_lion(&p) {
+            1
+        } else if try_made(&p) {
+            2
+        } else {
+            3
+        };
+        let side = p.to_move();
+        positions[side][0] += 1;
+        positions[side][kind] += 1;
+        if plain.index(&mirror.apply(&p)) >= i {
+            orbits[side][0] += 1;
+            orbits[side][kind] += 1;
+        }
+    });
+    println!(
+        "by side to move, [all, takes the lion, try made, play goes on]: {positions:?}; in mirror orbits: {orbits:?}"
+    );
+    let each_side = [740_877_539, 235_402_478, 45_330_500, 460_144_561];
+    assert_eq!(positions, [each_side; 2]);
+    let each_side_orbits = [370_463_663, 117_709_918, 22_665_250, 230_088_495];
+    assert_eq!(orbits, [each_side_orbits; 2]);
+}
