@@ -240,6 +240,18 @@ pub(crate) struct RoyalPair {
 }
 
 impl RoyalPair {
+    /// Both royal pieces as one digit of a position's rank (one piece each in
+    /// every tier): the pair's rank and the two cells, read from the sorted
+    /// pieces `packed` with `counts[g]` pieces of each group g; `None` where no
+    /// index holds the pair.
+    #[inline]
+    fn digit(&self, packed: &[u32], counts: &[u8]) -> Option<(u64, u32, u32)> {
+        let at = |g: usize| counts[..g].iter().map(|&c| c as usize).sum::<usize>();
+        let (x, y) = (cell_of(packed[at(self.first)]), cell_of(packed[at(self.second)]));
+        let rank = self.rank_of[(x * self.cells + y) as usize];
+        (rank != u32::MAX).then_some((rank as u64, x, y))
+    }
+
     /// The pair of `royal` (the two sides' royal groups, from
     /// [`crate::endings::Endings::royal_capture_ends`]) over `places`, if the
     /// rules let it be: the first royal group is `anchor`, it does not promote,
@@ -925,14 +937,8 @@ impl PlacementIndex {
             let run = &packed[i..i + k];
             if let Some(pair) = &self.royal_pair {
                 if g == pair.first {
-                    // Both royal pieces, as one digit (one piece each in every tier).
-                    let second_at: usize = counts[..pair.second].iter().map(|&c| c as usize).sum();
-                    let (x, y) = (cell_of(run[0]), cell_of(packed[second_at]));
-                    let pair_rank = pair.rank_of[(x * pair.cells + y) as usize];
-                    if pair_rank == u32::MAX {
-                        return None;
-                    }
-                    rank += pair_rank as u64 * mult;
+                    let (pair_rank, x, y) = pair.digit(packed, &counts[..groups])?;
+                    rank += pair_rank * mult;
                     mult = mult.wrapping_mul(info.radices[g]);
                     taken.add(g, x);
                     taken.add(pair.second, y);
@@ -990,14 +996,8 @@ impl PlacementIndex {
             i += count as usize;
             if let Some(pair) = &self.royal_pair {
                 if g == pair.first {
-                    // Both royal pieces, as one digit (one piece each in every tier).
-                    let second_at: usize = counts[..pair.second].iter().map(|&c| c as usize).sum();
-                    let (x, y) = (cell_of(run[0]), cell_of(packed[second_at]));
-                    let pair_rank = pair.rank_of[(x * pair.cells + y) as usize];
-                    if pair_rank == u32::MAX {
-                        return None;
-                    }
-                    rank += pair_rank as u64 * mult;
+                    let (pair_rank, x, y) = pair.digit(packed, counts)?;
+                    rank += pair_rank * mult;
                     mult = mult.wrapping_mul(info.radices[g]);
                     masks[g] = 1 << x;
                     masks[pair.second] = 1 << y;

@@ -263,6 +263,52 @@ fn positions_reachable_as_played() {
     positions_reachable_from_the_start(false)
 }
 
+/// Where the board of a Dobutsu position shows its value, as the reachable
+/// walks stop: read as sente sees the position (gote to move: its image under
+/// the side swap).
+struct BoardDecides<'a> {
+    game: &'a gsolve_rules::RulesGame,
+    swap: &'a gsolve_rules::symmetry::Symmetry,
+    gote_lion: usize,
+    /// Sente's home row, where sente's lion starts.
+    sente_home: Vec<u32>,
+}
+
+impl<'a> BoardDecides<'a> {
+    fn of(s: &'a gsolve_rules::Setup) -> Self {
+        let game = &s.game;
+        let swap = game.symmetries().find(|m| m.swaps_sides()).expect("dobutsu's sides are each other's image");
+        let letter = |c: char| game.groups().iter().position(|g| g.letter == c).unwrap();
+        let (gote_lion, sente_lion) = (letter('l'), letter('L'));
+        let board = game.board();
+        let lion_start = s.position.pieces().find(|q| q.group == sente_lion).unwrap().cell;
+        let home_row = (0..4).find(|&r| (0..3).any(|c| board.cell(r, c) == Some(lion_start))).unwrap();
+        let sente_home = (0..3).filter_map(|c| board.cell(home_row, c)).collect();
+        BoardDecides { game, swap, gote_lion, sente_home }
+    }
+
+    fn sente_view(&self, p: &gsolve_rules::RulesPosition) -> gsolve_rules::RulesPosition {
+        if p.to_move() == 1 {
+            self.swap.apply(p)
+        } else {
+            *p
+        }
+    }
+
+    /// The side to move can take the other lion.
+    fn takes_lion(&self, p: &gsolve_rules::RulesPosition) -> bool {
+        gsolve_engine::Indexed::value_by_rules(self.game, &self.sente_view(p)).is_some()
+    }
+
+    /// The other lion stands on the side to move's home row (its try has
+    /// succeeded unless the side to move can take it).
+    fn try_made(&self, p: &gsolve_rules::RulesPosition) -> bool {
+        let p = self.sente_view(p);
+        let made = p.pieces().any(|q| q.group == self.gote_lion && self.sente_home.contains(&q.cell));
+        made
+    }
+}
+
 fn positions_reachable_from_the_start(stop_where_decided: bool) {
     use gsolve_engine::reachable::{reachable_set_with, IndexSet};
     use gsolve_engine::{Indexed, Value};
@@ -273,23 +319,12 @@ fn positions_reachable_from_the_start(stop_where_decided: bool) {
     let build = |folds| RulesGame::build(full.rules().clone(), full.board().clone(), Some(&given), folds).unwrap();
     let swapped = build(Folds { side_swap: true, mirror: false, royal_pair: false });
     let plain = build(Folds::NONE);
-    let swap = full.symmetries().find(|m| m.swaps_sides()).expect("dobutsu's sides are each other's image");
-    let sente_view = |p: &RulesPosition| if p.to_move() == 1 { swap.apply(p) } else { *p };
-    // Gote's lion, and sente's home row (where sente's lion starts).
-    let letter = |c: char| full.groups().iter().position(|g| g.letter == c).unwrap();
-    let (gote_lion, sente_lion) = (letter('l'), letter('L'));
-    let board = full.board();
-    let lion_start = s.position.pieces().find(|q| q.group == sente_lion).unwrap().cell;
-    let home_row = (0..4).find(|&r| (0..3).any(|c| board.cell(r, c) == Some(lion_start))).unwrap();
-    let sente_home: Vec<u32> = (0..3).filter_map(|c| board.cell(home_row, c)).collect();
+    let board = BoardDecides::of(&s);
+    let sente_view = |p: &RulesPosition| board.sente_view(p);
     {
         let started = std::time::Instant::now();
         let over = IndexSet::new(plain.index_size());
-        let decided_by_board = |p: &RulesPosition| {
-            let p = sente_view(p);
-            full.value_by_rules(&p).is_some()
-                || p.pieces().any(|q| q.group == gote_lion && sente_home.contains(&q.cell))
-        };
+        let decided_by_board = |p: &RulesPosition| board.takes_lion(p) || board.try_made(p);
         let reached = reachable_set_with(
             &swapped,
             &s.position,
@@ -378,25 +413,12 @@ fn positions_reachable_by_side_to_move_and_mirror_orbit() {
     let full = &s.game;
     let given = full.placement_index().unwrap().given().to_vec();
     let plain = RulesGame::build(full.rules().clone(), full.board().clone(), Some(&given), Folds::NONE).unwrap();
-    let swap = full.symmetries().find(|m| m.swaps_sides()).expect("dobutsu's sides are each other's image");
     let mirror = full
         .symmetries()
         .find(|m| !m.swaps_sides() && m.cell_map() == CellMap::Mirror)
         .expect("dobutsu looks the same in a mirror");
-    let sente_view = |p: &RulesPosition| if p.to_move() == 1 { swap.apply(p) } else { *p };
-    // Gote's lion, and sente's home row (where sente's lion starts).
-    let letter = |c: char| full.groups().iter().position(|g| g.letter == c).unwrap();
-    let (gote_lion, sente_lion) = (letter('l'), letter('L'));
-    let board = full.board();
-    let lion_start = s.position.pieces().find(|q| q.group == sente_lion).unwrap().cell;
-    let home_row = (0..4).find(|&r| (0..3).any(|c| board.cell(r, c) == Some(lion_start))).unwrap();
-    let sente_home: Vec<u32> = (0..3).filter_map(|c| board.cell(home_row, c)).collect();
-    let takes_lion = |p: &RulesPosition| full.value_by_rules(&sente_view(p)).is_some();
-    let try_made = |p: &RulesPosition| {
-        let p = sente_view(p);
-        let made = p.pieces().any(|q| q.group == gote_lion && sente_home.contains(&q.cell));
-        made
-    };
+    let board = BoardDecides::of(&s);
+    let (takes_lion, try_made) = (|p: &RulesPosition| board.takes_lion(p), |p: &RulesPosition| board.try_made(p));
     let reached = reachable_set_with(&plain, &s.position, None, |p| !(takes_lion(p) || try_made(p)), |_| {});
     // [side to move][all, the side to move can take the lion, else the other
     // lion's try made, play goes on], in positions and in mirror orbits (a
