@@ -227,31 +227,25 @@ fn captures_fill_hands_chicks_promote_and_hands_drop() {
 /// ignored, run with `cargo test --release -p gsolve-rules --test dobutsu --
 /// --ignored --nocapture` (times below).
 ///
-/// Both count positions as the published figure does, as the side to move sees them: a
-/// position with gote to move is the same as its image with sente to move (the
-/// board turned half round, the sides exchanged), and positions without a lion
-/// (the game is over) are not positions. So the walk is over an index folded by
-/// the side swap alone (one position of each class, both lions on the board).
+/// The published count's conventions (read from the public source of the
+/// solver that published it): a position is counted as the side to move sees
+/// it (one with gote to move is its image with sente to move: the board turned
+/// half round, the sides exchanged), so the walk is over an index folded by the
+/// side swap alone; a position and its mirror image count once; and play stops
+/// where the board decides: the side to move can take the lion (a win), or the
+/// other lion stands on the side to move's home row and cannot be taken (its
+/// try has succeeded: a loss). Such a position is counted, its children not
+/// visited. Walked that way, the count is the published one.
 ///
-/// (The total of such positions, 1,567,925,964 as published, is exactly half
-/// gsolve's unfolded index.) Two conventions for where play stops, each walked
-/// here; neither gives the published 246,803,167, whose convention the
-/// published summary does not state:
-/// - **as the rules are played** (gsolve's): every position where play goes on
-///   is walked on from. A lion that reached the far row and survived the reply
-///   ends the game with its side to move: those positions have no place in the
-///   index and are counted apart, in a bit set over the unfolded index.
-/// - **until the board decides**: a position is counted but not walked on from
-///   where its value is already known from the board: the side to move can
-///   take the lion (a win), or the other lion stands on the side to move's home
-///   row and cannot be taken (the try has succeeded: a loss). The positions
-///   where play goes on are then those reached with no move that leaves one's
-///   own lion to be taken (as where such moves are not allowed).
+/// [`positions_reachable_as_played`] walks on from every position where play
+/// goes on instead: a lion that reached the far row and survived the reply ends
+/// the game with its side to move; those positions have no place in the index
+/// and are counted apart, in a bit set over the unfolded index.
 ///
 /// The values come from a solve of the index gsolve builds (folded by the
 /// mirror too, the lions as a pair), looked up as any front end looks them up.
 #[test]
-#[ignore = "about 20 minutes and 1.2 GB: run by hand"]
+#[ignore = "about 16 minutes and 1.3 GB: run by hand"]
 fn positions_reachable_until_the_board_decides() {
     positions_reachable_from_the_start(true)
 }
@@ -267,11 +261,13 @@ fn positions_reachable_as_played() {
 /// walks stop: read as sente sees the position (gote to move: its image under
 /// the side swap).
 struct BoardDecides<'a> {
-    game: &'a gsolve_rules::RulesGame,
     swap: &'a gsolve_rules::symmetry::Symmetry,
     gote_lion: usize,
     /// Sente's home row, where sente's lion starts.
     sente_home: Vec<u32>,
+    /// `attacks[group][cell]`: the cells a sente piece of `group` on `cell`
+    /// could move onto, from [`Dobutsu::steps`] (empty for gote's groups).
+    attacks: Vec<Vec<u16>>,
 }
 
 impl<'a> BoardDecides<'a> {
@@ -284,7 +280,28 @@ impl<'a> BoardDecides<'a> {
         let lion_start = s.position.pieces().find(|q| q.group == sente_lion).unwrap().cell;
         let home_row = (0..4).find(|&r| (0..3).any(|c| board.cell(r, c) == Some(lion_start))).unwrap();
         let sente_home = (0..3).filter_map(|c| board.cell(home_row, c)).collect();
-        BoardDecides { game, swap, gote_lion, sente_home }
+        let attacks = game
+            .groups()
+            .iter()
+            .map(|g| {
+                let mut from = vec![0u16; 12];
+                if g.letter.is_ascii_uppercase() {
+                    for r in 0..4i32 {
+                        for c in 0..3i32 {
+                            let cell = |r: i32, c: i32| board.cell(r as u32, c as u32).unwrap() as usize;
+                            for (dr, dc) in Dobutsu::steps(g.letter) {
+                                let (rr, cc) = (r + dr, c + dc);
+                                if (0..4).contains(&rr) && (0..3).contains(&cc) {
+                                    from[cell(r, c)] |= 1 << cell(rr, cc);
+                                }
+                            }
+                        }
+                    }
+                }
+                from
+            })
+            .collect();
+        BoardDecides { swap, gote_lion, sente_home, attacks }
     }
 
     fn sente_view(&self, p: &gsolve_rules::RulesPosition) -> gsolve_rules::RulesPosition {
@@ -295,9 +312,13 @@ impl<'a> BoardDecides<'a> {
         }
     }
 
-    /// The side to move can take the other lion.
+    /// The side to move can take the other lion: a piece of its stands a step
+    /// from it, that step one of the piece's moves.
     fn takes_lion(&self, p: &gsolve_rules::RulesPosition) -> bool {
-        gsolve_engine::Indexed::value_by_rules(self.game, &self.sente_view(p)).is_some()
+        let p = self.sente_view(p);
+        let Some(lion) = p.pieces().find(|q| q.group == self.gote_lion) else { return false };
+        let attacked = p.pieces().any(|q| self.attacks[q.group][q.cell as usize] >> lion.cell & 1 == 1);
+        attacked
     }
 
     /// The other lion stands on the side to move's home row (its try has
@@ -307,6 +328,98 @@ impl<'a> BoardDecides<'a> {
         let made = p.pieces().any(|q| q.group == self.gote_lion && self.sente_home.contains(&q.cell));
         made
     }
+}
+
+/// The positions within `plies` of the start, until the board decides, as the
+/// side to move sees them with a position and its mirror image counted once
+/// (the published count's convention), level by level: found by the rules
+/// game's moves (`BoardDecides` stopping the walk), and by the brute force's
+/// (`Dobutsu`, stopping where it can take the lion or the other lion stands on
+/// its home row), each in the brute force's notation.
+fn levels_from_the_start(plies: usize) -> [Vec<std::collections::BTreeSet<String>>; 2] {
+    use std::collections::{BTreeSet, HashSet};
+    let s = setup(load("dobutsu"), None, None, None).unwrap();
+    let game = &s.game;
+    let board = BoardDecides::of(&s);
+    // The brute force's sente view and mirror image, and the smaller text of the two.
+    let view = |d: &Dobutsu| -> Dobutsu {
+        if d.to_move == 0 {
+            return d.clone();
+        }
+        let mut v = d.clone();
+        for i in 0..12 {
+            let c = d.cells[11 - i];
+            v.cells[i] = if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() };
+        }
+        v.hands = [d.hands[1].clone(), d.hands[0].clone()];
+        v.to_move = 0;
+        v
+    };
+    let orbit_key = |d: &Dobutsu| -> String {
+        let v = view(d);
+        let mut m = v.clone();
+        for r in 0..4 {
+            for c in 0..3 {
+                m.cells[r * 3 + c] = v.cells[r * 3 + 2 - c];
+            }
+        }
+        v.text().min(m.text())
+    };
+    let naive_decided = |d: &Dobutsu| {
+        let v = view(d);
+        let lion = v.lion_cell(1).unwrap();
+        v.children().iter().any(|c| c.lion_cell(1).is_none()) || lion / 3 == 3
+    };
+    let mut by_rules = Vec::new();
+    let first = orbit_key(&Dobutsu::parse(&game.format_position(&s.position)));
+    let (mut level, mut seen) = (vec![s.position], HashSet::from([first]));
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let texts = level.iter().map(|p| orbit_key(&Dobutsu::parse(&game.format_position(p)))).collect();
+        by_rules.push(texts);
+        let mut next = Vec::new();
+        for p in level.iter().filter(|p| !(board.takes_lion(p) || board.try_made(p))) {
+            moves.clear();
+            game.moves(p, &mut moves);
+            for m in &moves {
+                let child = game.play(p, m);
+                if seen.insert(orbit_key(&Dobutsu::parse(&game.format_position(&child)))) {
+                    next.push(child);
+                }
+            }
+        }
+        level = next;
+    }
+    let mut by_brute_force = Vec::new();
+    let start = Dobutsu::parse(&game.format_position(&s.position));
+    let (mut level, mut seen) = (vec![start.clone()], HashSet::from([orbit_key(&start)]));
+    for _ in 0..plies {
+        by_brute_force.push(level.iter().map(orbit_key).collect::<BTreeSet<String>>());
+        let mut next = Vec::new();
+        for d in level.iter().filter(|d| !naive_decided(d)) {
+            for child in d.children() {
+                if seen.insert(orbit_key(&child)) {
+                    next.push(child);
+                }
+            }
+        }
+        level = next;
+    }
+    [by_rules, by_brute_force]
+}
+
+/// The walk behind the reachable count below, ply by ply against the brute
+/// force: the same positions at each distance from the start, and as many as
+/// a separate walk (written apart from both, packed 64-bit positions in a hash
+/// set) found there on its way to the published total.
+#[test]
+fn the_first_plies_reach_what_the_brute_force_reaches() {
+    let [by_rules, by_brute_force] = levels_from_the_start(8);
+    for (ply, (rules, brute)) in by_rules.iter().zip(&by_brute_force).enumerate() {
+        assert_eq!(rules, brute, "ply {ply}");
+    }
+    let sizes: Vec<usize> = by_rules.iter().map(|level| level.len()).collect();
+    assert_eq!(sizes, [1, 4, 17, 82, 447, 1960, 7714, 28583]);
 }
 
 fn positions_reachable_from_the_start(stop_where_decided: bool) {
@@ -352,100 +465,70 @@ fn positions_reachable_from_the_start(stop_where_decided: bool) {
             reached.levels,
             started.elapsed().as_secs_f64()
         );
-        // The reached positions whose value the board shows: the side to move
-        // can take the lion, or (else) the other lion made its try.
-        let (mut takes_lion, mut try_made) = (0u64, 0u64);
+        // [all, the side to move can take the lion, else the other lion made its
+        // try, play goes on] x [won, drawn, lost for the side to move]; in
+        // positions as the side to move sees them, and in mirror orbits (a
+        // position counted where it is the first of its orbit in the index).
+        let solution = &gsolve_rules::solve_retrograde(full, &Default::default());
+        let mirror = full
+            .symmetries()
+            .find(|m| !m.swaps_sides() && m.cell_map() == gsolve_rules::symmetry::CellMap::Mirror)
+            .expect("dobutsu looks the same in a mirror");
+        let (mut positions, mut orbits) = ([[0u64; 3]; 4], [[0u64; 3]; 4]);
+        let column = |value: Value| match value {
+            Value::Win(_) => 0,
+            Value::Draw | Value::Tie(_) => 1,
+            Value::Loss(_) => 2,
+        };
         reached.positions.for_each(|i| {
-            let p = sente_view(&swapped.position(i).unwrap());
-            if full.value_by_rules(&p).is_some() {
-                takes_lion += 1;
-            } else if decided_by_board(&p) {
-                try_made += 1;
+            let p = swapped.position(i).unwrap();
+            let kind = if board.takes_lion(&p) {
+                1
+            } else if board.try_made(&p) {
+                2
+            } else {
+                3
+            };
+            let value = column(rules_value(full, solution, &p));
+            let first_of_orbit = swapped.index(&mirror.apply(&p)) >= i;
+            for row in [0, kind] {
+                positions[row][value] += 1;
+                orbits[row][value] += first_of_orbit as u64;
             }
         });
-        println!(
-            "{convention}: of those in the index, {takes_lion} where the side to move can take the lion, \
-             {try_made} others where the other lion made its try, {} where play goes on",
-            walked - takes_lion - try_made
-        );
-        // Positions of the smallest room, as the front ends solve it.
-        let solution = &gsolve_rules::solve_retrograde(full, &Default::default());
-        // [win, draw, loss] for the side to move.
-        let mut split = [0u64; 3];
-        let mut tally = |value: Value| {
-            split[match value {
-                Value::Win(_) => 0,
-                Value::Draw | Value::Tie(_) => 1,
-                Value::Loss(_) => 2,
-            }] += 1
-        };
-        reached.positions.for_each(|i| tally(rules_value(full, solution, &swapped.position(i).unwrap())));
-        over.for_each(|i| tally(rules_value(full, solution, &plain.position(i).unwrap())));
-        println!("{convention}: {} wins, {} draws, {} losses for the side to move", split[0], split[1], split[2]);
-        // Measured on 2026-11-27 (docs/rules.md, "Positions reachable from the
-        // start"); neither is the published 246,803,167.
+        // The ended positions (as played only), valued as the front ends value them.
+        over.for_each(|i| positions[0][column(rules_value(full, solution, &plain.position(i).unwrap()))] += 1);
+        let total = |split: [u64; 3]| split.iter().sum::<u64>();
+        for (name, table) in [("positions", positions), ("mirror orbits", orbits)] {
+            println!(
+                "{convention}, in {name}: {} in all (won, drawn, lost for the side to move: {:?}); the side to \
+                 move can take the lion: {} {:?}; the other lion made its try: {} {:?}; play goes on: {} {:?}",
+                total(table[0]),
+                table[0],
+                total(table[1]),
+                table[1],
+                total(table[2]),
+                table[2],
+                total(table[3]),
+                table[3]
+            );
+        }
+        // Measured on 2026-11-28 (docs/rules.md, "Positions reachable from the
+        // start"). The counts until the board decides are also those of a walk
+        // written apart from gsolve (packed 64-bit positions in a hash set).
         if stop_where_decided {
-            assert_eq!((walked, ended), (740_877_539, 0));
-            assert_eq!((takes_lion, try_made), (235_402_478, 45_330_500));
-            assert_eq!(split, [594_188_521, 6_120_433, 140_568_585]);
+            assert_eq!((walked, ended), (493_573_042, 0));
+            assert_eq!(table_totals(&positions), [493_573_042, 280_578_165, 14_037_970, 198_956_907]);
+            assert_eq!(table_totals(&orbits), [246_803_167, 140_298_614, 7_018_985, 99_485_568]);
+            assert_eq!(positions[0], [393_519_970, 5_364_919, 94_688_153]);
+            assert_eq!(orbits[0], [196_773_087, 2_682_700, 47_347_380]);
         } else {
             assert_eq!((walked, ended), (1_098_348_209, 338_671_813));
-            assert_eq!(split, [1_240_230_839, 6_122_342, 190_666_841]);
+            assert_eq!(positions[0], [1_240_230_839, 6_122_342, 190_666_841]);
         }
     }
 }
 
-/// The published count of positions reachable from the start (246,803,167)
-/// tried under two more conventions, until the board decides as in
-/// [`positions_reachable_until_the_board_decides`]: the index not folded by the
-/// side swap, counted for each side to move (were the published count of one
-/// side's positions only), and the positions folded by the mirror as well
-/// (were it of mirror orbits). Neither is it: each side to move sees the same
-/// 740,877,539 positions, and they fall into 370,463,663 mirror orbits
-/// (230,088,495 where play goes on). About 35 minutes on 2 cores, 1.2 GB.
-#[test]
-#[ignore = "about 35 minutes: cargo test --release -p gsolve-rules --test dobutsu -- --ignored"]
-fn positions_reachable_by_side_to_move_and_mirror_orbit() {
-    use gsolve_engine::reachable::reachable_set_with;
-    use gsolve_engine::Indexed;
-    use gsolve_rules::{symmetry::CellMap, Folds, RulesGame, RulesPosition};
-    let s = setup(load("dobutsu"), None, None, None).unwrap();
-    let full = &s.game;
-    let given = full.placement_index().unwrap().given().to_vec();
-    let plain = RulesGame::build(full.rules().clone(), full.board().clone(), Some(&given), Folds::NONE).unwrap();
-    let mirror = full
-        .symmetries()
-        .find(|m| !m.swaps_sides() && m.cell_map() == CellMap::Mirror)
-        .expect("dobutsu looks the same in a mirror");
-    let board = BoardDecides::of(&s);
-    let (takes_lion, try_made) = (|p: &RulesPosition| board.takes_lion(p), |p: &RulesPosition| board.try_made(p));
-    let reached = reachable_set_with(&plain, &s.position, None, |p| !(takes_lion(p) || try_made(p)), |_| {});
-    // [side to move][all, the side to move can take the lion, else the other
-    // lion's try made, play goes on], in positions and in mirror orbits (a
-    // position counted where it is the first of its orbit in the index).
-    let (mut positions, mut orbits) = ([[0u64; 4]; 2], [[0u64; 4]; 2]);
-    reached.positions.for_each(|i| {
-        let p = plain.position(i).unwrap();
-        let kind = if takes_lion(&p) {
-            1
-        } else if try_made(&p) {
-            2
-        } else {
-            3
-        };
-        let side = p.to_move();
-        positions[side][0] += 1;
-        positions[side][kind] += 1;
-        if plain.index(&mirror.apply(&p)) >= i {
-            orbits[side][0] += 1;
-            orbits[side][kind] += 1;
-        }
-    });
-    println!(
-        "by side to move, [all, takes the lion, try made, play goes on]: {positions:?}; in mirror orbits: {orbits:?}"
-    );
-    let each_side = [740_877_539, 235_402_478, 45_330_500, 460_144_561];
-    assert_eq!(positions, [each_side; 2]);
-    let each_side_orbits = [370_463_663, 117_709_918, 22_665_250, 230_088_495];
-    assert_eq!(orbits, [each_side_orbits; 2]);
+fn table_totals(table: &[[u64; 3]; 4]) -> [u64; 4] {
+    table.map(|split| split.iter().sum())
 }
