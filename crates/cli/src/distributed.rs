@@ -8,6 +8,7 @@ use gsolve_analysis::CatalogGame;
 use gsolve_distributed::build::{self, BuildError, Target};
 use gsolve_distributed::Cluster;
 use gsolve_engine::Unmoves;
+use gsolve_tablebase::write::StoredIdentity;
 use gsolve_tablebase::WriteOptions;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
@@ -90,8 +91,8 @@ impl DistributedArgs {
 }
 
 /// What every process of a build must agree on: the game and how it is written.
-fn job_of<G: CatalogGame>(game: &G, options: &WriteOptions) -> String {
-    let parameters: String = game.parameters().iter().map(|(k, v)| format!(" {k}={v}")).collect::<Vec<_>>().concat();
+fn job_of(stored: &StoredIdentity, options: &WriteOptions) -> String {
+    let parameters: String = stored.parameters.iter().map(|(k, v)| format!(" {k}={v}")).collect::<Vec<_>>().concat();
     // A long parameter (a map, a rules file) is named by its length and hash.
     let parameters = if parameters.len() <= 160 {
         parameters
@@ -100,13 +101,20 @@ fn job_of<G: CatalogGame>(game: &G, options: &WriteOptions) -> String {
             parameters.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
         format!(" ({} bytes of parameters, hash {hash:016x})", parameters.len())
     };
-    format!("build {}{parameters} level={}", G::NAME, options.level)
+    format!("build {}{parameters} level={}", stored.game, options.level)
 }
 
 /// One process's part of a distributed build of a game with un-moves.
-pub fn build_retrograde<G>(game: G, output: &Path, options: WriteOptions, cluster: Cluster) -> Result<(), Failure>
+/// `stored`: the game the file holds (`game` may be a faster form of it).
+pub fn build_retrograde<G>(
+    game: G,
+    stored: StoredIdentity,
+    output: &Path,
+    options: WriteOptions,
+    cluster: Cluster,
+) -> Result<(), Failure>
 where
-    G: CatalogGame + Unmoves + Send + 'static,
+    G: Unmoves + Send + Sync + 'static,
 {
     let lead = cluster.process == 0;
     let started = Instant::now();
@@ -117,10 +125,11 @@ where
     };
     let _cleanup =
         lead.then(|| crate::interrupt::remove_on_interrupt(&gsolve_tablebase::write::temporary_path(output)));
-    let job = job_of(&game, &options);
+    let job = job_of(&stored, &options);
     let size = gsolve_engine::Indexed::index_size(&game);
+    let name = stored.game;
     let target = Target { path: output.to_path_buf(), options, progress: lead.then_some(progress) };
-    let result = build::build_retrograde(&cluster, &job, Arc::new(game), target);
+    let result = build::build_retrograde(&cluster, &job, Arc::new(game), stored, target);
     drop(bar);
     let report = result.map_err(|e| match e {
         BuildError::Run(e) if e.is_usage() => Failure::Input(e.to_string()),
@@ -142,7 +151,7 @@ where
         bytes as f64 / size.max(1) as f64,
         report.block_bytes_away,
     );
-    crate::report::report_written(G::NAME, output, &written, started.elapsed(), None, &note)
+    crate::report::report_written(name, output, &written, started.elapsed(), None, &note)
 }
 
 /// Distributed tiered builds solve layered tiers only (pawns): any other game is
@@ -187,7 +196,7 @@ where
     };
     let _cleanup =
         lead.then(|| crate::interrupt::remove_on_interrupt(&gsolve_tablebase::write::temporary_path(output)));
-    let job = job_of(&game, &options);
+    let job = job_of(&StoredIdentity::of(&game), &options);
     let target = Target { path: output.to_path_buf(), options, progress: lead.then_some(progress) };
     let result = gsolve_distributed::tiered::build_tiered(&cluster, &job, Arc::new(game), work_dir, target);
     drop(bar);

@@ -15,6 +15,7 @@ use gsolve_distributed::Cluster;
 use gsolve_engine::{Tiered, Unmoves};
 use gsolve_rules::RulesGame;
 use gsolve_tablebase::summary::{remoteness_range, summarize, SideCounts, EXACT_REMOTENESS};
+use gsolve_tablebase::write::StoredIdentity;
 use gsolve_tablebase::{write, Error, GameTablebase, Tablebase, WriteOptions};
 use serde_json::json;
 use std::io::{BufWriter, Write};
@@ -142,8 +143,8 @@ struct Across<'a> {
 
 impl ClusterBuild for Across<'_> {
     type Output = Result<(), Failure>;
-    fn whole<G: CatalogGame + Unmoves>(self, game: G) -> Self::Output {
-        crate::distributed::build_retrograde(game, self.output, self.options, self.cluster)
+    fn whole<G: Unmoves + Send + Sync + 'static>(self, game: G, stored: StoredIdentity) -> Self::Output {
+        crate::distributed::build_retrograde(game, stored, self.output, self.options, self.cluster)
     }
     fn tiers<G: CatalogGame + Tiered>(self, game: G) -> Self::Output {
         crate::distributed::build_tiered(game, self.output, &self.tiers, self.options, self.cluster)
@@ -160,20 +161,18 @@ pub fn build(args: &BuildArgs, threads: Option<u16>) -> Result<(), Failure> {
     let game = || rules_game(file, position.as_deref(), *rows, *cols, map.as_deref());
     let plan = distributed.plan(threads)?;
     if let Plan::Spawn(_) = plan {
-        // Refused here, not by each process started.
-        crate::distributed::refuse_unlayered(&game()?)?;
+        // A file that does not make a game is refused here, not by each process started.
+        game()?;
     }
     let Some(plan) = prepare(plan, out)? else { return Ok(()) };
     let game = game()?;
-    let ordered = game.placement_index().is_ok_and(|index| index.tiers_ordered());
     match plan {
-        Plan::Member(_) if !ordered => Err(Failure::Input(format!(
-            "{}: pieces are both dropped and captured, or promote: the tiers lead back to each other, and a distributed build needs tiers solved in order",
-            file.display()
-        ))),
-        Plan::Member(cluster) => {
-            crate::distributed::build_tiered(game, &out.output, tiers, write_options(out), cluster)
-        }
+        Plan::Member(cluster) => game.build_across(Across {
+            output: &out.output,
+            tiers: tiers.clone(),
+            options: write_options(out),
+            cluster,
+        }),
         _ => build_local(&game, &out.output, Some(tiers), write_options(out)),
     }
 }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{gsolve, Scratch};
+use common::{example, gsolve, Scratch};
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Output, Stdio};
@@ -97,6 +97,40 @@ fn two_processes_write_the_single_process_file_for_pawns_tier_by_tier() {
     same_file_from_two_processes(&scratch, &["build", "pawns", "--rows", "3", "--cols", "5", "--force"]);
     // The work directories are gone once the files are written.
     assert_eq!(scratch.files(), ["one.gtb", "two.gtb"]);
+}
+
+/// Rules games of every shape the single process builds in its own way (tiers
+/// on disk, progress sweeps, whole by retrograde with a folded index and wins
+/// in 1 left out, a pursuit on a map), built across two processes by
+/// retrograde analysis over the whole index: the same file. Each game has
+/// more than one chunk of 16,384 positions, so both processes own some.
+#[test]
+fn two_processes_write_the_single_process_file_for_rules_games() {
+    let scratch = Scratch::new("rules");
+    let file = |name: &str| example(&format!("rules/{name}.toml")).to_str().unwrap().to_string();
+    let builds: [Vec<String>; 5] = [
+        vec![file("tic-tac-toe")],
+        vec![file("fox-and-hounds"), ".H.H.H/....../....../....../....../F..... f".into()],
+        // A Dobutsu endgame with hands to drop from.
+        vec![file("dobutsu"), "l../.c./.C./..L s -".into()],
+        vec![file("dobutsu"), "l../.../.../..L s Cc".into()],
+        vec![file("cops-and-robbers"), "C.....C/......./.#.#.#./......./...R... c".into()],
+    ];
+    for build in &builds {
+        let mut args = vec!["build", "rules", "--force"];
+        args.extend(build.iter().map(String::as_str));
+        same_file_from_two_processes(&scratch, &args);
+    }
+}
+
+/// Breakthrough 4 × 4 (28.8 million indices), whose single-process build
+/// sweeps its tiers by progress.
+#[test]
+#[ignore = "over a minute in a debug build: cargo test --release -p gsolve-cli --test distributed_cli -- --ignored"]
+fn two_processes_write_the_single_process_file_for_breakthrough() {
+    let scratch = Scratch::new("breakthrough");
+    let rules = example("rules/breakthrough.toml");
+    same_file_from_two_processes(&scratch, &["build", "rules", rules.to_str().unwrap(), "--rows", "4", "--cols", "4"]);
 }
 
 #[test]
@@ -207,19 +241,20 @@ fn setup_mistakes_are_usage_errors() {
     assert_eq!(r.status.code(), Some(2));
     assert!(text(&r.stderr).contains("cannot listen on"), "{}", text(&r.stderr));
     drop(taken);
-    // A game whose tiers are not layered, refused by name before any process
-    // starts (with --local-processes) or connects (with --process).
-    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rules/pawns.toml");
-    let rules_build = ["build", "rules", rules, "--rows", "3", "--cols", "3", "-o", out];
+    // A rules file whose start does not fit the board asked for, refused
+    // before any process starts (with --local-processes) or connects (with
+    // --process).
+    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rules/breakthrough.toml");
+    let rules_build = ["build", "rules", rules, "--rows", "3", "--cols", "4", "-o", out];
     for extra in [
         &["--local-processes", "2"][..],
         &["--processes", "2", "--process", "1", "--hostfile", hosts.to_str().unwrap()],
     ] {
         let mut args = rules_build.to_vec();
         args.extend(extra);
-        let r = finish(start(&args), Duration::from_secs(30), "a build of a game that is not layered");
+        let r = finish(start(&args), Duration::from_secs(30), "a build of a start that does not fit");
         assert_eq!(r.status.code(), Some(2), "{extra:?}");
-        assert!(text(&r.stderr).contains("tier 0-0 is not layered"), "{}", text(&r.stderr));
+        assert!(text(&r.stderr).contains("the start puts two pieces on row 2"), "{}", text(&r.stderr));
         assert_eq!(text(&r.stderr).lines().count(), 1, "{}", text(&r.stderr));
     }
     assert_eq!(scratch.files(), ["hosts"]);

@@ -8,7 +8,7 @@ use crate::partition::Partition;
 use crate::retrograde::Part;
 use crate::rounds::Rounds;
 use gsolve_tablebase::format::Header;
-use gsolve_tablebase::write::{self, Identity, Values, WriteOptions, Written};
+use gsolve_tablebase::write::{self, Identity, StoredIdentity, Values, WriteOptions, Written};
 use timely::worker::Worker;
 
 /// A worker's part, seen as the values of the indices it owns (only those may be
@@ -122,14 +122,18 @@ pub struct Report {
 /// cluster and writes its tablebase on process 0: the same file, byte for byte,
 /// as the single-process build. Every process calls it with the same game and
 /// `job` (a description of the build, checked when processes connect).
+///
+/// `stored` is what the file says it holds: the game `game` solves (which may
+/// be a faster form of it, with the same index).
 pub fn build_retrograde<G>(
     cluster: &crate::Cluster,
     job: &str,
     game: std::sync::Arc<G>,
+    stored: StoredIdentity,
     target: Target,
 ) -> Result<Report, BuildError>
 where
-    G: gsolve_engine::Unmoves + gsolve_engine::Variant + Send + Sync + 'static,
+    G: gsolve_engine::Unmoves + Send + Sync + 'static,
 {
     let threads = cluster.threads;
     let lead = cluster.process == 0;
@@ -142,9 +146,7 @@ where
             progress: observer.as_ref().map(|o| o as &(dyn Fn(gsolve_engine::Progress) + Sync)),
         };
         let part = crate::retrograde::solve(worker, &mut rounds, &*game, &options)?;
-        let parameters = game.parameters();
-        let identity = Identity { game: G::NAME, parameters: &parameters, index_version: G::INDEX_VERSION };
-        let outcome = write_parts(worker, &mut rounds, &part, &identity, &target.path, &target.options)?;
+        let outcome = write_parts(worker, &mut rounds, &part, &stored.identity(), &target.path, &target.options)?;
         drop(part);
         // The traffic of the whole run, for the report.
         let summary = [rounds.sent_away, rounds.parcel_bytes_away];

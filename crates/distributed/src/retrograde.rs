@@ -3,8 +3,11 @@
 //! values, never a copy of the whole.
 //!
 //! # The algorithm, in named steps (as in the engine)
-//! 1. **initialize**: each worker values its own indices: holes, terminal
-//!    positions, positions without moves, and counters for the rest. The widths
+//! 1. **initialize**: each worker values its own indices from their first look
+//!    ([`gsolve_engine::Indexed::for_each_first_look_in`]): holes, terminal
+//!    positions, positions without moves, positions decided at once by children
+//!    the rules value (a win in 1, a loss or tie in 1 or 2, where terminal
+//!    positions are not all indexed), and counters for the rest. The widths
 //!    (1- or 4-byte counters, 2- or 4-byte values, kept apart: see step 3) are chosen by the moves and remoteness met; a
 //!    worker that finds a position with too many moves says so in the round's
 //!    summary and every worker starts over wider.
@@ -32,7 +35,7 @@ use crate::partition::Partition;
 use crate::rounds::{Received, Rounds, BATCH};
 use gsolve_engine::progress::{report, Observer};
 use gsolve_engine::retrograde::{apply, tag_of, Counter, Slot, Update, TAG_TIE};
-use gsolve_engine::{PackedValue, Unmoves, Value};
+use gsolve_engine::{FirstLook, PackedValue, Unmoves, Value};
 use std::collections::BTreeMap;
 use timely::worker::Worker;
 
@@ -181,16 +184,14 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
             values: vec![V::of(PackedValue::DRAW); owned],
             progress: options.progress,
         };
-        let (level0, level1, candidates, too_many) = solver.initialize();
-        let summaries =
-            rounds.finish(worker, &[too_many as u64, level0.len() as u64, level1.len() as u64], &mut |_| {
-                unreachable!("no updates in this round")
-            })?;
+        let (seeds, candidates, too_many) = solver.initialize();
+        let summary = [too_many as u64, seeds[0].len() as u64, seeds[1].len() as u64, seeds[2].len() as u64];
+        let summaries = rounds.finish(worker, &summary, &mut |_| unreachable!("no updates in this round"))?;
         if summaries.iter().any(|s| s[0] != 0) {
             return Ok(Err(Restart::TooManyMoves));
         }
-        let sizes = (summaries.iter().map(|s| s[1]).sum::<u64>(), summaries.iter().map(|s| s[2]).sum::<u64>());
-        let mut ties = match solver.propagate(worker, rounds, level0, level1, sizes)? {
+        let sizes: [u64; 3] = std::array::from_fn(|l| summaries.iter().map(|s| s[l + 1]).sum());
+        let mut ties = match solver.propagate(worker, rounds, seeds, sizes)? {
             Ok(ties) => ties,
             Err(restart) => return Ok(Err(restart)),
         };
@@ -201,91 +202,95 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
         Ok(Ok(V::part(solver.values)))
     }
 
-    /// Step 1, over this worker's indices. Returns the positions decided at
-    /// remoteness 0 and 1 (frontier entries), the tie candidates, and whether a
-    /// position has more moves than the counter holds.
-    fn initialize(&mut self) -> (Vec<u64>, Vec<u64>, Vec<u64>, bool) {
+    /// Step 1, over this worker's indices, as the engine's: each position's
+    /// first look ([`gsolve_engine::Indexed::for_each_first_look_in`]) gives it a
+    /// value or a counter. Where terminal positions are not all indexed, the
+    /// children the rules value (terminal ones, and wins in 1 the index leaves
+    /// out) are valued here, not propagated from: a position can then be
+    /// decided at remoteness 1 or 2 at once. Returns the positions decided at
+    /// remoteness 0, 1 and 2 (frontier entries), the tie candidates, and
+    /// whether a position has more moves than the counter holds.
+    fn initialize(&mut self) -> ([Vec<u64>; 3], Vec<u64>, bool) {
         let game = self.game;
-        let (mut level0, mut level1, mut candidates) = (Vec::new(), Vec::new(), Vec::new());
+        let mut seeds: [Vec<u64>; 3] = Default::default();
+        let mut candidates = Vec::new();
         let max_count = C::TIED - 1;
         let seeds_are_terminal = game.terminals_indexed();
         let total = self.counters.len() as u64;
-        let mut local = 0usize;
+        let mut first_local = 0usize;
         for range in self.partition.ranges(self.me) {
-            for index in range {
-                let (counter, value) = (&mut self.counters[local], &mut self.values[local]);
-                local += 1;
-                let Some(position) = game.position(index) else {
-                    *value = V::of(PackedValue::NONE);
-                    continue;
-                };
-                if let Some(outcome) = game.terminal(&position) {
-                    *value = V::of(PackedValue::pack(outcome.value()));
-                    if seeds_are_terminal {
-                        level0.push(index << 2 | tag_of(outcome.value()));
+            let length = (range.end - range.start) as usize;
+            let (counters, values) =
+                (&mut self.counters[first_local..first_local + length], &mut self.values[first_local..]);
+            // Holes are never looked at: they stay "no position".
+            values[..length].iter_mut().for_each(|value| *value = V::of(PackedValue::NONE));
+            let mut too_many = false;
+            let first = range.start;
+            game.for_each_first_look_in(range, |index, look| {
+                let local = (index - first) as usize;
+                let (counter, value) = (&mut counters[local], &mut values[local]);
+                let (count, best_terminal) = match look {
+                    FirstLook::Over(outcome) => {
+                        *value = V::of(PackedValue::pack(outcome.value()));
+                        if seeds_are_terminal {
+                            seeds[0].push(index << 2 | tag_of(outcome.value()));
+                        }
+                        return;
                     }
-                    continue;
-                }
-                let (count, best_terminal) = if seeds_are_terminal {
-                    (game.move_count(&position), None)
-                } else {
-                    // Terminal children only: a game whose index leaves out wins in 1
-                    // (`Indexed::value_by_rules`: rules games folded by the side swap)
-                    // is solved whole in one process, never here.
-                    let (mut count, mut best) = (0usize, None::<Value>);
-                    game.for_each_child(&position, |child| match game.terminal(&child) {
-                        Some(outcome) => best = best.max(Some(outcome.value().parent_view())),
-                        None => count += 1,
-                    });
-                    (count, best)
+                    FirstLook::Moves { count, best_over } => (count, best_over),
                 };
                 let settled = match (count, best_terminal) {
                     (0, None) => Value::Loss(0),
                     (_, Some(win @ Value::Win(_))) => win,
                     (0, Some(best)) => best,
-                    (n, _) if n as u64 > max_count as u64 => return (level0, level1, candidates, true),
+                    (n, _) if n as u64 > max_count as u64 => {
+                        too_many = true;
+                        return;
+                    }
                     (n, best) => {
                         let tied = matches!(best, Some(Value::Tie(_)));
                         *counter = C::from_u32(n as u32 | if tied { C::TIED } else { 0 });
+                        *value = V::of(PackedValue::DRAW);
                         if tied {
                             // A tied terminal child: the fastest tie there is.
                             *value = V::of(PackedValue::pack(Value::Tie(1)));
                             candidates.push(index);
                         }
-                        continue;
+                        return;
                     }
                 };
                 *value = V::of(PackedValue::pack(settled));
-                let entry = index << 2 | tag_of(settled);
-                if settled.remoteness() == Some(0) {
-                    level0.push(entry);
-                } else {
-                    level1.push(entry);
-                }
+                let remoteness = settled.remoteness().expect("a settled value has a remoteness") as usize;
+                seeds[remoteness.min(2)].push(index << 2 | tag_of(settled));
+            });
+            if too_many {
+                return (seeds, candidates, true);
             }
-            report(self.progress, "initialize", local as u64, total);
+            first_local += length;
+            report(self.progress, "initialize", first_local as u64, total);
         }
-        (level0, level1, candidates, false)
+        (seeds, candidates, false)
     }
 
-    /// Step 2. `sizes`: the whole run's counts of level 0 and level 1 positions.
-    /// Returns this worker's tied positions.
+    /// Step 2. `seeds`: this worker's positions decided at remoteness 0, 1 and
+    /// 2 by step 1; `sizes`: the whole run's counts of them. Each joins the
+    /// frontier at its level. Returns this worker's tied positions.
     fn propagate(
         &mut self,
         worker: &mut Worker,
         rounds: &mut Rounds,
-        mut frontier: Vec<u64>,
-        mut level1: Vec<u64>,
-        sizes: (u64, u64),
+        seeds: [Vec<u64>; 3],
+        sizes: [u64; 3],
     ) -> Result<Result<Vec<u64>, Restart>, Lost> {
         let (game, partition) = (self.game, self.partition);
         let total = partition.size;
-        let mut decided = sizes.0 + sizes.1;
-        let mut level = 0u32;
-        if sizes.0 == 0 && sizes.1 > 0 {
-            frontier = std::mem::take(&mut level1);
-            level = 1;
-        }
+        let mut decided = sizes.iter().sum::<u64>();
+        // Every worker starts at the first level some worker has seeds for (the
+        // sizes are the whole run's), so that all take the same rounds.
+        let mut level = sizes.iter().position(|&n| n > 0).unwrap_or(0) as u32;
+        let mut seeds = seeds.map(Some);
+        let mut frontier = seeds[level as usize].take().unwrap_or_default();
+        let later_seeds = |level: u32| sizes.iter().skip(level as usize + 1).any(|&n| n > 0);
         let mut ties = Vec::new();
         let mut too_long = false;
         loop {
@@ -319,17 +324,14 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
             let (mut batch, mut tie_batch) = (Vec::with_capacity(BATCH), Vec::new());
             for &entry in &frontier {
                 let (index, tag) = (entry >> 2, entry & 3);
-                let position = game.position(index).expect("decided positions exist");
                 if tag == TAG_TIE {
                     let remoteness = tie_remoteness.next().expect("one a tie");
-                    game.for_each_parent(&position, |parent| {
-                        tie_batch.push((game.index(&parent) << 2 | tag, remoteness))
-                    });
+                    game.for_each_parent_index(index, |parent| tie_batch.push((parent << 2 | tag, remoteness)));
                     if tie_batch.len() >= BATCH {
                         rounds.send_ties(worker, &mut tie_batch, &mut receive)?;
                     }
                 } else {
-                    game.for_each_parent(&position, |parent| batch.push(game.index(&parent) << 2 | tag));
+                    game.for_each_parent_index(index, |parent| batch.push(parent << 2 | tag));
                     if batch.len() >= BATCH {
                         rounds.send(worker, &mut batch, &mut receive)?;
                     }
@@ -342,18 +344,18 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
             if summaries.iter().any(|s| s[1] != 0) {
                 return Ok(Err(Restart::TooLong));
             }
-            if summaries.iter().all(|s| s[0] == 0) {
+            if summaries.iter().all(|s| s[0] == 0) && !later_seeds(level) {
                 return Ok(Ok(ties));
             }
             // Every child of a pending position is decided, some tied, none lost:
             // its value is the tie its cell kept.
             next.extend(pending.into_iter().map(|p| p << 2 | TAG_TIE));
+            if let Some(Some(mut seeded)) = seeds.get_mut(level as usize + 1).map(Option::take) {
+                next.append(&mut seeded);
+            }
             // This level decided parents at remoteness level + 1: values that cannot
             // hold it start the solve over wide, everywhere, after the next round.
             too_long = level >= V::MAX_REMOTENESS && !next.is_empty();
-            if level == 0 {
-                next.append(&mut level1);
-            }
             decided += summaries.iter().map(|s| s[0]).sum::<u64>();
             report(self.progress, "propagate", decided.min(total), total);
             frontier = next;
@@ -422,8 +424,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
             };
             let mut batch = Vec::with_capacity(BATCH);
             for &index in &spreading {
-                let position = game.position(index).expect("tied positions exist");
-                game.for_each_parent(&position, |parent| batch.push(game.index(&parent) << 2 | TAG_TIE));
+                game.for_each_parent_index(index, |parent| batch.push(parent << 2 | TAG_TIE));
                 if batch.len() >= BATCH {
                     rounds.send(worker, &mut batch, &mut receive)?;
                 }

@@ -117,6 +117,30 @@ pub struct Identity<'a> {
     pub index_version: u32,
 }
 
+/// An [`Identity`] that owns its parameters: what a build that solves one form
+/// of a game (say, with smaller positions) writes as the game it stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredIdentity {
+    /// The game's name.
+    pub game: &'static str,
+    /// Its variant parameters.
+    pub parameters: Vec<(String, String)>,
+    /// The version of its index.
+    pub index_version: u32,
+}
+
+impl StoredIdentity {
+    /// The identity files of `game` carry.
+    pub fn of<V: gsolve_engine::Variant>(game: &V) -> StoredIdentity {
+        StoredIdentity { game: V::NAME, parameters: game.parameters(), index_version: V::INDEX_VERSION }
+    }
+
+    /// As an [`Identity`].
+    pub fn identity(&self) -> Identity<'_> {
+        Identity { game: self.game, parameters: &self.parameters, index_version: self.index_version }
+    }
+}
+
 /// Writes `values` (index `i` holds position `i`'s value, [`PackedValue::NONE`] for
 /// holes) as the tablebase of game `game` with `parameters`, index version 1.
 ///

@@ -19,7 +19,7 @@ use gsolve_games::pursuit::BitwiseOptions;
 use gsolve_games::queens_case::QueensCase;
 use gsolve_rules::{RulesGame, SolverChoice};
 use gsolve_tablebase::tiers::{self, BuildOptions};
-use gsolve_tablebase::write::{self, Written};
+use gsolve_tablebase::write::{self, StoredIdentity, Written};
 use gsolve_tablebase::{Error, GameTablebase, Tablebase, Verification};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -211,8 +211,11 @@ pub fn build_tablebase<G: CatalogGame>(
 pub trait ClusterBuild {
     /// What the build returns.
     type Output;
-    /// Every position at once, by retrograde analysis over un-moves.
-    fn whole<G: CatalogGame + gsolve_engine::Unmoves>(self, game: G) -> Self::Output;
+    /// Every position at once, by retrograde analysis over un-moves. `game` is
+    /// the catalog's game or a faster form of it with the same index (a rules
+    /// game with positions of a smaller room); `stored` is the game the file
+    /// says it holds.
+    fn whole<G: gsolve_engine::Unmoves + Send + Sync + 'static>(self, game: G, stored: StoredIdentity) -> Self::Output;
     /// Tier by tier.
     fn tiers<G: CatalogGame + gsolve_engine::Tiered>(self, game: G) -> Self::Output;
 }
@@ -287,7 +290,8 @@ impl CatalogGame for Chase {
     }
 
     fn build_across<B: ClusterBuild>(self, build: B) -> B::Output {
-        build.whole(self)
+        let stored = StoredIdentity::of(&self);
+        build.whole(self, stored)
     }
 }
 
@@ -310,7 +314,8 @@ impl CatalogGame for QueensCase {
     }
 
     fn build_across<B: ClusterBuild>(self, build: B) -> B::Output {
-        build.whole(self)
+        let stored = StoredIdentity::of(&self);
+        build.whole(self, stored)
     }
 
     fn board_parameters(&self) -> Vec<(String, String)> {
@@ -348,10 +353,24 @@ impl CatalogGame for RulesGame {
         }
     }
 
-    /// Across processes, tier by tier (the cluster refuses tiers that are not
-    /// layered, and tiers that lead back to each other).
+    /// Across processes, whole: by retrograde analysis over un-moves, the
+    /// engine's solve over the cluster's workers. The file is the one a single
+    /// process writes, whichever way that one solves (whole, by bit rows, or
+    /// tier by tier): the same index, the same values. Why not tier by tier:
+    /// a rules game's tiers are swept by progress or solved by retrograde
+    /// within the tier, and the cluster's tiered build takes layered tiers only.
     fn build_across<B: ClusterBuild>(self, build: B) -> B::Output {
-        build.tiers(self)
+        struct Whole<B>(B, StoredIdentity);
+        impl<B: ClusterBuild> gsolve_rules::CompactTask for Whole<B> {
+            type Output = B::Output;
+            fn run<const N: usize>(self, game: &RulesGame<N>) -> Self::Output {
+                self.0.whole(game.clone(), self.1)
+            }
+        }
+        // Positions of the smallest room that holds the pieces, as the
+        // single-process solve takes them ([`gsolve_rules::compact`]).
+        let stored = StoredIdentity::of(&self);
+        gsolve_rules::compact(&self, Whole(build, stored))
     }
 
     /// Its tiers are solved with positions of the smallest room that holds its
