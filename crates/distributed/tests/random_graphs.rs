@@ -1,6 +1,7 @@
 //! The distributed retrograde solver against the engine's (itself checked against
 //! a naive solver in the engine's tests), index for index, on random move graphs
-//! with cycles, ties, draws and holes: two workers in one process, and two
+//! with cycles, ties, draws and holes, terminal positions hidden, wins in 1 left
+//! out of the index: two workers in one process, and two
 //! processes (threads of this test, each its own timely run) over 127.0.0.1.
 
 use gsolve_distributed::{retrograde, Cluster};
@@ -149,6 +150,71 @@ impl Unmoves for HiddenTerminals {
     }
 }
 
+/// The same graph with its terminal positions hidden and, as a rules game whose
+/// royal pieces are ranked as a pair, its wins in 1 (a move to a terminal
+/// loss) left out of the index: the rules value them
+/// ([`Indexed::value_by_rules`]), so their parents can be decided at
+/// remoteness 1 or 2 before any propagation.
+#[derive(Clone, Debug)]
+struct LeftOutWins(Graph);
+
+impl LeftOutWins {
+    fn wins_in_one(&self, p: u64) -> bool {
+        match &self.0.nodes[p as usize] {
+            Some(Node::Inner(edges)) => {
+                edges.iter().any(|&c| matches!(self.0.nodes[c as usize], Some(Node::Terminal(Outcome::Loss))))
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Game for LeftOutWins {
+    type Position = u64;
+    type Move = u64;
+    fn terminal(&self, p: &u64) -> Option<Outcome> {
+        self.0.terminal(p)
+    }
+    fn moves(&self, p: &u64, moves: &mut Vec<u64>) {
+        self.0.moves(p, moves)
+    }
+    fn play(&self, p: &u64, mv: &u64) -> u64 {
+        self.0.play(p, mv)
+    }
+}
+
+impl Indexed for LeftOutWins {
+    fn terminals_indexed(&self) -> bool {
+        false
+    }
+    fn value_by_rules(&self, p: &u64) -> Option<gsolve_engine::Value> {
+        match self.terminal(p) {
+            Some(outcome) => Some(outcome.value()),
+            None => self.wins_in_one(*p).then_some(gsolve_engine::Value::Win(1)),
+        }
+    }
+    fn index_size(&self) -> u64 {
+        self.0.index_size()
+    }
+    fn index(&self, p: &u64) -> u64 {
+        *p
+    }
+    fn position(&self, index: u64) -> Option<u64> {
+        self.0.position(index).filter(|&p| self.0.terminal(&p).is_none() && !self.wins_in_one(p))
+    }
+}
+
+impl Unmoves for LeftOutWins {
+    /// The parents the index holds.
+    fn for_each_parent(&self, p: &u64, mut f: impl FnMut(u64)) {
+        self.0.for_each_parent(p, |q| {
+            if !self.wins_in_one(q) {
+                f(q)
+            }
+        })
+    }
+}
+
 fn same(expected: &Solution, got: &Solution, what: &str) {
     assert_eq!(expected.len(), got.len(), "{what}: sizes");
     for i in 0..expected.len() {
@@ -202,6 +268,9 @@ fn two_workers_give_the_engines_values_on_random_graphs() {
         let hidden = HiddenTerminals(graph.clone());
         let expected = gsolve_engine::retrograde::solve(&hidden);
         same(&expected, &two_workers(&hidden), &format!("seed {seed}, terminals hidden: {graph:?}"));
+        let left_out = LeftOutWins(graph.clone());
+        let expected = gsolve_engine::retrograde::solve(&left_out);
+        same(&expected, &two_workers(&left_out), &format!("seed {seed}, wins in 1 left out: {graph:?}"));
     }
 }
 
@@ -211,9 +280,12 @@ fn two_processes_over_tcp_give_the_engines_values_on_random_graphs() {
         let graph = Graph::random(seed, 300 + seed as usize, 3);
         let expected = gsolve_engine::retrograde::solve(&graph);
         same(&expected, &two_processes(&graph, 3), &format!("seed {seed}"));
-        let hidden = HiddenTerminals(graph);
+        let hidden = HiddenTerminals(graph.clone());
         let expected = gsolve_engine::retrograde::solve(&hidden);
         same(&expected, &two_processes(&hidden, 3), &format!("seed {seed}, terminals hidden"));
+        let left_out = LeftOutWins(graph);
+        let expected = gsolve_engine::retrograde::solve(&left_out);
+        same(&expected, &two_processes(&left_out, 3), &format!("seed {seed}, wins in 1 left out"));
     }
 }
 
