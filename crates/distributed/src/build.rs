@@ -144,6 +144,7 @@ where
         let observer = observe.as_ref().map(|o| move |p| o(p));
         let options = crate::retrograde::Options {
             progress: observer.as_ref().map(|o| o as &(dyn Fn(gsolve_engine::Progress) + Sync)),
+            frontier_limit: None,
         };
         let part = crate::retrograde::solve(worker, &mut rounds, &*game, &options)?;
         let outcome = write_parts(worker, &mut rounds, &part, &stored.identity(), &target.path, &target.options)?;

@@ -29,6 +29,14 @@
 //!
 //! The values are those of [`gsolve_engine::retrograde::solve`], index for index: the tests
 //! check it on random graphs with cycles, ties, draws and holes, and on games.
+//!
+//! # Memory
+//! A worker holds 3 bytes for each position it owns (a 1-byte counter and a
+//! 2-byte value; wider where step 1 finds it must be), plus the current and
+//! next levels' lists of 8-byte entries, each at most
+//! [`Options::frontier_limit`] long (by default half a byte for each position
+//! owned): a larger level lists only its ties and is found by scanning the
+//! values for its remoteness ([`Level`]), as the engine does.
 
 use crate::cluster::Lost;
 use crate::partition::Partition;
@@ -87,6 +95,10 @@ pub struct Options<'a> {
     /// Receives progress reports (steps `"initialize"`, `"propagate"`),
     /// with counts for the whole run; give it to one worker only.
     pub progress: Option<Observer<'a>>,
+    /// The most positions of one level a worker lists (see [`Level`]); `None`:
+    /// one for every 16 positions it owns (half a byte each, as the engine's
+    /// default).
+    pub frontier_limit: Option<usize>,
 }
 
 /// Solves `game` with every worker of the run; returns this worker's part.
@@ -138,6 +150,59 @@ impl IntoPart for u32 {
     }
 }
 
+/// The positions of one worker decided at one level (remoteness), to propagate
+/// from: listed as frontier entries until they pass the limit, then only their
+/// ties, the others found by scanning the worker's values for a win or loss of
+/// that remoteness when the level is processed (no other level writes those).
+///
+/// Why: a level can hold a large share of the positions (Dobutsu: the wins in
+/// 1 by a piece that takes the lion), and at 8 bytes an entry its list alone
+/// took more memory than the values; the engine scans such levels the same way.
+/// Level 0 is always listed: terminal positions valued but not propagated from
+/// also have remoteness 0.
+#[derive(Default)]
+struct Level {
+    listed: Vec<u64>,
+    /// The non-tie entries are not listed: scan for them.
+    scanned: bool,
+    /// Every entry, listed or not.
+    count: u64,
+}
+
+impl Level {
+    fn push(&mut self, entry: u64, limit: usize) {
+        self.count += 1;
+        if !self.scanned {
+            self.listed.push(entry);
+            if self.listed.len() > limit {
+                self.scanned = true;
+                self.listed.retain(|e| e & 3 == TAG_TIE);
+            }
+        } else if entry & 3 == TAG_TIE {
+            self.listed.push(entry);
+        }
+    }
+
+    /// This level and `other` (of the same remoteness) as one.
+    fn join(mut self, mut other: Level, limit: usize) -> Level {
+        if self.scanned || other.scanned {
+            self.listed.retain(|e| e & 3 == TAG_TIE);
+            other.listed.retain(|e| e & 3 == TAG_TIE);
+            self.scanned = true;
+        }
+        self.listed.append(&mut other.listed);
+        self.count += other.count;
+        if !self.scanned && self.listed.len() > limit {
+            self.scanned = true;
+            self.listed.retain(|e| e & 3 == TAG_TIE);
+        }
+        self
+    }
+}
+
+/// Positions scanned for at a time in a scanned level.
+const SCAN_BLOCK: usize = 1 << 16;
+
 struct Solver<'g, 'o, G, C, V> {
     game: &'g G,
     partition: Partition,
@@ -145,6 +210,8 @@ struct Solver<'g, 'o, G, C, V> {
     counters: Vec<C>,
     values: Vec<V>,
     progress: Option<Observer<'o>>,
+    /// [`Options::frontier_limit`], resolved.
+    limit: usize,
 }
 
 /// Applies "a child tied in `remoteness`" to a parent, keeping in its value cell
@@ -166,6 +233,41 @@ fn apply_tie<C: Counter, V: Slot>(counter: &mut C, value: &mut V, remoteness: u3
     update
 }
 
+/// Applies a batch of updates received in a level of propagation to this
+/// worker's positions; those decided join `next`, those whose children are now
+/// all decided with some tied join `pending`.
+#[allow(clippy::too_many_arguments)]
+fn receive<C: Counter, V: Slot>(
+    received: Received<'_>,
+    counters: &mut [C],
+    values: &mut [V],
+    partition: &Partition,
+    level: u32,
+    next: &mut Level,
+    pending: &mut Vec<u64>,
+    limit: usize,
+) {
+    let mut decide = |parent: u64, update: Update| match update {
+        Update::None => {}
+        Update::Decided(tag) => next.push(parent << 2 | tag, limit),
+        Update::TiePending => pending.push(parent),
+    };
+    match received {
+        Received::Updates(updates) => {
+            for &update in updates {
+                let local = partition.local(update >> 2);
+                decide(update >> 2, apply(&mut counters[local], &mut values[local], update & 3, level));
+            }
+        }
+        Received::Ties(ties) => {
+            for &(update, remoteness) in ties {
+                let local = partition.local(update >> 2);
+                decide(update >> 2, apply_tie(&mut counters[local], &mut values[local], remoteness, level));
+            }
+        }
+    }
+}
+
 impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V> {
     fn run(
         worker: &mut Worker,
@@ -183,9 +285,10 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
             counters: vec![C::default(); owned],
             values: vec![V::of(PackedValue::DRAW); owned],
             progress: options.progress,
+            limit: options.frontier_limit.unwrap_or(owned / 16),
         };
         let (seeds, candidates, too_many) = solver.initialize();
-        let summary = [too_many as u64, seeds[0].len() as u64, seeds[1].len() as u64, seeds[2].len() as u64];
+        let summary = [too_many as u64, seeds[0].count, seeds[1].count, seeds[2].count];
         let summaries = rounds.finish(worker, &summary, &mut |_| unreachable!("no updates in this round"))?;
         if summaries.iter().any(|s| s[0] != 0) {
             return Ok(Err(Restart::TooManyMoves));
@@ -210,9 +313,10 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
     /// decided at remoteness 1 or 2 at once. Returns the positions decided at
     /// remoteness 0, 1 and 2 (frontier entries), the tie candidates, and
     /// whether a position has more moves than the counter holds.
-    fn initialize(&mut self) -> ([Vec<u64>; 3], Vec<u64>, bool) {
+    fn initialize(&mut self) -> ([Level; 3], Vec<u64>, bool) {
         let game = self.game;
-        let mut seeds: [Vec<u64>; 3] = Default::default();
+        let mut seeds: [Level; 3] = Default::default();
+        let limits = [usize::MAX, self.limit, self.limit];
         let mut candidates = Vec::new();
         let max_count = C::TIED - 1;
         let seeds_are_terminal = game.terminals_indexed();
@@ -233,7 +337,7 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
                     FirstLook::Over(outcome) => {
                         *value = V::of(PackedValue::pack(outcome.value()));
                         if seeds_are_terminal {
-                            seeds[0].push(index << 2 | tag_of(outcome.value()));
+                            seeds[0].push(index << 2 | tag_of(outcome.value()), usize::MAX);
                         }
                         return;
                     }
@@ -260,8 +364,8 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
                     }
                 };
                 *value = V::of(PackedValue::pack(settled));
-                let remoteness = settled.remoteness().expect("a settled value has a remoteness") as usize;
-                seeds[remoteness.min(2)].push(index << 2 | tag_of(settled));
+                let level = (settled.remoteness().expect("a settled value has a remoteness") as usize).min(2);
+                seeds[level].push(index << 2 | tag_of(settled), limits[level]);
             });
             if too_many {
                 return (seeds, candidates, true);
@@ -279,10 +383,10 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
         &mut self,
         worker: &mut Worker,
         rounds: &mut Rounds,
-        seeds: [Vec<u64>; 3],
+        seeds: [Level; 3],
         sizes: [u64; 3],
     ) -> Result<Result<Vec<u64>, Restart>, Lost> {
-        let (game, partition) = (self.game, self.partition);
+        let (game, partition, me, limit) = (self.game, self.partition, self.me, self.limit);
         let total = partition.size;
         let mut decided = sizes.iter().sum::<u64>();
         // Every worker starts at the first level some worker has seeds for (the
@@ -294,53 +398,72 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
         let mut ties = Vec::new();
         let mut too_long = false;
         loop {
-            ties.extend(frontier.iter().filter(|e| *e & 3 == TAG_TIE).map(|e| e >> 2));
-            let (mut next, mut pending) = (Vec::new(), Vec::new());
+            ties.extend(frontier.listed.iter().filter(|e| *e & 3 == TAG_TIE).map(|e| e >> 2));
+            let (mut next, mut pending) = (Level::default(), Vec::new());
             let tie_remoteness: Vec<u32> =
-                frontier.iter().filter(|e| *e & 3 == TAG_TIE).map(|e| self.remoteness(e >> 2)).collect();
+                frontier.listed.iter().filter(|e| *e & 3 == TAG_TIE).map(|e| self.remoteness(e >> 2)).collect();
             let mut tie_remoteness = tie_remoteness.into_iter();
-            let (counters, values) = (&mut self.counters, &mut self.values);
-            let mut receive = |received: Received<'_>| {
-                let mut decide = |parent: u64, update: Update| match update {
-                    Update::None => {}
-                    Update::Decided(tag) => next.push(parent << 2 | tag),
-                    Update::TiePending => pending.push(parent),
+            // Updates are applied as they arrive, between this worker's sends;
+            // a scanned level reads the values between them too (the updates
+            // of this level write remoteness level + 1, never level).
+            macro_rules! receive {
+                () => {
+                    &mut |received: Received<'_>| {
+                        receive(
+                            received,
+                            &mut self.counters,
+                            &mut self.values,
+                            &partition,
+                            level,
+                            &mut next,
+                            &mut pending,
+                            limit,
+                        )
+                    }
                 };
-                match received {
-                    Received::Updates(updates) => {
-                        for &update in updates {
-                            let local = partition.local(update >> 2);
-                            decide(update >> 2, apply(&mut counters[local], &mut values[local], update & 3, level));
-                        }
-                    }
-                    Received::Ties(ties) => {
-                        for &(update, remoteness) in ties {
-                            let local = partition.local(update >> 2);
-                            decide(update >> 2, apply_tie(&mut counters[local], &mut values[local], remoteness, level));
-                        }
-                    }
-                }
-            };
+            }
             let (mut batch, mut tie_batch) = (Vec::with_capacity(BATCH), Vec::new());
-            for &entry in &frontier {
+            for &entry in &frontier.listed {
                 let (index, tag) = (entry >> 2, entry & 3);
                 if tag == TAG_TIE {
                     let remoteness = tie_remoteness.next().expect("one a tie");
                     game.for_each_parent_index(index, |parent| tie_batch.push((parent << 2 | tag, remoteness)));
                     if tie_batch.len() >= BATCH {
-                        rounds.send_ties(worker, &mut tie_batch, &mut receive)?;
+                        rounds.send_ties(worker, &mut tie_batch, receive!())?;
                     }
                 } else {
                     game.for_each_parent_index(index, |parent| batch.push(parent << 2 | tag));
                     if batch.len() >= BATCH {
-                        rounds.send(worker, &mut batch, &mut receive)?;
+                        rounds.send(worker, &mut batch, receive!())?;
                     }
                 }
             }
-            rounds.send(worker, &mut batch, &mut receive)?;
-            rounds.send_ties(worker, &mut tie_batch, &mut receive)?;
-            let summary = [frontier.len() as u64, too_long as u64];
-            let summaries = rounds.finish(worker, &summary, &mut receive)?;
+            let mut processed = frontier.listed.len() as u64;
+            if frontier.scanned {
+                let mut found = Vec::new();
+                for start in (0..self.values.len()).step_by(SCAN_BLOCK) {
+                    found.clear();
+                    let end = (start + SCAN_BLOCK).min(self.values.len());
+                    for (local, value) in self.values[start..end].iter().enumerate() {
+                        if let Some(value @ (Value::Win(r) | Value::Loss(r))) = value.packed().unpack() {
+                            if r == level {
+                                found.push(partition.global(me, start + local) << 2 | tag_of(value));
+                            }
+                        }
+                    }
+                    processed += found.len() as u64;
+                    for &entry in &found {
+                        game.for_each_parent_index(entry >> 2, |parent| batch.push(parent << 2 | entry & 3));
+                        if batch.len() >= BATCH {
+                            rounds.send(worker, &mut batch, receive!())?;
+                        }
+                    }
+                }
+            }
+            rounds.send(worker, &mut batch, receive!())?;
+            rounds.send_ties(worker, &mut tie_batch, receive!())?;
+            let summary = [processed, too_long as u64];
+            let summaries = rounds.finish(worker, &summary, receive!())?;
             if summaries.iter().any(|s| s[1] != 0) {
                 return Ok(Err(Restart::TooLong));
             }
@@ -349,13 +472,15 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
             }
             // Every child of a pending position is decided, some tied, none lost:
             // its value is the tie its cell kept.
-            next.extend(pending.into_iter().map(|p| p << 2 | TAG_TIE));
-            if let Some(Some(mut seeded)) = seeds.get_mut(level as usize + 1).map(Option::take) {
-                next.append(&mut seeded);
+            for p in pending {
+                next.push(p << 2 | TAG_TIE, limit);
+            }
+            if let Some(Some(seeded)) = seeds.get_mut(level as usize + 1).map(Option::take) {
+                next = next.join(seeded, limit);
             }
             // This level decided parents at remoteness level + 1: values that cannot
             // hold it start the solve over wide, everywhere, after the next round.
-            too_long = level >= V::MAX_REMOTENESS && !next.is_empty();
+            too_long = level >= V::MAX_REMOTENESS && next.count > 0;
             decided += summaries.iter().map(|s| s[0]).sum::<u64>();
             report(self.progress, "propagate", decided.min(total), total);
             frontier = next;
@@ -489,11 +614,24 @@ pub fn solve_on<G: Unmoves + Send + Sync + 'static>(
     game: std::sync::Arc<G>,
     chunk_shift: u32,
 ) -> Result<Option<gsolve_engine::Solution>, crate::Error> {
+    solve_on_with(cluster, job, game, chunk_shift, None)
+}
+
+/// [`solve_on`] with a [`Options::frontier_limit`] (a small one makes every
+/// level past the first scanned: what tests of scanning ask for).
+pub fn solve_on_with<G: Unmoves + Send + Sync + 'static>(
+    cluster: &crate::Cluster,
+    job: &str,
+    game: std::sync::Arc<G>,
+    chunk_shift: u32,
+    frontier_limit: Option<usize>,
+) -> Result<Option<gsolve_engine::Solution>, crate::Error> {
     let threads = cluster.threads;
     let results = crate::cluster::run(cluster, job, move |worker| {
         let partition = Partition::new(game.index_size(), worker.peers(), chunk_shift);
         let mut rounds = Rounds::new(worker, partition, threads);
-        let part = solve(worker, &mut rounds, &*game, &Options::default())?;
+        let options = Options { progress: None, frontier_limit };
+        let part = solve(worker, &mut rounds, &*game, &options)?;
         gather(worker, &mut rounds, &part)
     })?;
     Ok(results.into_iter().flatten().next().map(gsolve_engine::Solution::from_packed))

@@ -224,7 +224,13 @@ fn same(expected: &Solution, got: &Solution, what: &str) {
 
 /// Two worker threads in one process; chunks of 4 indices so that both own many.
 fn two_workers<G: Unmoves + Clone + Send + Sync + 'static>(game: &G) -> Solution {
-    retrograde::solve_on(&Cluster::single(2), "test", Arc::new(game.clone()), 2)
+    two_workers_listing(game, None)
+}
+
+/// [`two_workers`], each listing at most `limit` positions of a level (the rest
+/// found by scanning its values).
+fn two_workers_listing<G: Unmoves + Clone + Send + Sync + 'static>(game: &G, limit: Option<usize>) -> Solution {
+    retrograde::solve_on_with(&Cluster::single(2), "test", Arc::new(game.clone()), 2, limit)
         .expect("the run works")
         .expect("process 0 gets the values")
 }
@@ -271,6 +277,27 @@ fn two_workers_give_the_engines_values_on_random_graphs() {
         let left_out = LeftOutWins(graph.clone());
         let expected = gsolve_engine::retrograde::solve(&left_out);
         same(&expected, &two_workers(&left_out), &format!("seed {seed}, wins in 1 left out: {graph:?}"));
+    }
+}
+
+/// Levels past the first found by scanning the values instead of listed: all
+/// of them (a limit of 0), or those past 2 positions a worker.
+#[test]
+fn scanned_levels_give_the_engines_values_on_random_graphs() {
+    for seed in 200..260u64 {
+        let size = 1 + (seed as usize * 7) % 90;
+        let graph = Graph::random(seed, size, 1 + seed % 4);
+        for limit in [0, 2] {
+            let what = |kind: &str| format!("seed {seed}, limit {limit}{kind}: {graph:?}");
+            let expected = gsolve_engine::retrograde::solve(&graph);
+            same(&expected, &two_workers_listing(&graph, Some(limit)), &what(""));
+            let hidden = HiddenTerminals(graph.clone());
+            let expected = gsolve_engine::retrograde::solve(&hidden);
+            same(&expected, &two_workers_listing(&hidden, Some(limit)), &what(", terminals hidden"));
+            let left_out = LeftOutWins(graph.clone());
+            let expected = gsolve_engine::retrograde::solve(&left_out);
+            same(&expected, &two_workers_listing(&left_out, Some(limit)), &what(", wins in 1 left out"));
+        }
     }
 }
 
