@@ -121,6 +121,19 @@ fn two_processes_write_the_single_process_file_for_rules_games() {
         args.extend(build.iter().map(String::as_str));
         same_file_from_two_processes(&scratch, &args);
     }
+    // One process of two timely workers (never more workers than this
+    // machine's two cores), on the last game: the file of `one.gtb`.
+    let hosts = scratch.path("hosts");
+    hostfile(&hosts, 1);
+    let workers = scratch.path("workers.gtb");
+    let mut args = vec!["build", "rules", "--force", "-o", workers.to_str().unwrap(), "-j", "2"];
+    args.extend(builds[4].iter().map(String::as_str));
+    args.extend(["--processes", "1", "--process", "0", "--hostfile", hosts.to_str().unwrap()]);
+    let run = finish(start(&args), Duration::from_secs(120), "the build of two workers");
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(text(&run.stdout).contains("1 process of 2 workers"), "{}", text(&run.stdout));
+    let one = std::fs::read(scratch.path("one.gtb")).unwrap();
+    assert_eq!(std::fs::read(&workers).unwrap(), one, "two workers: the files differ");
 }
 
 /// Breakthrough 4 × 4 (28.8 million indices), whose single-process build
