@@ -52,6 +52,20 @@ pub fn write_parts(
     path: &std::path::Path,
     options: &WriteOptions,
 ) -> Result<Outcome, Lost> {
+    write_parts_in_batches(worker, rounds, part, identity, path, options, GATHER_RAW_BYTES)
+}
+
+/// [`write_parts`], gathering to process 0 the blocks of `batch_raw_bytes` of
+/// values (uncompressed) a round.
+pub fn write_parts_in_batches(
+    worker: &mut Worker,
+    rounds: &mut Rounds,
+    part: &Part,
+    identity: &Identity<'_>,
+    path: &std::path::Path,
+    options: &WriteOptions,
+    batch_raw_bytes: u64,
+) -> Result<Outcome, Lost> {
     let partition = *rounds.partition();
     let me = worker.index();
     let values = PartValues { part, partition: &partition };
@@ -66,22 +80,65 @@ pub fn write_parts(
             return Ok((me == 0).then_some(Err(e)));
         }
     };
+    // The file is gathered a batch of blocks at a time, in file order, every
+    // worker taking part in each batch's round: process 0 holds one batch of
+    // compressed blocks, not the whole file (which can be many times its
+    // memory in a build spread over machines).
     let blocks = owned_blocks(&header, &partition, me);
-    let parcels = match write::compress_blocks(&header, &values, &blocks, options.level) {
-        Ok(compressed) => blocks.into_iter().zip(compressed).map(|(block, bytes)| (0usize, block, bytes)).collect(),
-        Err(e) => {
-            eprintln!("worker {me}: cannot compress: {e}");
-            Vec::new()
-        }
+    let raw_block = header.block_positions as u64 * header.value_width as u64;
+    let per_batch = (batch_raw_bytes / raw_block.max(1)).max(1);
+    let batches = header.block_count.div_ceil(per_batch);
+    let level = options.level;
+    let gather = |worker: &mut Worker, rounds: &mut Rounds, batch: u64| -> Result<Vec<Vec<u8>>, Lost> {
+        let range = batch * per_batch..((batch + 1) * per_batch).min(header.block_count);
+        let mine: Vec<u64> = blocks.iter().copied().filter(|b| range.contains(b)).collect();
+        let parcels = match write::compress_blocks(&header, &values, &mine, level) {
+            Ok(compressed) => mine.into_iter().zip(compressed).map(|(block, bytes)| (0usize, block, bytes)).collect(),
+            Err(e) => {
+                // Worker 0 then misses blocks: the writer refuses the file.
+                eprintln!("worker {me}: cannot compress: {e}");
+                Vec::new()
+            }
+        };
+        Ok(rounds.gather(worker, parcels)?.into_iter().map(|(_, bytes)| bytes).collect())
     };
-    let received = rounds.gather(worker, parcels)?;
     if me != 0 {
+        for batch in 0..batches {
+            gather(worker, rounds, batch)?;
+        }
         return Ok(None);
     }
-    let mut batches = Some(received.into_iter().map(|(_, bytes)| bytes).collect::<Vec<_>>());
-    let written = write::write_blocks(path, header, |_| Ok(batches.take()), options, None);
+    let (mut batch, mut lost) = (0u64, None);
+    let written = write::write_blocks(
+        path,
+        header.clone(),
+        |_| {
+            if batch == batches {
+                return Ok(None);
+            }
+            batch += 1;
+            gather(worker, rounds, batch - 1).map(Some).map_err(|e| {
+                lost = Some(e);
+                gsolve_tablebase::Error::Io(std::io::Error::other("a process of the build is gone"))
+            })
+        },
+        options,
+        None,
+    );
+    if let Some(lost) = lost {
+        return Err(lost);
+    }
+    // A write that failed part-way: the other workers still take part in the
+    // rounds of the batches left.
+    while batch < batches {
+        gather(worker, rounds, batch)?;
+        batch += 1;
+    }
     Ok(Some(written))
 }
+
+/// Raw (uncompressed) bytes of values gathered to process 0 in one round.
+const GATHER_RAW_BYTES: u64 = 64 << 20;
 
 /// The blocks of `header` that lie in `worker`'s chunks.
 fn owned_blocks(header: &Header, partition: &Partition, worker: usize) -> Vec<u64> {

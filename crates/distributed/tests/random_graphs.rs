@@ -336,3 +336,37 @@ fn graphs_with_long_ties_and_many_moves_go_wide_as_in_the_engine() {
     let expected = gsolve_engine::retrograde::solve(&graph);
     same(&expected, &two_workers(&graph), "wide counters");
 }
+
+/// A solve written by two workers, the blocks gathered to worker 0 a few at a
+/// time (rounds of 8 raw bytes, blocks of 4 positions): the file the engine's
+/// solve writes in one process, byte for byte.
+#[test]
+fn a_file_gathered_in_many_batches_is_the_single_process_file() {
+    use gsolve_distributed::build::write_parts_in_batches;
+    use gsolve_distributed::partition::Partition;
+    use gsolve_distributed::rounds::Rounds;
+    use gsolve_tablebase::write::{self, Identity, WriteOptions};
+    let dir = std::env::temp_dir().join(format!("gsolve-batches-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let options = WriteOptions { force: true, level: 3, block_bytes: 4 };
+    let parameters = vec![("seed".to_string(), "7".to_string())];
+    let identity = Identity { game: "graph", parameters: &parameters, index_version: 1 };
+    for seed in 300..304u64 {
+        let graph = Graph::random(seed, 200 + seed as usize, 3);
+        let single = dir.join(format!("single-{seed}.gtb"));
+        write::write_values(&single, &identity, &gsolve_engine::retrograde::solve(&graph), &options, None).unwrap();
+        let path = dir.join(format!("two-{seed}.gtb"));
+        let (game, target, options, parameters) = (Arc::new(graph), path.clone(), options.clone(), parameters.clone());
+        let written = gsolve_distributed::cluster::run(&Cluster::single(2), "test", move |worker| {
+            let partition = Partition::new(game.index_size(), worker.peers(), 2);
+            let mut rounds = Rounds::new(worker, partition, 2);
+            let part = retrograde::solve(worker, &mut rounds, &*game, &retrograde::Options::default())?;
+            let identity = Identity { game: "graph", parameters: &parameters, index_version: 1 };
+            write_parts_in_batches(worker, &mut rounds, &part, &identity, &target, &options, 8)
+        })
+        .expect("the run works");
+        assert!(written.iter().flatten().all(|w| w.is_ok()), "seed {seed}: the write fails");
+        assert_eq!(std::fs::read(&single).unwrap(), std::fs::read(&path).unwrap(), "seed {seed}: the files differ");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
