@@ -110,24 +110,32 @@ impl Unmoves for Graph {
     }
 }
 
+/// The moves of the wrapped [`Graph`]: a wrapper changes only what the index
+/// holds.
+macro_rules! graph_moves {
+    ($wrapper:ty) => {
+        impl Game for $wrapper {
+            type Position = u64;
+            type Move = u64;
+            fn terminal(&self, p: &u64) -> Option<Outcome> {
+                self.0.terminal(p)
+            }
+            fn moves(&self, p: &u64, moves: &mut Vec<u64>) {
+                self.0.moves(p, moves)
+            }
+            fn play(&self, p: &u64, mv: &u64) -> u64 {
+                self.0.play(p, mv)
+            }
+        }
+    };
+}
+
 /// The same graph, its terminal positions not indexed (they are holes to the
 /// index; the solver values them from their parents' moves).
 #[derive(Clone, Debug)]
 struct HiddenTerminals(Graph);
 
-impl Game for HiddenTerminals {
-    type Position = u64;
-    type Move = u64;
-    fn terminal(&self, p: &u64) -> Option<Outcome> {
-        self.0.terminal(p)
-    }
-    fn moves(&self, p: &u64, moves: &mut Vec<u64>) {
-        self.0.moves(p, moves)
-    }
-    fn play(&self, p: &u64, mv: &u64) -> u64 {
-        self.0.play(p, mv)
-    }
-}
+graph_moves!(HiddenTerminals);
 
 impl Indexed for HiddenTerminals {
     fn terminals_indexed(&self) -> bool {
@@ -169,19 +177,7 @@ impl LeftOutWins {
     }
 }
 
-impl Game for LeftOutWins {
-    type Position = u64;
-    type Move = u64;
-    fn terminal(&self, p: &u64) -> Option<Outcome> {
-        self.0.terminal(p)
-    }
-    fn moves(&self, p: &u64, moves: &mut Vec<u64>) {
-        self.0.moves(p, moves)
-    }
-    fn play(&self, p: &u64, mv: &u64) -> u64 {
-        self.0.play(p, mv)
-    }
-}
+graph_moves!(LeftOutWins);
 
 impl Indexed for LeftOutWins {
     fn terminals_indexed(&self) -> bool {
