@@ -60,6 +60,10 @@ fn same_file_from_two_processes(scratch: &Scratch, build: &[&str]) {
     let report = text(&double.stdout);
     assert!(report.contains("2 processes of 1 worker"), "{report}");
     assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap(), "{build:?}: the files differ");
+    // The report says the same of the file: the game, its indices and
+    // positions, its values and blocks (up to the first `;`).
+    let what = |out: &str| out.split_once(": ").map(|(_, rest)| rest.split(';').next().unwrap_or("").to_string());
+    assert_eq!(what(&text(&single.stdout)), what(&report), "{build:?}: the reports differ");
 }
 
 #[test]

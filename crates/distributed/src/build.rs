@@ -69,8 +69,11 @@ pub fn write_parts_in_batches(
     let partition = *rounds.partition();
     let me = worker.index();
     let values = PartValues { part, partition: &partition };
-    let summaries = rounds.finish(worker, &[values.max_code() as u64], &mut |_| unreachable!("no updates"))?;
+    let summary = [values.max_code() as u64, part.holes()];
+    let summaries = rounds.finish(worker, &summary, &mut |_| unreachable!("no updates"))?;
     let max_code = summaries.iter().map(|s| s[0]).max().unwrap_or(0) as u32;
+    // Counted here, where every value is seen, for the report.
+    let holes = summaries.iter().map(|s| s[1]).sum::<u64>();
     let header = write::plan(identity, partition.size, max_code, options);
     let header = match header {
         Ok(header) => header,
@@ -134,7 +137,7 @@ pub fn write_parts_in_batches(
         gather(worker, rounds, batch)?;
         batch += 1;
     }
-    Ok(Some(written))
+    Ok(Some(written.map(|written| Written { holes: Some(holes), ..written })))
 }
 
 /// Raw (uncompressed) bytes of values gathered to process 0 in one round.

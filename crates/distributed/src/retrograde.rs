@@ -80,6 +80,14 @@ impl Part {
         self.len() == 0
     }
 
+    /// The indices held that name no position ([`PackedValue::NONE`]).
+    pub fn holes(&self) -> u64 {
+        match self {
+            Part::Narrow(codes) => codes.iter().filter(|&&c| c as u32 == PackedValue::NONE.0).count() as u64,
+            Part::Wide(codes) => codes.iter().filter(|&&c| c == PackedValue::NONE.0).count() as u64,
+        }
+    }
+
     /// The largest code held.
     pub fn max_code(&self) -> u32 {
         match self {
