@@ -180,31 +180,34 @@ struct Level {
 impl Level {
     fn push(&mut self, entry: u64, limit: usize) {
         self.count += 1;
-        if !self.scanned {
+        if !self.scanned || entry & 3 == TAG_TIE {
             self.listed.push(entry);
-            if self.listed.len() > limit {
-                self.scanned = true;
-                self.listed.retain(|e| e & 3 == TAG_TIE);
-            }
-        } else if entry & 3 == TAG_TIE {
-            self.listed.push(entry);
+            self.keep_within(limit);
         }
     }
 
     /// This level and `other` (of the same remoteness) as one.
     fn join(mut self, mut other: Level, limit: usize) -> Level {
-        if self.scanned || other.scanned {
-            self.listed.retain(|e| e & 3 == TAG_TIE);
-            other.listed.retain(|e| e & 3 == TAG_TIE);
-            self.scanned = true;
-        }
         self.listed.append(&mut other.listed);
         self.count += other.count;
-        if !self.scanned && self.listed.len() > limit {
-            self.scanned = true;
-            self.listed.retain(|e| e & 3 == TAG_TIE);
+        if self.scanned || other.scanned {
+            self.scan_instead();
         }
+        self.keep_within(limit);
         self
+    }
+
+    /// Past `limit` listed, the level is scanned for instead.
+    fn keep_within(&mut self, limit: usize) {
+        if !self.scanned && self.listed.len() > limit {
+            self.scan_instead();
+        }
+    }
+
+    /// Lists the ties only: the rest is found by scanning.
+    fn scan_instead(&mut self) {
+        self.scanned = true;
+        self.listed.retain(|e| e & 3 == TAG_TIE);
     }
 }
 
