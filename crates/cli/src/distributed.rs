@@ -4,7 +4,6 @@
 use crate::progress::Bar;
 use crate::Failure;
 use clap::Args;
-use gsolve_analysis::CatalogGame;
 use gsolve_distributed::build::{self, BuildError, Target};
 use gsolve_distributed::Cluster;
 use gsolve_engine::Unmoves;
@@ -154,33 +153,37 @@ where
     crate::report::report_written(name, output, &written, started.elapsed(), None, &note)
 }
 
-/// Distributed tiered builds solve layered tiers only (pawns): any other game is
-/// refused before any process starts work.
-pub fn refuse_unlayered<G: CatalogGame + gsolve_engine::Tiered>(game: &G) -> Result<(), Failure> {
-    match game.tiers().into_iter().find(|&t| !game.for_each_layer_in_tier(t, |_| {})) {
+/// Distributed tiered builds solve tiers without cycles only (layered, or
+/// measured by progress): any other game is refused before any process starts
+/// work.
+pub fn refuse_unswept<G: gsolve_engine::Tiered>(game: &G, name: &str) -> Result<(), Failure> {
+    match game.tiers().into_iter().find(|&t| gsolve_engine::tiered::sweep_of(game, t).is_none()) {
         Some(tier) => Err(Failure::Input(format!(
-            "{} game: tier {} is not layered, and distributed builds solve layered tiers only (pawns) \
-             so far: build it in one process (without --processes or --local-processes)",
-            G::NAME,
+            "{name} game: tier {} may have cycles (neither layered nor measured by progress), and \
+             distributed builds solve such tiers only with the whole game: build it in one process \
+             (without --processes or --local-processes)",
             game.tier_name(tier),
         ))),
         None => Ok(()),
     }
 }
 
-/// One process's part of a distributed tiered build (pawns, and any game whose
-/// tiers are layered). The work directory must be one every process sees.
+/// One process's part of a distributed tiered build (pawns, pawn-like rules
+/// games: every game whose tiers are swept). The work directory must be one
+/// every process sees. `stored`: the game the file holds (`game` may be a
+/// faster form of it).
 pub fn build_tiered<G>(
     game: G,
+    stored: StoredIdentity,
     output: &Path,
     tier_args: &crate::TierArgs,
     options: WriteOptions,
     cluster: Cluster,
 ) -> Result<(), Failure>
 where
-    G: CatalogGame + gsolve_engine::Tiered + Send + 'static,
+    G: gsolve_engine::Tiered + gsolve_engine::Indexed + Send + Sync + 'static,
 {
-    refuse_unlayered(&game)?;
+    refuse_unswept(&game, stored.game)?;
     if tier_args.memory.is_some() {
         return Err(Failure::Input(
             "--memory is not taken by distributed builds yet (each process holds 1/N of a tier)".into(),
@@ -196,9 +199,10 @@ where
     };
     let _cleanup =
         lead.then(|| crate::interrupt::remove_on_interrupt(&gsolve_tablebase::write::temporary_path(output)));
-    let job = job_of(&StoredIdentity::of(&game), &options);
+    let job = job_of(&stored, &options);
+    let name = stored.game;
     let target = Target { path: output.to_path_buf(), options, progress: lead.then_some(progress) };
-    let result = gsolve_distributed::tiered::build_tiered(&cluster, &job, Arc::new(game), work_dir, target);
+    let result = gsolve_distributed::tiered::build_tiered(&cluster, &job, Arc::new(game), stored, work_dir, target);
     drop(bar);
     let report = result.map_err(|e| match e {
         BuildError::Run(e) if e.is_usage() => Failure::Input(e.to_string()),
@@ -217,7 +221,7 @@ where
         report.rounds,
         report.block_bytes_away,
     );
-    crate::report::report_written(G::NAME, output, &written, started.elapsed(), None, &note)
+    crate::report::report_written(name, output, &written, started.elapsed(), None, &note)
 }
 
 /// `--local-processes N`: runs this command again as processes 0..N of a build

@@ -12,7 +12,7 @@ use gsolve_analysis::catalog::{
 };
 use gsolve_analysis::{analysis_of_stored, print};
 use gsolve_distributed::Cluster;
-use gsolve_engine::{Tiered, Unmoves};
+use gsolve_engine::{Indexed, Tiered, Unmoves};
 use gsolve_rules::RulesGame;
 use gsolve_tablebase::summary::{remoteness_range, summarize, SideCounts, EXACT_REMOTENESS};
 use gsolve_tablebase::write::StoredIdentity;
@@ -146,8 +146,8 @@ impl ClusterBuild for Across<'_> {
     fn whole<G: Unmoves + Send + Sync + 'static>(self, game: G, stored: StoredIdentity) -> Self::Output {
         crate::distributed::build_retrograde(game, stored, self.output, self.options, self.cluster)
     }
-    fn tiers<G: CatalogGame + Tiered>(self, game: G) -> Self::Output {
-        crate::distributed::build_tiered(game, self.output, &self.tiers, self.options, self.cluster)
+    fn tiers<G: Tiered + Indexed + Send + Sync + 'static>(self, game: G, stored: StoredIdentity) -> Self::Output {
+        crate::distributed::build_tiered(game, stored, self.output, &self.tiers, self.options, self.cluster)
     }
 }
 

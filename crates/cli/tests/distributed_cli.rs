@@ -45,8 +45,9 @@ fn hostfile(path: &Path, n: usize) {
     std::fs::write(path, lines).unwrap();
 }
 
-/// Builds with one process, then with `--local-processes 2`; the files must match.
-fn same_file_from_two_processes(scratch: &Scratch, build: &[&str]) {
+/// Builds with one process, then with `--local-processes 2`; the files must
+/// match. The two-process build's report.
+fn same_file_from_two_processes(scratch: &Scratch, build: &[&str]) -> String {
     let one = scratch.path("one.gtb");
     let two = scratch.path("two.gtb");
     let mut args = build.to_vec();
@@ -64,6 +65,7 @@ fn same_file_from_two_processes(scratch: &Scratch, build: &[&str]) {
     // positions, its values and blocks (up to the first `;`).
     let what = |out: &str| out.split_once(": ").map(|(_, rest)| rest.split(';').next().unwrap_or("").to_string());
     assert_eq!(what(&text(&single.stdout)), what(&report), "{build:?}: the reports differ");
+    report
 }
 
 #[test]
@@ -105,39 +107,47 @@ fn two_processes_write_the_single_process_file_for_pawns_tier_by_tier() {
 
 /// Rules games of every shape the single process builds in its own way (tiers
 /// on disk, progress sweeps, whole by retrograde with a folded index and wins
-/// in 1 left out, a pursuit on a map), built across two processes by
+/// in 1 left out, a pursuit on a map), built across two processes: tier by
+/// tier where every tier is swept (tic-tac-toe, pawns, Breakthrough), else by
 /// retrograde analysis over the whole index: the same file. Each game has
 /// more than one chunk of 16,384 positions, so both processes own some.
 #[test]
 fn two_processes_write_the_single_process_file_for_rules_games() {
     let scratch = Scratch::new("rules");
     let file = |name: &str| example(&format!("rules/{name}.toml")).to_str().unwrap().to_string();
-    let builds: [Vec<String>; 5] = [
-        vec![file("tic-tac-toe")],
-        vec![file("fox-and-hounds"), ".H.H.H/....../....../....../....../F..... f".into()],
+    // (tier by tier?, the game)
+    let builds: [(bool, Vec<String>); 7] = [
+        (true, vec![file("tic-tac-toe")]),
+        (true, vec![file("pawns")]),
+        (true, vec![file("breakthrough"), "--rows".into(), "5".into(), "--cols".into(), "3".into()]),
+        (false, vec![file("fox-and-hounds"), ".H.H.H/....../....../....../....../F..... f".into()]),
         // A Dobutsu endgame with hands to drop from.
-        vec![file("dobutsu"), "l../.c./.C./..L s -".into()],
-        vec![file("dobutsu"), "l../.../.../..L s Cc".into()],
-        vec![file("cops-and-robbers"), "C.....C/......./.#.#.#./......./...R... c".into()],
+        (false, vec![file("dobutsu"), "l../.c./.C./..L s -".into()]),
+        (false, vec![file("dobutsu"), "l../.../.../..L s Cc".into()]),
+        (false, vec![file("cops-and-robbers"), "C.....C/......./.#.#.#./......./...R... c".into()]),
     ];
-    for build in &builds {
-        let mut args = vec!["build", "rules", "--force"];
-        args.extend(build.iter().map(String::as_str));
-        same_file_from_two_processes(&scratch, &args);
-    }
-    // One process of two timely workers (never more workers than this
-    // machine's two cores), on the last game: the file of `one.gtb`.
     let hosts = scratch.path("hosts");
     hostfile(&hosts, 1);
-    let workers = scratch.path("workers.gtb");
-    let mut args = vec!["build", "rules", "--force", "-o", workers.to_str().unwrap(), "-j", "2"];
-    args.extend(builds[4].iter().map(String::as_str));
-    args.extend(["--processes", "1", "--process", "0", "--hostfile", hosts.to_str().unwrap()]);
-    let run = finish(start(&args), Duration::from_secs(120), "the build of two workers");
-    assert!(run.status.success(), "{}", text(&run.stderr));
-    assert!(text(&run.stdout).contains("1 process of 2 workers"), "{}", text(&run.stdout));
-    let one = std::fs::read(scratch.path("one.gtb")).unwrap();
-    assert_eq!(std::fs::read(&workers).unwrap(), one, "two workers: the files differ");
+    for (number, (by_tiers, build)) in builds.iter().enumerate() {
+        let mut args = vec!["build", "rules", "--force"];
+        args.extend(build.iter().map(String::as_str));
+        let report = same_file_from_two_processes(&scratch, &args);
+        // Tier by tier, the traffic is child values; whole, updates.
+        let tiered = report.contains("bytes of child values between processes");
+        assert_eq!(tiered, *by_tiers, "{build:?}: {report}");
+        // One process of two timely workers (never more workers than this
+        // machine's two cores), for one game of each way: the file of `one.gtb`.
+        if number == 2 || number == 6 {
+            let workers = scratch.path("workers.gtb");
+            args.extend(["-o", workers.to_str().unwrap(), "-j", "2"]);
+            args.extend(["--processes", "1", "--process", "0", "--hostfile", hosts.to_str().unwrap()]);
+            let run = finish(start(&args), Duration::from_secs(120), "the build of two workers");
+            assert!(run.status.success(), "{}", text(&run.stderr));
+            assert!(text(&run.stdout).contains("1 process of 2 workers"), "{}", text(&run.stdout));
+            let one = std::fs::read(scratch.path("one.gtb")).unwrap();
+            assert_eq!(std::fs::read(&workers).unwrap(), one, "{build:?}, two workers: the files differ");
+        }
+    }
 }
 
 /// Breakthrough 4 × 4 (28.8 million indices), whose single-process build

@@ -8,12 +8,16 @@
 //! 1. **read** this worker's part of each child tier (dealt like the tier
 //!    itself, by [`Partition`]) from the finished tier files in the work
 //!    directory: no process holds a whole tier.
-//! 2. **layers**, in the game's order ([`Tiered::for_each_layer_in_tier`]); for each:
+//! 2. **steps**: the tier in parts whose children in the tier all lie in earlier
+//!    parts ([`Steps`]): the game's layers ([`Tiered::for_each_layer_in_tier`]),
+//!    or classes of equal progress from the greatest down
+//!    ([`Tiered::progress_bound`]; each worker sorts its own positions by
+//!    progress); long parts go in pieces. For each:
 //!    - each worker lists the children of its positions that are owned by
-//!      another worker: in this tier (an earlier layer: solved already) or in a
+//!      another worker: in this tier (an earlier part: solved already) or in a
 //!      child tier, and asks their owners (8 bytes a child);
 //!    - the owners answer with the codes (4 bytes a child), in the next round,
-//!      which carries the next layer's questions too: one round a layer;
+//!      which carries the next part's questions too: one round a part;
 //!    - each worker values its positions: the best of its children's values from
 //!      the parent's side, as the single-process sweep does.
 //! 3. **save**: codes are kept `width` bytes each (1, else 2, else 4: the whole
@@ -22,32 +26,38 @@
 //!    checks and lists it as finished. A build stopped at any point goes on from
 //!    the last finished tier when started again.
 //!
-//! Only layered tiers are solved here (pawn chess, and rules games whose tiers the
-//! game layers); a tier the game does not layer is refused by name.
+//! Only tiers without cycles by the game's word are solved here: layered (pawn
+//! chess) or measured by progress (pawn-like rules games: Breakthrough, pawns,
+//! placing games). A tier that may have cycles is refused by name.
 
 use crate::build::{BuildError, Report, Target};
 use crate::cluster::Lost;
 use crate::partition::Partition;
 use crate::rounds::Rounds;
-use gsolve_engine::{ChildAt, Indexed, PackedValue, Scan, Tiered, Value, Variant};
+use gsolve_engine::tiered::{sweep_of, Sweep};
+use gsolve_engine::{ChildAt, Indexed, PackedValue, Scan, Tiered, Value};
 use gsolve_tablebase::tiers::{self, WorkDir};
-use gsolve_tablebase::write::Identity;
+use gsolve_tablebase::write::StoredIdentity;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use timely::worker::Worker;
 
 /// Builds a tiered game's tablebase over the cluster: see the module
 /// documentation. Every process calls it with the same game, `job` and work
-/// directory (a directory every process sees, at the same path).
+/// directory (a directory every process sees, at the same path). `game` is the
+/// game solved, `stored` the game the file and the work directory say they hold
+/// (`game` may be a faster form of it with the same tiers and indices).
 pub fn build_tiered<G>(
     cluster: &crate::Cluster,
     job: &str,
     game: Arc<G>,
+    stored: StoredIdentity,
     work_dir: PathBuf,
     target: Target,
 ) -> Result<Report, BuildError>
 where
-    G: Tiered + Indexed + Variant + Send + Sync + 'static,
+    G: Tiered + Indexed + Send + Sync + 'static,
 {
     let threads = cluster.threads;
     let lead_process = cluster.process == 0;
@@ -55,7 +65,7 @@ where
         let lead = lead_process && worker.index() == 0;
         // Only parcels and summaries travel here: the partition of updates is unused.
         let mut rounds = Rounds::new(worker, Partition::new(0, worker.peers(), 0), threads);
-        let outcome = run_worker(worker, &mut rounds, &*game, &work_dir, &target, lead)?;
+        let outcome = run_worker(worker, &mut rounds, &*game, &stored, &work_dir, &target, lead)?;
         let totals = rounds.finish(worker, &[rounds.parcel_bytes_away], &mut |_| unreachable!("no updates"))?;
         Ok((outcome, totals.iter().map(|s| s[0]).sum::<u64>(), rounds.round()))
     })?;
@@ -84,17 +94,18 @@ fn words(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
 
 /// One worker's build. `Ok(Err(..))`: the build failed, the same way everywhere.
 #[allow(clippy::type_complexity)]
-fn run_worker<G: Tiered + Indexed + Variant + Sync>(
+#[allow(clippy::too_many_arguments)]
+fn run_worker<G: Tiered + Indexed + Sync>(
     worker: &mut Worker,
     rounds: &mut Rounds,
     game: &G,
+    stored: &StoredIdentity,
     work_dir: &Path,
     target: &Target,
     lead: bool,
 ) -> Result<Result<Option<gsolve_tablebase::Written>, BuildError>, Lost> {
     let tiers = game.tiers();
-    let parameters = game.parameters();
-    let identity = Identity { game: G::NAME, parameters: &parameters, index_version: G::INDEX_VERSION };
+    let identity = stored.identity();
 
     // The lead opens the work directory (resuming a stopped build) and tells
     // everyone the width of each finished tier (0: not finished).
@@ -114,9 +125,10 @@ fn run_worker<G: Tiered + Indexed + Variant + Sync>(
             Err(e) => problem = Some(e.to_string()),
         }
         if problem.is_none() {
-            if let Some(tier) = tiers.iter().find(|&&t| !game.for_each_layer_in_tier(t, |_| {})) {
+            if let Some(tier) = tiers.iter().find(|&&t| sweep_of(game, t).is_none()) {
                 problem = Some(format!(
-                    "tier {} is not layered: distributed builds solve layered tiers only so far",
+                    "tier {} may have cycles (the game gives neither its layers nor a progress measure): \
+                     distributed builds solve such tiers only with the whole game",
                     game.tier_name(*tier)
                 ));
             }
@@ -163,7 +175,7 @@ fn run_worker<G: Tiered + Indexed + Variant + Sync>(
         return Ok(Ok(None));
     }
     let work = work.expect("the lead opened the work directory");
-    match tiers::assemble(game, &target.path, work, &target.options, None) {
+    match tiers::assemble(game, &identity, &target.path, work, &target.options, None) {
         Ok(written) => Ok(Ok(Some(written))),
         Err(e) => Ok(Err(BuildError::Write(e))),
     }
@@ -230,6 +242,167 @@ fn key(slot: usize, from: usize, answer: bool) -> u64 {
     (slot as u64) << 33 | (from as u64) << 1 | answer as u64
 }
 
+/// The positions this worker values in one round of a tier's solve.
+enum Mine {
+    /// Its indices of a layer's piece, as ranges.
+    Ranges(Vec<Range<u64>>),
+    /// Its indices of a progress class's piece, increasing.
+    Indices(Vec<u64>),
+}
+
+impl Mine {
+    fn for_each_located<G: Tiered>(&self, game: &G, tier: G::Tier, mut f: impl FnMut(u64, Scan<'_, G::Tier>)) {
+        match self {
+            Mine::Ranges(ranges) => {
+                for range in ranges {
+                    game.for_each_located(tier, range.clone(), &mut f);
+                }
+            }
+            Mine::Indices(indices) => game.for_each_located_at(tier, indices.iter().copied(), f),
+        }
+    }
+}
+
+/// A tier in parts, in solving order, each valued in one round.
+///
+/// Invariant: every child in the tier of a position of step k lies in a step
+/// before k that is not a piece of the same part (a layer, or a class of
+/// progress), and every worker has the same number of steps, some of them
+/// empty for it: a part's pieces are as many as its largest share of a worker
+/// needs.
+enum Steps {
+    /// The game's layers, cut into pieces of at most [`PIECE`] indices.
+    Layers(Vec<Range<u64>>),
+    /// This worker's indices (local, as [`Partition`] keeps them) sorted by
+    /// progress, the greatest first (by index within a progress), and each
+    /// step's range of that order.
+    Progress { order: Vec<u32>, pieces: Vec<Range<usize>> },
+}
+
+impl Steps {
+    fn len(&self) -> usize {
+        match self {
+            Steps::Layers(pieces) => pieces.len(),
+            Steps::Progress { pieces, .. } => pieces.len(),
+        }
+    }
+
+    fn mine(&self, k: usize, partition: &Partition, me: usize) -> Mine {
+        match self {
+            Steps::Layers(pieces) => {
+                let piece = &pieces[k];
+                Mine::Ranges(
+                    partition
+                        .ranges(me)
+                        .filter_map(|r| {
+                            let (start, end) = (r.start.max(piece.start), r.end.min(piece.end));
+                            (start < end).then_some(start..end)
+                        })
+                        .collect(),
+                )
+            }
+            Steps::Progress { order, pieces } => Mine::Indices(
+                order[pieces[k].clone()].iter().map(|&local| partition.global(me, local as usize)).collect(),
+            ),
+        }
+    }
+}
+
+/// The steps of `tier` ([`Steps`]): its layers, or this worker's positions
+/// sorted by progress. The classes' sizes are agreed on in one round, so that
+/// every worker takes as many steps. `Ok(Err(..))`: the game broke its
+/// progress measure, or a worker's share is past 2^32 positions (everywhere
+/// at once).
+fn steps<G: Tiered>(
+    worker: &mut Worker,
+    rounds: &mut Rounds,
+    game: &G,
+    tier: G::Tier,
+    partition: &Partition,
+) -> Result<Result<Steps, String>, Lost> {
+    let bound = match sweep_of(game, tier) {
+        Some(Sweep::Progress(bound)) => bound,
+        _ => {
+            // A long layer goes in pieces, so that what one round asks and
+            // answers stays bounded.
+            let mut pieces = Vec::new();
+            game.for_each_layer_in_tier(tier, |layer| {
+                let mut start = layer.start;
+                while start < layer.end {
+                    let end = layer.end.min(start + PIECE);
+                    pieces.push(start..end);
+                    start = end;
+                }
+            });
+            return Ok(Ok(Steps::Layers(pieces)));
+        }
+    };
+    let me = worker.index();
+    let owned = partition.owned(me);
+    let levels = bound as usize + 1;
+    // 1. Each owned position's progress, and each class's size (class l:
+    //    progress bound − l); holes have none.
+    const HOLE: u16 = u16::MAX;
+    let too_many = owned > u32::MAX as usize;
+    let mut progress = vec![HOLE; if too_many { 0 } else { owned }];
+    let mut lengths = vec![0u64; levels];
+    let mut broken = false;
+    if !too_many {
+        let mut first = 0usize;
+        for range in partition.ranges(me) {
+            game.for_each_progress_in_tier(tier, range.clone(), |index, p| {
+                if p > bound {
+                    broken = true;
+                    return;
+                }
+                progress[first + (index - range.start) as usize] = p as u16;
+                lengths[(bound - p) as usize] += 1;
+            });
+            first += (range.end - range.start) as usize;
+        }
+    }
+    let mut summary = lengths.clone();
+    summary.extend([too_many as u64, broken as u64]);
+    let summaries = rounds.finish(worker, &summary, &mut |_| unreachable!("no updates"))?;
+    if summaries.iter().any(|s| s[levels] != 0) {
+        return Ok(Err(format!(
+            "a worker's share is more than 2^32 positions: build it with more workers ({} now)",
+            worker.peers()
+        )));
+    }
+    if summaries.iter().any(|s| s[levels + 1] != 0) {
+        return Ok(Err(format!(
+            "a position's progress is above the bound {bound}: the game breaks the Tiered invariants"
+        )));
+    }
+    // 2. A counting sort of the owned positions, greatest progress first.
+    let mut starts = vec![0usize; levels + 1];
+    for l in 0..levels {
+        starts[l + 1] = starts[l] + lengths[l] as usize;
+    }
+    let mut order = vec![0u32; starts[levels]];
+    let mut next = starts.clone();
+    for (local, &p) in progress.iter().enumerate() {
+        if p != HOLE {
+            let slot = &mut next[(bound - p as u32) as usize];
+            order[*slot] = local as u32;
+            *slot += 1;
+        }
+    }
+    drop(progress);
+    // 3. Each class in as many pieces as its largest share needs.
+    let piece = (PIECE as usize / worker.peers()).max(1);
+    let mut pieces = Vec::new();
+    for l in 0..levels {
+        let most = summaries.iter().map(|s| s[l]).max().unwrap_or(0) as usize;
+        for k in 0..most.div_ceil(piece) {
+            let start = (starts[l] + k * piece).min(starts[l + 1]);
+            pieces.push(start..(start + piece).min(starts[l + 1]));
+        }
+    }
+    Ok(Ok(Steps::Progress { order, pieces }))
+}
+
 /// Steps 1 and 2 for one tier: this worker's codes, their width, and the run's
 /// largest code. Starts over wider when a code does not fit (everywhere at once).
 ///
@@ -268,29 +441,22 @@ fn solve_tier<G: Tiered + Sync>(
     }
     let slots = held.len() + 1;
     let partition_of = |slot: usize| if slot == 0 { &partition } else { &held[slot - 1].partition };
-    // A long layer goes in pieces, so that what one round asks and answers
-    // stays bounded (the pieces of a layer do not depend on each other).
-    let mut layers = Vec::new();
-    game.for_each_layer_in_tier(tier, |layer| {
-        let mut start = layer.start;
-        while start < layer.end {
-            let end = layer.end.min(start + PIECE);
-            layers.push(start..end);
-            start = end;
-        }
-    });
+    let steps = match steps(worker, rounds, game, tier, &partition)? {
+        Ok(steps) => steps,
+        Err(message) => return Ok(Err(format!("tier {}: {message}", game.tier_name(tier)))),
+    };
     'widths: for width in [1u8, 2, 4] {
         let mut codes = Codes { width, bytes: vec![0; partition.owned(me) * width as usize] };
         let mut overflow = false;
         let mut broken = None;
-        // Layer k's requests travel in round k with the answers to layer k − 1's
-        // (which ask only for child tiers and layers before k − 1, solved by
-        // then); layer k − 1 is valued when they arrive: one round a layer, and
-        // one more at the end.
+        // Step k's requests travel in round k with the answers to step k − 1's
+        // (which ask only for child tiers and steps before k − 1, solved by
+        // then: a part's pieces do not read each other); step k − 1 is valued
+        // when they arrive: one round a step, and one more at the end.
         let mut requests_in: Vec<(usize, usize, Vec<u8>)> = Vec::new();
         // asked[slot][owner]: the indices asked of `owner`, sorted.
-        let mut previous: Option<(Vec<std::ops::Range<u64>>, Vec<Vec<Vec<u64>>>)> = None;
-        for k in 0..=layers.len() {
+        let mut previous: Option<(Mine, Vec<Vec<Vec<u64>>>)> = None;
+        for k in 0..=steps.len() {
             let mut parcels: Vec<(usize, u64, Vec<u8>)> = requests_in
                 .drain(..)
                 .map(|(slot, from, bytes)| {
@@ -300,33 +466,25 @@ fn solve_tier<G: Tiered + Sync>(
                     (from, key(slot, me, true), answer)
                 })
                 .collect();
-            let current = layers.get(k).map(|layer| {
-                // This worker's positions of the layer.
-                let mine: Vec<std::ops::Range<u64>> = partition
-                    .ranges(me)
-                    .filter_map(|r| {
-                        let (start, end) = (r.start.max(layer.start), r.end.min(layer.end));
-                        (start < end).then_some(start..end)
-                    })
-                    .collect();
+            let current = (k < steps.len()).then(|| {
+                // This worker's positions of the step.
+                let mine = steps.mine(k, &partition, me);
                 // The children held by other workers.
                 let mut asked: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); peers]; slots];
-                for range in &mine {
-                    game.for_each_located(tier, range.clone(), |_, scan| {
-                        if let Scan::Moves(moves) = scan {
-                            for child in moves {
-                                if let ChildAt::In(t, i) = *child {
-                                    if let Some(slot) = slot_of(tier, t, &held) {
-                                        let owner = partition_of(slot).owner(i);
-                                        if owner != me {
-                                            asked[slot][owner].push(i);
-                                        }
+                mine.for_each_located(game, tier, |_, scan| {
+                    if let Scan::Moves(moves) = scan {
+                        for child in moves {
+                            if let ChildAt::In(t, i) = *child {
+                                if let Some(slot) = slot_of(tier, t, &held) {
+                                    let owner = partition_of(slot).owner(i);
+                                    if owner != me {
+                                        asked[slot][owner].push(i);
                                     }
                                 }
                             }
                         }
-                    });
-                }
+                    }
+                });
                 for list in asked.iter_mut().flatten() {
                     list.sort_unstable();
                     list.dedup();
@@ -352,9 +510,9 @@ fn solve_tier<G: Tiered + Sync>(
                 }
             }
             let Some((mine, asked)) = std::mem::replace(&mut previous, current) else { continue };
-            // The layer's values.
-            for range in &mine {
-                game.for_each_located(tier, range.clone(), |index, scan| {
+            // The step's values.
+            {
+                mine.for_each_located(game, tier, |index, scan| {
                     let value = match scan {
                         Scan::Over(outcome) => outcome.value(),
                         Scan::Known(value) => value,
@@ -378,9 +536,10 @@ fn solve_tier<G: Tiered + Sync>(
                                     ChildAt::Nowhere => PackedValue::NONE,
                                 };
                                 match code.unpack() {
-                                    // Every tier is layered, so acyclic: no child is a
+                                    // Every tier is swept, so acyclic: no child is a
                                     // draw, and code 0 (a draw) is a child not solved
-                                    // yet, which only a game that breaks its layers gives.
+                                    // yet, which only a game that breaks its layers or
+                                    // its progress measure gives.
                                     Some(v) if code.0 != 0 => best = best.max(Some(v.parent_view())),
                                     _ => {
                                         broken.get_or_insert(index);

@@ -211,13 +211,13 @@ pub fn solve_tier<G: Tiered + Sync>(
     };
     let solved = &children;
     for width in [1, 2, 4] {
-        let by_progress = game.progress_bound(tier).filter(|&b| b < 1 << 16 && game.tier_size(tier) <= u32::MAX as u64);
-        let attempt = if tier_is_layered(game, tier) {
-            sweep_layers(game, tier, solved, width, observer)
-        } else if let Some(bound) = by_progress {
-            sweep_by_progress(game, tier, bound, solved, width, observer)
-        } else {
-            retrograde_in_tier(game, tier, solved, width, observer)
+        // Progress sweeps keep 4-byte indices.
+        let attempt = match sweep_of(game, tier) {
+            Some(Sweep::Layers) => sweep_layers(game, tier, solved, width, observer),
+            Some(Sweep::Progress(bound)) if game.tier_size(tier) <= u32::MAX as u64 => {
+                sweep_by_progress(game, tier, bound, solved, width, observer)
+            }
+            _ => retrograde_in_tier(game, tier, solved, width, observer),
         };
         if let Some(values) = attempt {
             return values;
@@ -229,6 +229,27 @@ pub fn solve_tier<G: Tiered + Sync>(
 /// Whether the game gives this tier's layers.
 fn tier_is_layered<G: Tiered>(game: &G, tier: G::Tier) -> bool {
     game.for_each_layer_in_tier(tier, |_| {})
+}
+
+/// How a tier can be solved without retrograde analysis: in the game's layers, or
+/// in classes of equal progress from the greatest down. `None`: the tier may have
+/// cycles (it is solved by retrograde analysis within the tier).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sweep {
+    /// [`Tiered::for_each_layer_in_tier`] gives the tier's layers.
+    Layers,
+    /// [`Tiered::progress_bound`] gives this bound, below 2^16.
+    Progress(u32),
+}
+
+/// The sweep a tier takes (layers first), as [`solve_tier`] chooses it; `None`
+/// for a tier solved by retrograde analysis.
+pub fn sweep_of<G: Tiered>(game: &G, tier: G::Tier) -> Option<Sweep> {
+    if tier_is_layered(game, tier) {
+        Some(Sweep::Layers)
+    } else {
+        game.progress_bound(tier).filter(|&b| b < 1 << 16).map(Sweep::Progress)
+    }
 }
 
 /// A child's value: by the rules if terminal, from this tier's codes (`own`) or a

@@ -537,21 +537,22 @@ where
     }
 
     // Step 3: the file, from the tier files.
-    let written = assemble(game, output, work, &options.write, observer)?;
+    let written = assemble(game, &identity, output, work, &options.write, observer)?;
     Ok((written, solved_now))
 }
 
 /// Step 3 of [`build`]: the file assembled from the finished tiers of `work`
-/// (every tier of the game), then the work directory removed.
-pub fn assemble<G: Tiered + Indexed + Variant + Sync>(
+/// (every tier of the game), written as the game `identity` names (the game
+/// itself, or the game a faster form of it stands for), then the work directory
+/// removed.
+pub fn assemble<G: Tiered + Indexed + Sync>(
     game: &G,
+    identity: &Identity<'_>,
     output: &Path,
     work: WorkDir,
     options: &WriteOptions,
     observer: Option<Observer<'_>>,
 ) -> Result<Written> {
-    let parameters = game.parameters();
-    let identity = Identity { game: G::NAME, parameters: &parameters, index_version: G::INDEX_VERSION };
     let mut assembled = Assembled { tiers: Vec::new(), size: game.index_size(), max_code: 0 };
     let mut start = 0;
     for tier in game.tiers() {
@@ -563,7 +564,7 @@ pub fn assemble<G: Tiered + Indexed + Variant + Sync>(
         assembled.tiers.push((start, file, width, len));
         start += len;
     }
-    let written = write::write_values(output, &identity, &assembled, options, observer)?;
+    let written = write::write_values(output, identity, &assembled, options, observer)?;
     drop(assembled);
     work.remove()?;
     Ok(written)

@@ -216,8 +216,14 @@ pub trait ClusterBuild {
     /// game with positions of a smaller room); `stored` is the game the file
     /// says it holds.
     fn whole<G: gsolve_engine::Unmoves + Send + Sync + 'static>(self, game: G, stored: StoredIdentity) -> Self::Output;
-    /// Tier by tier.
-    fn tiers<G: CatalogGame + gsolve_engine::Tiered>(self, game: G) -> Self::Output;
+    /// Tier by tier, each tier swept (in layers or by progress: the game's
+    /// [`gsolve_engine::tiered::sweep_of`]). `game` and `stored` as in
+    /// [`ClusterBuild::whole`].
+    fn tiers<G: gsolve_engine::Tiered + gsolve_engine::Indexed + Send + Sync + 'static>(
+        self,
+        game: G,
+        stored: StoredIdentity,
+    ) -> Self::Output;
 }
 
 /// The engine's retrograde solve with progress reports.
@@ -245,7 +251,8 @@ impl CatalogGame for Pawns {
     }
 
     fn build_across<B: ClusterBuild>(self, build: B) -> B::Output {
-        build.tiers(self)
+        let stored = StoredIdentity::of(&self);
+        build.tiers(self, stored)
     }
 
     fn verify_values(&self, file: &Tablebase, observer: Option<Observer<'_>>) -> Result<Verification, Error> {
@@ -353,24 +360,37 @@ impl CatalogGame for RulesGame {
         }
     }
 
-    /// Across processes, whole: by retrograde analysis over un-moves, the
-    /// engine's solve over the cluster's workers. The file is the one a single
-    /// process writes, whichever way that one solves (whole, by bit rows, or
-    /// tier by tier): the same index, the same values. Why not tier by tier:
-    /// a rules game's tiers are swept by progress or solved by retrograde
-    /// within the tier, and the cluster's tiered build takes layered tiers only.
+    /// Across processes, tier by tier where the single process builds tiers on
+    /// disk and every tier is swept (in layers or by progress: pawn-like games,
+    /// placing games), each tier split over the workers; else whole, by
+    /// retrograde analysis over un-moves (tiers that lead back to each other,
+    /// pursuits, and tiers that may have cycles: the cluster does not solve a
+    /// tier by retrograde within it yet). The file is the one a single process
+    /// writes, whichever way that one solves: the same index, the same values.
     fn build_across<B: ClusterBuild>(self, build: B) -> B::Output {
-        struct Whole<B>(B, StoredIdentity);
-        impl<B: ClusterBuild> gsolve_rules::CompactTask for Whole<B> {
+        struct Across<B> {
+            build: B,
+            stored: StoredIdentity,
+            by_tiers: bool,
+        }
+        impl<B: ClusterBuild> gsolve_rules::CompactTask for Across<B> {
             type Output = B::Output;
             fn run<const N: usize>(self, game: &RulesGame<N>) -> Self::Output {
-                self.0.whole(game.clone(), self.1)
+                if self.by_tiers {
+                    self.build.tiers(game.clone(), self.stored)
+                } else {
+                    self.build.whole(game.clone(), self.stored)
+                }
             }
         }
+        let by_tiers = self.layout(false) == Layout::Tiers
+            && gsolve_engine::Tiered::tiers(&self)
+                .into_iter()
+                .all(|tier| gsolve_engine::tiered::sweep_of(&self, tier).is_some());
         // Positions of the smallest room that holds the pieces, as the
         // single-process solve takes them ([`gsolve_rules::compact`]).
         let stored = StoredIdentity::of(&self);
-        gsolve_rules::compact(&self, Whole(build, stored))
+        gsolve_rules::compact(&self, Across { build, stored, by_tiers })
     }
 
     /// Its tiers are solved with positions of the smallest room that holds its

@@ -1,0 +1,331 @@
+//! The distributed tiered build against the single-process one
+//! ([`gsolve_tablebase::tiers::build`]), file for file, on random tiered games:
+//! tiers swept by progress (classes of many sizes, some empty, some cut into
+//! pieces) or in layers, moves into earlier tiers, into the same tier at greater
+//! progress, and onto terminal positions, holes in every tier. Two workers in
+//! one process, and two processes (threads of this test, each its own timely
+//! run) over 127.0.0.1. A game that breaks its progress measure ends the build
+//! with an error on every worker, never a hang or a file.
+
+use gsolve_distributed::build::{BuildError, Target};
+use gsolve_distributed::tiered::build_tiered;
+use gsolve_distributed::Cluster;
+use gsolve_engine::{Game, Indexed, Outcome, Tiered, Variant};
+use gsolve_tablebase::tiers::{self, BuildOptions};
+use gsolve_tablebase::write::{StoredIdentity, WriteOptions};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// xorshift64*: a reproducible stream from a seed.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Node {
+    Hole,
+    Terminal(Outcome),
+    Inner(Vec<u64>),
+}
+
+/// Tier `t` holds indices `offsets[t]..offsets[t + 1]` of the whole index; a
+/// position is its index.
+#[derive(Clone, Debug)]
+struct RandomTiers {
+    seed: u64,
+    offsets: Vec<u64>,
+    /// Per tier: the game gives its layers (runs of equal progress, greatest
+    /// first, one after another in index order), else a progress bound.
+    layered: Vec<bool>,
+    bounds: Vec<u32>,
+    /// Per index.
+    progress: Vec<u32>,
+    nodes: Vec<Node>,
+}
+
+impl RandomTiers {
+    fn random(seed: u64, sizes: &[u64]) -> RandomTiers {
+        let mut random = Random(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut offsets = vec![0];
+        let (mut layered, mut bounds, mut progress) = (Vec::new(), Vec::new(), Vec::new());
+        for &size in sizes {
+            offsets.push(offsets.last().unwrap() + size);
+            let layers = random.below(3) == 0;
+            let bound = if layers { random.below(6) as u32 } else { [0, 1, 3, 40][random.below(4) as usize] };
+            for i in 0..size {
+                progress.push(if layers {
+                    bound - (i * (bound as u64 + 1) / size) as u32
+                } else {
+                    random.below(bound as u64 + 1) as u32
+                });
+            }
+            layered.push(layers);
+            bounds.push(bound);
+        }
+        let total = *offsets.last().unwrap() as usize;
+        // Holes and terminal positions first, so that moves can avoid holes.
+        let mut nodes: Vec<Node> = (0..total)
+            .map(|_| match random.below(80) {
+                0..8 => Node::Hole,
+                8..11 => Node::Terminal(Outcome::Loss),
+                11..14 => Node::Terminal(Outcome::Win),
+                14..16 => Node::Terminal(Outcome::Tie),
+                _ => Node::Inner(Vec::new()),
+            })
+            .collect();
+        for t in 0..sizes.len() {
+            let (start, end) = (offsets[t], offsets[t + 1]);
+            for i in start..end {
+                if !matches!(nodes[i as usize], Node::Inner(_)) {
+                    continue;
+                }
+                let mut moves = Vec::new();
+                for _ in 0..random.below(5) {
+                    // Into an earlier tier, or into this one at greater progress
+                    // (or onto a terminal position); a few tries each.
+                    for _ in 0..8 {
+                        let into_earlier = t > 0 && random.below(2) == 0;
+                        let j = if into_earlier { random.below(start) } else { start + random.below(end - start) };
+                        let fits = match nodes[j as usize] {
+                            Node::Hole => false,
+                            Node::Terminal(_) => true,
+                            Node::Inner(_) => into_earlier || progress[j as usize] > progress[i as usize],
+                        };
+                        if fits {
+                            moves.push(j);
+                            break;
+                        }
+                    }
+                }
+                nodes[i as usize] = Node::Inner(moves);
+            }
+        }
+        RandomTiers { seed, offsets, layered, bounds, progress, nodes }
+    }
+
+    fn tier_of(&self, index: u64) -> usize {
+        self.offsets.partition_point(|&o| o <= index) - 1
+    }
+}
+
+impl Game for RandomTiers {
+    type Position = u64;
+    type Move = u64;
+    fn terminal(&self, p: &u64) -> Option<Outcome> {
+        match self.nodes[*p as usize] {
+            Node::Terminal(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+    fn moves(&self, p: &u64, moves: &mut Vec<u64>) {
+        if let Node::Inner(edges) = &self.nodes[*p as usize] {
+            moves.extend(edges);
+        }
+    }
+    fn play(&self, _: &u64, mv: &u64) -> u64 {
+        *mv
+    }
+}
+
+impl Indexed for RandomTiers {
+    fn index_size(&self) -> u64 {
+        *self.offsets.last().unwrap()
+    }
+    fn index(&self, p: &u64) -> u64 {
+        *p
+    }
+    fn position(&self, index: u64) -> Option<u64> {
+        (!matches!(self.nodes.get(index as usize)?, Node::Hole)).then_some(index)
+    }
+}
+
+impl Tiered for RandomTiers {
+    type Tier = usize;
+    fn tiers(&self) -> Vec<usize> {
+        (0..self.layered.len()).collect()
+    }
+    fn child_tiers(&self, tier: usize) -> Vec<usize> {
+        (0..tier).collect()
+    }
+    fn tier_size(&self, tier: usize) -> u64 {
+        self.offsets[tier + 1] - self.offsets[tier]
+    }
+    fn tier_name(&self, tier: usize) -> String {
+        format!("t{tier}")
+    }
+    fn locate(&self, p: &u64) -> Option<(usize, u64)> {
+        let tier = self.tier_of(*p);
+        Some((tier, p - self.offsets[tier]))
+    }
+    fn position_in(&self, tier: usize, index: u64) -> Option<u64> {
+        self.position(self.offsets[tier] + index)
+    }
+    fn for_each_layer_in_tier(&self, tier: usize, mut f: impl FnMut(std::ops::Range<u64>)) -> bool {
+        if !self.layered[tier] {
+            return false;
+        }
+        let (start, size) = (self.offsets[tier], self.tier_size(tier));
+        let mut from = 0;
+        for i in 1..=size {
+            if i == size || self.progress[(start + i) as usize] != self.progress[(start + from) as usize] {
+                f(from..i);
+                from = i;
+            }
+        }
+        true
+    }
+    fn progress_bound(&self, tier: usize) -> Option<u32> {
+        Some(self.bounds[tier])
+    }
+    fn progress(&self, _tier: usize, p: &u64) -> u32 {
+        self.progress[*p as usize]
+    }
+}
+
+impl Variant for RandomTiers {
+    const NAME: &'static str = "random-tiers";
+    fn parameters(&self) -> Vec<(String, String)> {
+        vec![("seed".into(), self.seed.to_string())]
+    }
+    fn from_parameters(_: &[(String, String)]) -> Result<Self, String> {
+        Err("a test game is not read back".into())
+    }
+}
+
+/// A scratch directory of this test process.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gsolve-random-tiers-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The single-process build's file.
+fn single(game: &RandomTiers, dir: &Path) -> Vec<u8> {
+    let path = dir.join("single.gtb");
+    tiers::build(
+        game,
+        &path,
+        &dir.join("single-work"),
+        &BuildOptions { memory: None, write: WriteOptions::default() },
+        None,
+    )
+    .unwrap();
+    std::fs::read(path).unwrap()
+}
+
+fn target(path: &Path) -> Target {
+    Target { path: path.to_path_buf(), options: WriteOptions::default(), progress: None }
+}
+
+/// Two worker threads in one process.
+fn two_workers(game: &RandomTiers, dir: &Path) -> Result<Vec<u8>, BuildError> {
+    let path = dir.join("two-workers.gtb");
+    let stored = StoredIdentity::of(game);
+    build_tiered(&Cluster::single(2), "test", Arc::new(game.clone()), stored, dir.join("work"), target(&path))?;
+    Ok(std::fs::read(path).unwrap())
+}
+
+/// Free ports for `n` processes on 127.0.0.1 (bound, then released).
+fn local_addresses(n: usize) -> Vec<String> {
+    let listeners: Vec<_> = (0..n).map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap()).collect();
+    listeners.iter().map(|l| l.local_addr().unwrap().to_string()).collect()
+}
+
+/// Two processes of one worker each, over 127.0.0.1, sharing the work
+/// directory; each must end within a minute. Every process's result.
+fn two_processes(game: &RandomTiers, dir: &Path) -> Vec<Result<(), String>> {
+    let addresses = local_addresses(2);
+    let (done, finished) = std::sync::mpsc::channel();
+    let path = dir.join("two-processes.gtb");
+    for process in 0..2 {
+        let cluster = Cluster::new(2, process, addresses.clone(), 1).unwrap();
+        let (game, done, work, target) = (Arc::new(game.clone()), done.clone(), dir.join("work"), target(&path));
+        std::thread::spawn(move || {
+            let stored = StoredIdentity::of(&*game);
+            let result = build_tiered(&cluster, "test", game, stored, work, target);
+            let _ = done.send((process, result.map(|_| ()).map_err(|e| e.to_string())));
+        });
+    }
+    let mut results = vec![Ok(()), Ok(())];
+    for _ in 0..2 {
+        let (process, result) = finished.recv_timeout(Duration::from_secs(60)).expect("a process hangs");
+        results[process] = result;
+    }
+    results
+}
+
+/// Sizes around the partition's chunk of 16,384 indices, so that both workers
+/// own parts of the larger tiers and the smaller ones sit with one.
+const SIZES: [u64; 5] = [5, 20_000, 3_000, 40_000, 17_000];
+
+#[test]
+fn two_workers_write_the_single_process_file_on_random_tiers() {
+    let mut swept = [0usize; 2];
+    for seed in 0..6u64 {
+        let game = RandomTiers::random(seed, &SIZES);
+        for &layers in &game.layered {
+            swept[layers as usize] += 1;
+        }
+        let dir = scratch(&format!("workers-{seed}"));
+        let expected = single(&game, &dir);
+        let got = two_workers(&game, &dir).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(got == expected, "seed {seed}: the files differ");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    assert!(swept[0] >= 10 && swept[1] >= 5, "tiers by progress and in layers: {swept:?}");
+}
+
+#[test]
+fn two_processes_over_tcp_write_the_single_process_file_on_random_tiers() {
+    for seed in 10..13u64 {
+        let game = RandomTiers::random(seed, &SIZES);
+        let dir = scratch(&format!("processes-{seed}"));
+        let expected = single(&game, &dir);
+        let results = two_processes(&game, &dir);
+        assert!(results.iter().all(Result::is_ok), "seed {seed}: {results:?}");
+        assert!(std::fs::read(dir.join("two-processes.gtb")).unwrap() == expected, "seed {seed}: the files differ");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// A move into the same tier at the same progress, and a progress above the
+/// bound: each process ends with the same error, and no file is written.
+#[test]
+fn a_broken_progress_measure_ends_every_process_with_an_error() {
+    // One tier of 20,000 positions, all of progress 0; position 0 moves to
+    // position 19,999, in the same class and owned by the other worker.
+    let mut game = RandomTiers::random(20, &[20_000]);
+    game.layered[0] = false;
+    game.bounds[0] = 0;
+    game.progress.iter_mut().for_each(|p| *p = 0);
+    game.nodes[0] = Node::Inner(vec![19_999]);
+    game.nodes[19_999] = Node::Inner(Vec::new());
+    let dir = scratch("broken-order");
+    for result in two_processes(&game, &dir) {
+        let error = result.unwrap_err();
+        assert!(error.contains("tier t0: a child is not solved before its parent"), "{error}");
+    }
+    assert!(!dir.join("two-processes.gtb").exists());
+    // A progress past the tier's bound.
+    game.progress[7] = 1;
+    let dir = scratch("broken-bound");
+    for result in two_processes(&game, &dir) {
+        let error = result.unwrap_err();
+        assert!(error.contains("tier t0: a position's progress is above the bound 0"), "{error}");
+    }
+    assert!(!dir.join("two-processes.gtb").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(scratch("broken-order")).unwrap();
+}
