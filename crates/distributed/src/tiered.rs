@@ -59,13 +59,52 @@ pub fn build_tiered<G>(
 where
     G: Tiered + Indexed + Send + Sync + 'static,
 {
+    build_tiered_with(cluster, job, game, stored, work_dir, target, Options::default())
+}
+
+/// How a tiered build deals its tiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// A tier whose positions, with those of the child tiers it reads, number
+    /// at most this many is *small*: solved whole by one worker, beside other
+    /// small tiers that do not read each other ([`Options::wave`]). Larger
+    /// tiers are split over every worker. 0: every tier is split.
+    pub small: u64,
+    /// The most positions (of the tiers solved, not of the tiers they read) one
+    /// wave of small tiers holds: process 0 writes every tier of a wave from
+    /// what it is sent in one round.
+    pub wave: u64,
+}
+
+impl Default for Options {
+    /// Small: up to 2^22 positions with the tiers read (at most a few tens of
+    /// MB for one worker, beside a large tier's share); a wave of up to 2^26
+    /// positions (64 MB of 1-byte codes sent to process 0 in one round).
+    fn default() -> Options {
+        Options { small: 1 << 22, wave: 1 << 26 }
+    }
+}
+
+/// [`build_tiered`] with [`Options`] other than the default.
+pub fn build_tiered_with<G>(
+    cluster: &crate::Cluster,
+    job: &str,
+    game: Arc<G>,
+    stored: StoredIdentity,
+    work_dir: PathBuf,
+    target: Target,
+    options: Options,
+) -> Result<Report, BuildError>
+where
+    G: Tiered + Indexed + Send + Sync + 'static,
+{
     let threads = cluster.threads;
     let lead_process = cluster.process == 0;
     let results = crate::cluster::run(cluster, job, move |worker| {
         let lead = lead_process && worker.index() == 0;
         // Only parcels and summaries travel here: the partition of updates is unused.
         let mut rounds = Rounds::new(worker, Partition::new(0, worker.peers(), 0), threads);
-        let outcome = run_worker(worker, &mut rounds, &*game, &stored, &work_dir, &target, lead)?;
+        let outcome = run_worker(worker, &mut rounds, &*game, &stored, &work_dir, &target, &options, lead)?;
         let totals = rounds.finish(worker, &[rounds.parcel_bytes_away], &mut |_| unreachable!("no updates"))?;
         Ok((outcome, totals.iter().map(|s| s[0]).sum::<u64>(), rounds.round()))
     })?;
@@ -102,6 +141,7 @@ fn run_worker<G: Tiered + Indexed + Sync>(
     stored: &StoredIdentity,
     work_dir: &Path,
     target: &Target,
+    options: &Options,
     lead: bool,
 ) -> Result<Result<Option<gsolve_tablebase::Written>, BuildError>, Lost> {
     let tiers = game.tiers();
@@ -150,7 +190,25 @@ fn run_worker<G: Tiered + Indexed + Sync>(
 
     let total: u64 = tiers.iter().map(|&t| game.tier_size(t)).sum();
     let mut done = 0u64;
-    for (number, &tier) in tiers.iter().enumerate() {
+    let mut number = 0;
+    while number < tiers.len() {
+        let wave = wave_from(game, &tiers, &widths, number, options);
+        if !wave.is_empty() {
+            let solved = solve_side_by_side(worker, rounds, game, &tiers, &wave, &mut widths, work.as_mut(), work_dir)?;
+            if let Err(message) = solved {
+                return Ok(Err(failed(message)));
+            }
+            let end = wave.end;
+            done += tiers[number..end].iter().map(|&t| game.tier_size(t)).sum::<u64>();
+            number = end;
+            if lead {
+                if let Some(observe) = &target.progress {
+                    observe(gsolve_engine::Progress::new("tiers", done, total));
+                }
+            }
+            continue;
+        }
+        let tier = tiers[number];
         let size = game.tier_size(tier);
         if widths[number] == 0 {
             let name = game.tier_name(tier);
@@ -165,6 +223,7 @@ fn run_worker<G: Tiered + Indexed + Sync>(
             widths[number] = width;
         }
         done += size;
+        number += 1;
         if lead {
             if let Some(observe) = &target.progress {
                 observe(gsolve_engine::Progress::new("tiers", done, total));
@@ -240,6 +299,183 @@ fn own_code<T>(slot: usize, i: u64, codes: &Codes, partition: &Partition, held: 
 /// and whether it is an answer.
 fn key(slot: usize, from: usize, answer: bool) -> u64 {
     (slot as u64) << 33 | (from as u64) << 1 | answer as u64
+}
+
+/// The tiers read by `tier` (its child tiers other than itself), by number.
+fn read_by<G: Tiered>(game: &G, tiers: &[G::Tier], tier: G::Tier) -> Vec<usize> {
+    let mut read: Vec<usize> = game
+        .child_tiers(tier)
+        .into_iter()
+        .filter(|&c| c != tier)
+        .filter_map(|c| tiers.iter().position(|&t| t == c))
+        .collect();
+    read.sort_unstable();
+    read.dedup();
+    read
+}
+
+/// A wave of small tiers from tier `number` on ([`Options::small`]): tiers
+/// `number..end` in solving order, none reading another one of them that is
+/// not finished yet, the unfinished ones all small, together at most
+/// [`Options::wave`] positions. Empty where tier `number` is finished or not
+/// small (it is then skipped, or split over the workers).
+struct Wave {
+    /// The unfinished tiers of the wave, by number.
+    tiers: Vec<usize>,
+    /// One past the wave's last tier.
+    end: usize,
+}
+
+impl Wave {
+    fn is_empty(&self) -> bool {
+        self.tiers.is_empty()
+    }
+}
+
+fn wave_from<G: Tiered>(game: &G, tiers: &[G::Tier], widths: &[u8], number: usize, options: &Options) -> Wave {
+    let small = |n: usize| {
+        let read: u64 = read_by(game, tiers, tiers[n]).iter().map(|&c| game.tier_size(tiers[c])).sum();
+        game.tier_size(tiers[n]) + read <= options.small
+    };
+    let mut wave = Wave { tiers: Vec::new(), end: number };
+    if widths[number] != 0 || !small(number) {
+        return wave;
+    }
+    let mut positions = 0u64;
+    for n in number..tiers.len() {
+        if widths[n] == 0 {
+            let size = game.tier_size(tiers[n]);
+            let reads_the_wave = read_by(game, tiers, tiers[n]).iter().any(|c| wave.tiers.contains(c));
+            if !small(n) || reads_the_wave || !wave.tiers.is_empty() && positions + size > options.wave {
+                break;
+            }
+            positions += size;
+            wave.tiers.push(n);
+        }
+        wave.end = n + 1;
+    }
+    wave
+}
+
+/// A wave of small tiers, solved side by side: each dealt whole to one worker
+/// (the largest first, each to the worker with the fewest positions so far:
+/// the same deal everywhere), solved there by the engine's single-process tier
+/// solve from the finished tiers it reads, whole, and sent to process 0, which
+/// saves them. Two rounds a wave, where a split tier takes one a step.
+/// `Ok(Err(..))`: a tier could not be solved or saved (everywhere at once).
+#[allow(clippy::too_many_arguments)]
+fn solve_side_by_side<G: Tiered + Sync>(
+    worker: &mut Worker,
+    rounds: &mut Rounds,
+    game: &G,
+    tiers: &[G::Tier],
+    wave: &Wave,
+    widths: &mut [u8],
+    work: Option<&mut WorkDir>,
+    work_dir: &Path,
+) -> Result<Result<(), String>, Lost> {
+    const FAILED: u64 = u64::MAX;
+    let (me, peers) = (worker.index(), worker.peers());
+    let mut by_size = wave.tiers.clone();
+    by_size.sort_by_key(|&n| (std::cmp::Reverse(game.tier_size(tiers[n])), n));
+    let mut load = vec![0u64; peers];
+    let mut parcels = Vec::new();
+    for n in by_size {
+        let least = (0..peers).min_by_key(|&w| (load[w], w)).expect("a worker");
+        load[least] += game.tier_size(tiers[n]);
+        if least != me {
+            continue;
+        }
+        match solve_whole(game, tiers, tiers[n], widths, work_dir) {
+            Ok(values) => {
+                let mut bytes = Vec::with_capacity(values.bytes().len() + 1);
+                bytes.push(values.width());
+                bytes.extend_from_slice(values.bytes());
+                parcels.push((0, n as u64, bytes));
+            }
+            Err(message) => {
+                parcels.push((0, FAILED, message.into_bytes()));
+                break;
+            }
+        }
+    }
+    // Process 0's first worker saves them, then tells everyone the widths (or
+    // the first failure).
+    let received = rounds.gather(worker, parcels)?;
+    let mut problem = None;
+    let mut saved = Vec::new();
+    if let Some(work) = work {
+        for (key, bytes) in received {
+            if problem.is_some() {
+                break;
+            }
+            if key == FAILED {
+                problem = Some(String::from_utf8_lossy(&bytes).into_owned());
+                continue;
+            }
+            let (n, width) = (key as usize, bytes[0]);
+            let values = gsolve_engine::tiered::TierValues::from_bytes(width, bytes[1..].to_vec());
+            let name = game.tier_name(tiers[n]);
+            match work.save(&name, &values) {
+                Ok(()) => saved.extend([n as u64, width as u64]),
+                Err(e) => problem = Some(format!("tier {name}: {e}")),
+            }
+        }
+    }
+    let lead = me == 0;
+    let parcels = match (&problem, lead) {
+        (_, false) => Vec::new(),
+        (Some(problem), true) => (0..peers).map(|to| (to, 1, problem.as_bytes().to_vec())).collect(),
+        (None, true) => (0..peers).map(|to| (to, 0, saved.iter().flat_map(|w| w.to_le_bytes()).collect())).collect(),
+    };
+    let (flag, bytes) = rounds.gather(worker, parcels)?.into_iter().next().expect("the lead sends to everyone");
+    if flag != 0 {
+        return Ok(Err(String::from_utf8_lossy(&bytes).into_owned()));
+    }
+    let saved: Vec<u64> = words(&bytes).collect();
+    for pair in saved.chunks_exact(2) {
+        widths[pair[0] as usize] = pair[1] as u8;
+    }
+    Ok(Ok(()))
+}
+
+/// One small tier solved whole by the engine, from the finished tiers it reads,
+/// read whole. A game that breaks the [`Tiered`] invariants makes the engine
+/// panic: that is caught and returned as the message.
+fn solve_whole<G: Tiered + Sync>(
+    game: &G,
+    tiers: &[G::Tier],
+    tier: G::Tier,
+    widths: &[u8],
+    work_dir: &Path,
+) -> Result<gsolve_engine::tiered::TierValues, String> {
+    struct Read<T>(Vec<(T, u8, Vec<u8>)>);
+    impl<T: Copy + Eq + Sync> gsolve_engine::tiered::SolvedTiers<T> for Read<T> {
+        fn codes(&self, tier: T) -> Option<gsolve_engine::tiered::Codes<'_>> {
+            let (_, width, bytes) = self.0.iter().find(|(t, ..)| *t == tier)?;
+            Some(gsolve_engine::tiered::Codes { width: *width, bytes })
+        }
+    }
+    let mut read = Read(Vec::new());
+    for c in read_by(game, tiers, tier) {
+        let (child, width) = (tiers[c], widths[c]);
+        let (name, size) = (game.tier_name(child), game.tier_size(child));
+        let (path, _) = tier_paths(work_dir, &name);
+        let bytes =
+            tiers::read_parts(&path, width, size, std::iter::once(0..size)).map_err(|e| format!("tier {name}: {e}"))?;
+        read.0.push((child, width, bytes));
+    }
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        gsolve_engine::tiered::solve_tier(game, tier, &read, None)
+    }))
+    .map_err(|panic| {
+        let message = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("the tier's solve failed");
+        format!("tier {}: {message}", game.tier_name(tier))
+    })
 }
 
 /// The positions this worker values in one round of a tier's solve.

@@ -8,7 +8,7 @@
 //! with an error on every worker, never a hang or a file.
 
 use gsolve_distributed::build::{BuildError, Target};
-use gsolve_distributed::tiered::build_tiered;
+use gsolve_distributed::tiered::{build_tiered_with, Options};
 use gsolve_distributed::Cluster;
 use gsolve_engine::{Game, Indexed, Outcome, Tiered, Variant};
 use gsolve_tablebase::tiers::{self, BuildOptions};
@@ -48,6 +48,8 @@ struct RandomTiers {
     /// Per tier: the game gives its layers (runs of equal progress, greatest
     /// first, one after another in index order), else a progress bound.
     layered: Vec<bool>,
+    /// Per tier: the earlier tiers its moves go to.
+    reads: Vec<Vec<usize>>,
     bounds: Vec<u32>,
     /// Per index.
     progress: Vec<u32>,
@@ -59,7 +61,9 @@ impl RandomTiers {
         let mut random = Random(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let mut offsets = vec![0];
         let (mut layered, mut bounds, mut progress) = (Vec::new(), Vec::new(), Vec::new());
-        for &size in sizes {
+        let mut reads = Vec::new();
+        for (t, &size) in sizes.iter().enumerate() {
+            reads.push((0..t).filter(|_| random.below(2) == 0).collect::<Vec<usize>>());
             offsets.push(offsets.last().unwrap() + size);
             let layers = random.below(3) == 0;
             let bound = if layers { random.below(6) as u32 } else { [0, 1, 3, 40][random.below(4) as usize] };
@@ -95,8 +99,13 @@ impl RandomTiers {
                     // Into an earlier tier, or into this one at greater progress
                     // (or onto a terminal position); a few tries each.
                     for _ in 0..8 {
-                        let into_earlier = t > 0 && random.below(2) == 0;
-                        let j = if into_earlier { random.below(start) } else { start + random.below(end - start) };
+                        let into_earlier = !reads[t].is_empty() && random.below(2) == 0;
+                        let j = if into_earlier {
+                            let read = reads[t][random.below(reads[t].len() as u64) as usize];
+                            offsets[read] + random.below(offsets[read + 1] - offsets[read])
+                        } else {
+                            start + random.below(end - start)
+                        };
                         let fits = match nodes[j as usize] {
                             Node::Hole => false,
                             Node::Terminal(_) => true,
@@ -111,7 +120,7 @@ impl RandomTiers {
                 nodes[i as usize] = Node::Inner(moves);
             }
         }
-        RandomTiers { seed, offsets, layered, bounds, progress, nodes }
+        RandomTiers { seed, offsets, layered, reads, bounds, progress, nodes }
     }
 
     fn tier_of(&self, index: u64) -> usize {
@@ -156,7 +165,7 @@ impl Tiered for RandomTiers {
         (0..self.layered.len()).collect()
     }
     fn child_tiers(&self, tier: usize) -> Vec<usize> {
-        (0..tier).collect()
+        self.reads[tier].clone()
     }
     fn tier_size(&self, tier: usize) -> u64 {
         self.offsets[tier + 1] - self.offsets[tier]
@@ -226,15 +235,27 @@ fn single(game: &RandomTiers, dir: &Path) -> Vec<u8> {
 }
 
 fn target(path: &Path) -> Target {
-    Target { path: path.to_path_buf(), options: WriteOptions::default(), progress: None }
+    Target {
+        path: path.to_path_buf(),
+        options: WriteOptions { force: true, ..WriteOptions::default() },
+        progress: None,
+    }
 }
 
-/// Two worker threads in one process.
-fn two_workers(game: &RandomTiers, dir: &Path) -> Result<Vec<u8>, BuildError> {
+/// Every tier split over the workers; every tier dealt whole, in waves; and a
+/// mix (tiers of up to 25,000 positions with the tiers they read dealt whole,
+/// in waves of up to 30,000).
+const DEALS: [Options; 3] =
+    [Options { small: 0, wave: 0 }, Options { small: 1 << 22, wave: 1 << 26 }, Options { small: 25_000, wave: 30_000 }];
+
+/// Two worker threads in one process: the file, and the rounds the build took.
+fn two_workers(game: &RandomTiers, dir: &Path, options: Options) -> Result<(Vec<u8>, u64), BuildError> {
     let path = dir.join("two-workers.gtb");
     let stored = StoredIdentity::of(game);
-    build_tiered(&Cluster::single(2), "test", Arc::new(game.clone()), stored, dir.join("work"), target(&path))?;
-    Ok(std::fs::read(path).unwrap())
+    let game = Arc::new(game.clone());
+    let report =
+        build_tiered_with(&Cluster::single(2), "test", game, stored, dir.join("work"), target(&path), options)?;
+    Ok((std::fs::read(path).unwrap(), report.rounds))
 }
 
 /// Free ports for `n` processes on 127.0.0.1 (bound, then released).
@@ -245,7 +266,7 @@ fn local_addresses(n: usize) -> Vec<String> {
 
 /// Two processes of one worker each, over 127.0.0.1, sharing the work
 /// directory; each must end within a minute. Every process's result.
-fn two_processes(game: &RandomTiers, dir: &Path) -> Vec<Result<(), String>> {
+fn two_processes(game: &RandomTiers, dir: &Path, options: Options) -> Vec<Result<(), String>> {
     let addresses = local_addresses(2);
     let (done, finished) = std::sync::mpsc::channel();
     let path = dir.join("two-processes.gtb");
@@ -254,7 +275,7 @@ fn two_processes(game: &RandomTiers, dir: &Path) -> Vec<Result<(), String>> {
         let (game, done, work, target) = (Arc::new(game.clone()), done.clone(), dir.join("work"), target(&path));
         std::thread::spawn(move || {
             let stored = StoredIdentity::of(&*game);
-            let result = build_tiered(&cluster, "test", game, stored, work, target);
+            let result = build_tiered_with(&cluster, "test", game, stored, work, target, options);
             let _ = done.send((process, result.map(|_| ()).map_err(|e| e.to_string())));
         });
     }
@@ -268,7 +289,7 @@ fn two_processes(game: &RandomTiers, dir: &Path) -> Vec<Result<(), String>> {
 
 /// Sizes around the partition's chunk of 16,384 indices, so that both workers
 /// own parts of the larger tiers and the smaller ones sit with one.
-const SIZES: [u64; 5] = [5, 20_000, 3_000, 40_000, 17_000];
+const SIZES: [u64; 8] = [5, 20_000, 3_000, 40_000, 17_000, 100, 2_500, 9_000];
 
 #[test]
 fn two_workers_write_the_single_process_file_on_random_tiers() {
@@ -280,8 +301,16 @@ fn two_workers_write_the_single_process_file_on_random_tiers() {
         }
         let dir = scratch(&format!("workers-{seed}"));
         let expected = single(&game, &dir);
-        let got = two_workers(&game, &dir).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert!(got == expected, "seed {seed}: the files differ");
+        let mut rounds = Vec::new();
+        for options in DEALS {
+            let (got, taken) =
+                two_workers(&game, &dir, options).unwrap_or_else(|e| panic!("seed {seed}, {options:?}: {e}"));
+            assert!(got == expected, "seed {seed}, {options:?}: the files differ");
+            rounds.push(taken);
+        }
+        // Dealt whole, the 8 tiers take at most 2 rounds each, besides the
+        // rounds every build takes (the setup and the write).
+        assert!(rounds[1] < rounds[0] && rounds[1] <= 2 * 8 + 4, "seed {seed}: rounds {rounds:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
     assert!(swept[0] >= 10 && swept[1] >= 5, "tiers by progress and in layers: {swept:?}");
@@ -293,15 +322,19 @@ fn two_processes_over_tcp_write_the_single_process_file_on_random_tiers() {
         let game = RandomTiers::random(seed, &SIZES);
         let dir = scratch(&format!("processes-{seed}"));
         let expected = single(&game, &dir);
-        let results = two_processes(&game, &dir);
-        assert!(results.iter().all(Result::is_ok), "seed {seed}: {results:?}");
-        assert!(std::fs::read(dir.join("two-processes.gtb")).unwrap() == expected, "seed {seed}: the files differ");
+        for options in DEALS {
+            let results = two_processes(&game, &dir, options);
+            assert!(results.iter().all(Result::is_ok), "seed {seed}, {options:?}: {results:?}");
+            let got = std::fs::read(dir.join("two-processes.gtb")).unwrap();
+            assert!(got == expected, "seed {seed}, {options:?}: the files differ");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
 /// A move into the same tier at the same progress, and a progress above the
-/// bound: each process ends with the same error, and no file is written.
+/// bound, in a tier split over the workers and in one dealt whole: each
+/// process ends with an error that says so, and no file is written.
 #[test]
 fn a_broken_progress_measure_ends_every_process_with_an_error() {
     // One tier of 20,000 positions, all of progress 0; position 0 moves to
@@ -312,20 +345,20 @@ fn a_broken_progress_measure_ends_every_process_with_an_error() {
     game.progress.iter_mut().for_each(|p| *p = 0);
     game.nodes[0] = Node::Inner(vec![19_999]);
     game.nodes[19_999] = Node::Inner(Vec::new());
-    let dir = scratch("broken-order");
-    for result in two_processes(&game, &dir) {
-        let error = result.unwrap_err();
-        assert!(error.contains("tier t0: a child is not solved before its parent"), "{error}");
-    }
-    assert!(!dir.join("two-processes.gtb").exists());
+    let [split, whole, _] = DEALS;
+    let expect = |game: &RandomTiers, options: Options, what: &str| {
+        let dir = scratch("broken");
+        for result in two_processes(game, &dir, options) {
+            let error = result.unwrap_err();
+            assert!(error.contains(what), "{options:?}: {error}");
+        }
+        assert!(!dir.join("two-processes.gtb").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    };
+    expect(&game, split, "tier t0: a child is not solved before its parent");
+    expect(&game, whole, "is not solved before its parent: the game breaks the Tiered invariants");
     // A progress past the tier's bound.
     game.progress[7] = 1;
-    let dir = scratch("broken-bound");
-    for result in two_processes(&game, &dir) {
-        let error = result.unwrap_err();
-        assert!(error.contains("tier t0: a position's progress is above the bound 0"), "{error}");
-    }
-    assert!(!dir.join("two-processes.gtb").exists());
-    std::fs::remove_dir_all(&dir).unwrap();
-    std::fs::remove_dir_all(scratch("broken-order")).unwrap();
+    expect(&game, split, "tier t0: a position's progress is above the bound 0");
+    expect(&game, whole, "progress 1 above the tier's bound 0: the game breaks the Tiered invariants");
 }
