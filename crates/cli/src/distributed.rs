@@ -169,9 +169,9 @@ pub fn refuse_unswept<G: gsolve_engine::Tiered>(game: &G, name: &str) -> Result<
 }
 
 /// One process's part of a distributed tiered build (pawns, pawn-like rules
-/// games: every game whose tiers are swept). The work directory must be one
-/// every process sees. `stored`: the game the file holds (`game` may be a
-/// faster form of it).
+/// games: every game whose tiers are swept). The work directory is where this
+/// process keeps its parts (its own, or one shared by every process).
+/// `stored`: the game the file holds (`game` may be a faster form of it).
 pub fn build_tiered<G>(
     game: G,
     stored: StoredIdentity,

@@ -308,7 +308,9 @@ pub(crate) struct TierArgs {
     /// more is refused before any work starts.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub(crate) memory: Option<u64>,
-    /// Where finished tiers are kept until the file is written (default: FILE.work).
+    /// Where finished tiers are kept until the file is written (default:
+    /// FILE.work). In a distributed build each process keeps its own parts
+    /// there: a directory on each machine's own disk will do.
     #[arg(long, value_name = "DIR")]
     pub(crate) work_dir: Option<PathBuf>,
 }

@@ -196,6 +196,82 @@ fn two_processes_resume_a_single_process_build_from_its_finished_tiers() {
     assert!(!work.exists(), "the work directory is removed");
 }
 
+/// Two processes, each with its own work directory (no file system shared):
+/// one is killed part-way, the other ends with exit 1 naming it, and the run
+/// started again goes on from the tiers both had finished, to the single
+/// process's file, in fewer rounds than a run from the start.
+#[test]
+fn processes_with_their_own_work_directories_go_on_after_one_is_killed() {
+    let scratch = Scratch::new("own-dirs");
+    let clean = scratch.path("clean.gtb");
+    let built = finish(
+        start(&["build", "pawns", "--rows", "4", "--cols", "5", "-o", clean.to_str().unwrap()]),
+        Duration::from_secs(120),
+        "the single-process build",
+    );
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    let hosts = scratch.path("hosts");
+    let args = |output: &Path, process: usize| {
+        let work = scratch.path(&format!("work{process}"));
+        let mut args: Vec<String> =
+            ["build", "pawns", "--rows", "4", "--cols", "5", "--processes", "2"].map(String::from).into();
+        args.extend(["-o".into(), output.to_str().unwrap().into(), "--process".into(), process.to_string()]);
+        args.extend([
+            "--hostfile".into(),
+            hosts.to_str().unwrap().into(),
+            "--work-dir".into(),
+            work.to_str().unwrap().into(),
+        ]);
+        args
+    };
+    let run = |output: &Path| {
+        hostfile(&hosts, 2);
+        let zero = gsolve().args(args(output, 0)).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let one = gsolve().args(args(output, 1)).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        (zero, one)
+    };
+    let rounds = |report: &str| -> u64 {
+        let (before, _) = report.split_once(" rounds").expect("rounds reported");
+        before.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    // A run from the start, for its rounds.
+    let fresh = scratch.path("fresh.gtb");
+    let (zero, one) = run(&fresh);
+    let (zero, one) =
+        (finish(zero, Duration::from_secs(120), "process 0"), finish(one, Duration::from_secs(120), "process 1"));
+    assert!(zero.status.success() && one.status.success(), "{}{}", text(&zero.stderr), text(&one.stderr));
+    let fresh_rounds = rounds(&text(&zero.stdout));
+    // Killed part-way: process 1 once its worker has kept its part of a few tiers.
+    let output = scratch.path("out.gtb");
+    let (zero, mut one) = run(&output);
+    let finished = scratch.path("work1").join("w1").join("finished.txt");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while std::fs::read_to_string(&finished).map(|t| t.lines().count()).unwrap_or(0) < 6 {
+        assert!(one.try_wait().unwrap().is_none(), "the build finished before it could be stopped");
+        assert!(Instant::now() < deadline, "no tier finished in time");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    one.kill().unwrap();
+    one.wait().unwrap();
+    let zero = finish(zero, Duration::from_secs(60), "process 0 after its peer was killed");
+    let stderr = text(&zero.stderr);
+    assert_eq!(zero.status.code(), Some(1), "stderr: {stderr}");
+    assert!(stderr.contains("process 1") && stderr.contains("is gone"), "{stderr}");
+    assert!(!output.exists());
+    // Started again: on from the tiers both kept.
+    let (zero, one) = run(&output);
+    let (zero, one) =
+        (finish(zero, Duration::from_secs(120), "process 0"), finish(one, Duration::from_secs(120), "process 1"));
+    assert!(zero.status.success() && one.status.success(), "{}{}", text(&zero.stderr), text(&one.stderr));
+    let resumed_rounds = rounds(&text(&zero.stdout));
+    assert!(resumed_rounds < fresh_rounds, "{resumed_rounds} rounds resumed, {fresh_rounds} from the start");
+    let clean = std::fs::read(&clean).unwrap();
+    assert!(std::fs::read(&fresh).unwrap() == clean, "from the start: the files differ");
+    assert!(std::fs::read(&output).unwrap() == clean, "resumed: the files differ");
+    // Each process removed its own work directory.
+    assert_eq!(scratch.files(), ["clean.gtb", "fresh.gtb", "hosts", "out.gtb"]);
+}
+
 #[test]
 fn a_killed_peer_ends_the_other_process_with_an_error_and_no_file() {
     let scratch = Scratch::new("killed");

@@ -4,7 +4,7 @@
 //! pieces) or in layers, moves into earlier tiers, into the same tier at greater
 //! progress, and onto terminal positions, holes in every tier. Two workers in
 //! one process, and two processes (threads of this test, each its own timely
-//! run) over 127.0.0.1. A game that breaks its progress measure ends the build
+//! run) over 127.0.0.1, sharing a work directory or each with its own. A game that breaks its progress measure ends the build
 //! with an error on every worker, never a hang or a file.
 
 use gsolve_distributed::build::{BuildError, Target};
@@ -265,14 +265,16 @@ fn local_addresses(n: usize) -> Vec<String> {
 }
 
 /// Two processes of one worker each, over 127.0.0.1, sharing the work
-/// directory; each must end within a minute. Every process's result.
-fn two_processes(game: &RandomTiers, dir: &Path, options: Options) -> Vec<Result<(), String>> {
+/// directory or each with its own (`own`); each must end within a minute.
+/// Every process's result.
+fn two_processes(game: &RandomTiers, dir: &Path, options: Options, own: bool) -> Vec<Result<(), String>> {
     let addresses = local_addresses(2);
     let (done, finished) = std::sync::mpsc::channel();
     let path = dir.join("two-processes.gtb");
     for process in 0..2 {
         let cluster = Cluster::new(2, process, addresses.clone(), 1).unwrap();
-        let (game, done, work, target) = (Arc::new(game.clone()), done.clone(), dir.join("work"), target(&path));
+        let work = dir.join(if own { format!("work{process}") } else { "work".into() });
+        let (game, done, target) = (Arc::new(game.clone()), done.clone(), target(&path));
         std::thread::spawn(move || {
             let stored = StoredIdentity::of(&*game);
             let result = build_tiered_with(&cluster, "test", game, stored, work, target, options);
@@ -308,9 +310,10 @@ fn two_workers_write_the_single_process_file_on_random_tiers() {
             assert!(got == expected, "seed {seed}, {options:?}: the files differ");
             rounds.push(taken);
         }
-        // Dealt whole, the 8 tiers take at most 2 rounds each, besides the
-        // rounds every build takes (the setup and the write).
-        assert!(rounds[1] < rounds[0] && rounds[1] <= 2 * 8 + 4, "seed {seed}: rounds {rounds:?}");
+        // Dealt whole, the 8 tiers take at most 3 rounds each (a wave of one),
+        // besides the 7 rounds every build takes (opening the work
+        // directories, the tiers finished before, the write, the totals).
+        assert!(rounds[1] < rounds[0] && rounds[1] <= 3 * 8 + 7, "seed {seed}: rounds {rounds:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
     assert!(swept[0] >= 10 && swept[1] >= 5, "tiers by progress and in layers: {swept:?}");
@@ -322,11 +325,14 @@ fn two_processes_over_tcp_write_the_single_process_file_on_random_tiers() {
         let game = RandomTiers::random(seed, &SIZES);
         let dir = scratch(&format!("processes-{seed}"));
         let expected = single(&game, &dir);
-        for options in DEALS {
-            let results = two_processes(&game, &dir, options);
-            assert!(results.iter().all(Result::is_ok), "seed {seed}, {options:?}: {results:?}");
+        for (options, own) in DEALS.into_iter().flat_map(|o| [(o, false), (o, true)]) {
+            let results = two_processes(&game, &dir, options, own);
+            assert!(results.iter().all(Result::is_ok), "seed {seed}, {options:?}, own {own}: {results:?}");
             let got = std::fs::read(dir.join("two-processes.gtb")).unwrap();
-            assert!(got == expected, "seed {seed}, {options:?}: the files differ");
+            assert!(got == expected, "seed {seed}, {options:?}, own {own}: the files differ");
+            // Every work directory is gone once the file is written.
+            let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+            assert!(left.iter().all(|name| name.to_string_lossy().ends_with(".gtb")), "{left:?}");
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -348,7 +354,7 @@ fn a_broken_progress_measure_ends_every_process_with_an_error() {
     let [split, whole, _] = DEALS;
     let expect = |game: &RandomTiers, options: Options, what: &str| {
         let dir = scratch("broken");
-        for result in two_processes(game, &dir, options) {
+        for result in two_processes(game, &dir, options, true) {
             let error = result.unwrap_err();
             assert!(error.contains(what), "{options:?}: {error}");
         }
@@ -361,4 +367,36 @@ fn a_broken_progress_measure_ends_every_process_with_an_error() {
     game.progress[7] = 1;
     expect(&game, split, "tier t0: a position's progress is above the bound 0");
     expect(&game, whole, "progress 1 above the tier's bound 0: the game breaks the Tiered invariants");
+}
+
+/// A run that fails at its last tier keeps every worker's parts; a tier whose
+/// part one worker lost (its line gone from that worker's list) is solved
+/// again by the next run, which goes on from the tiers every worker kept.
+#[test]
+fn a_tier_one_worker_lost_is_solved_again() {
+    let mut game = RandomTiers::random(30, &SIZES);
+    let last = SIZES.len() - 1;
+    game.layered[last] = false;
+    let dir = scratch("lost");
+    let expected = single(&game, &dir);
+    let [split, ..] = DEALS;
+    let broken_at = game.offsets[last] as usize + 3;
+    let kept = game.progress[broken_at];
+    game.progress[broken_at] = game.bounds[last] + 1;
+    for result in two_processes(&game, &dir, split, true) {
+        assert!(result.unwrap_err().contains("above the bound"));
+    }
+    game.progress[broken_at] = kept;
+    // Worker 1 loses its part of tier t3.
+    let list = dir.join("work1").join("w1").join("finished.txt");
+    let text = std::fs::read_to_string(&list).unwrap();
+    assert_eq!(text.lines().count(), last, "every tier but the last kept: {text}");
+    let without: String = text.lines().filter(|l| !l.starts_with("t3 ")).map(|l| format!("{l}\n")).collect();
+    assert_eq!(without.lines().count(), last - 1);
+    std::fs::write(&list, without).unwrap();
+    std::fs::remove_file(dir.join("work1").join("w1").join("t3.tier")).unwrap();
+    let results = two_processes(&game, &dir, split, true);
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    assert!(std::fs::read(dir.join("two-processes.gtb")).unwrap() == expected, "the files differ");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -211,6 +211,11 @@ impl WorkDir {
         self.finished.get(name).map(|f| (self.tier_path(name), f.width, f.size))
     }
 
+    /// The largest code of a finished tier, as listed when it was saved.
+    pub fn max_code(&self, name: &str) -> Option<u32> {
+        self.finished.get(name).map(|f| f.max_code)
+    }
+
     /// Starts saving a tier written in parts (by the workers of a distributed
     /// build, each at its own offsets: [`write_part`]): creates its temporary file
     /// of `size` codes of `width` bytes and returns its path.
