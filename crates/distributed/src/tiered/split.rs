@@ -36,7 +36,11 @@ impl Codes {
     }
 }
 
-/// The most positions of the tier valued in one round (by all workers together).
+/// About the most positions of the tier one worker values in one round: a
+/// layer goes in pieces of this many a worker (chunks being dealt round-robin,
+/// each worker owns about that many of a piece, at most two chunks' worth), a
+/// class of progress in shares of this many. Why per worker: pieces of one
+/// chunk in all kept all workers but one or two idle in each round.
 const PIECE: u64 = 1 << 14;
 
 /// This worker's part of a finished child tier, read from its file.
@@ -102,7 +106,7 @@ impl Mine {
 /// empty for it: a part's pieces are as many as its largest share of a worker
 /// needs.
 enum Steps {
-    /// The game's layers, cut into pieces of at most [`PIECE`] indices.
+    /// The game's layers, cut into pieces of at most [`PIECE`] indices a worker.
     Layers(Vec<Range<u64>>),
     /// This worker's indices (local, as [`Partition`] keeps them) sorted by
     /// progress, the greatest first (by index within a progress), and each
@@ -157,10 +161,11 @@ fn steps<G: Tiered>(
             // A long layer goes in pieces, so that what one round asks and
             // answers stays bounded.
             let mut pieces = Vec::new();
+            let piece = PIECE * worker.peers() as u64;
             game.for_each_layer_in_tier(tier, |layer| {
                 let mut start = layer.start;
                 while start < layer.end {
-                    let end = layer.end.min(start + PIECE);
+                    let end = layer.end.min(start + piece);
                     pieces.push(start..end);
                     start = end;
                 }
@@ -222,7 +227,7 @@ fn steps<G: Tiered>(
     }
     drop(progress);
     // 3. Each class in as many pieces as its largest share needs.
-    let piece = (PIECE as usize / worker.peers()).max(1);
+    let piece = PIECE as usize;
     let mut pieces = Vec::new();
     for l in 0..levels {
         let most = summaries.iter().map(|s| s[l]).max().unwrap_or(0) as usize;
