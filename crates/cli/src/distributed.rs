@@ -202,7 +202,15 @@ where
     let job = job_of(&stored, &options);
     let name = stored.game;
     let target = Target { path: output.to_path_buf(), options, progress: lead.then_some(progress) };
-    let result = gsolve_distributed::tiered::build_tiered(&cluster, &job, Arc::new(game), stored, work_dir, target);
+    let result = gsolve_distributed::tiered::build_tiered(
+        &cluster,
+        &job,
+        Arc::new(game),
+        stored,
+        work_dir,
+        target,
+        Default::default(),
+    );
     drop(bar);
     let report = result.map_err(|e| match e {
         BuildError::Run(e) if e.is_usage() => Failure::Input(e.to_string()),

@@ -4,6 +4,9 @@
 //! out of the index: two workers in one process, and two
 //! processes (threads of this test, each its own timely run) over 127.0.0.1.
 
+mod common;
+
+use common::{local_addresses, Random};
 use gsolve_distributed::{retrograde, Cluster};
 use gsolve_engine::{Game, Indexed, Outcome, Solution, Unmoves};
 use std::sync::Arc;
@@ -20,21 +23,6 @@ struct Graph {
 enum Node {
     Terminal(Outcome),
     Inner(Vec<u64>),
-}
-
-/// xorshift64*: a reproducible stream from a seed.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 impl Graph {
@@ -229,12 +217,6 @@ fn two_workers_listing<G: Unmoves + Clone + Send + Sync + 'static>(game: &G, lim
     retrograde::solve_on_with(&Cluster::single(2), "test", Arc::new(game.clone()), 2, limit)
         .expect("the run works")
         .expect("process 0 gets the values")
-}
-
-/// Free ports for `n` processes on 127.0.0.1 (bound, then released).
-fn local_addresses(n: usize) -> Vec<String> {
-    let listeners: Vec<_> = (0..n).map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap()).collect();
-    listeners.iter().map(|l| l.local_addr().unwrap().to_string()).collect()
 }
 
 /// Two processes of one worker each, over 127.0.0.1 (each a thread here, with

@@ -7,8 +7,11 @@
 //! run) over 127.0.0.1, sharing a work directory or each with its own. A game that breaks its progress measure ends the build
 //! with an error on every worker, never a hang or a file.
 
+mod common;
+
+use common::{local_addresses, Random};
 use gsolve_distributed::build::{BuildError, Target};
-use gsolve_distributed::tiered::{build_tiered_with, Options};
+use gsolve_distributed::tiered::{build_tiered, Options};
 use gsolve_distributed::Cluster;
 use gsolve_engine::{Game, Indexed, Outcome, Tiered, Variant};
 use gsolve_tablebase::tiers::{self, BuildOptions};
@@ -16,21 +19,6 @@ use gsolve_tablebase::write::{StoredIdentity, WriteOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
-
-/// xorshift64*: a reproducible stream from a seed.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 #[derive(Clone, Debug)]
 enum Node {
@@ -253,15 +241,8 @@ fn two_workers(game: &RandomTiers, dir: &Path, options: Options) -> Result<(Vec<
     let path = dir.join("two-workers.gtb");
     let stored = StoredIdentity::of(game);
     let game = Arc::new(game.clone());
-    let report =
-        build_tiered_with(&Cluster::single(2), "test", game, stored, dir.join("work"), target(&path), options)?;
+    let report = build_tiered(&Cluster::single(2), "test", game, stored, dir.join("work"), target(&path), options)?;
     Ok((std::fs::read(path).unwrap(), report.rounds))
-}
-
-/// Free ports for `n` processes on 127.0.0.1 (bound, then released).
-fn local_addresses(n: usize) -> Vec<String> {
-    let listeners: Vec<_> = (0..n).map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap()).collect();
-    listeners.iter().map(|l| l.local_addr().unwrap().to_string()).collect()
 }
 
 /// Two processes of one worker each, over 127.0.0.1, sharing the work
@@ -277,7 +258,7 @@ fn two_processes(game: &RandomTiers, dir: &Path, options: Options, own: bool) ->
         let (game, done, target) = (Arc::new(game.clone()), done.clone(), target(&path));
         std::thread::spawn(move || {
             let stored = StoredIdentity::of(&*game);
-            let result = build_tiered_with(&cluster, "test", game, stored, work, target, options);
+            let result = build_tiered(&cluster, "test", game, stored, work, target, options);
             let _ = done.send((process, result.map(|_| ()).map_err(|e| e.to_string())));
         });
     }

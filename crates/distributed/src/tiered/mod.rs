@@ -57,25 +57,6 @@ use store::Store;
 use timely::worker::Worker;
 use waves::{solve_side_by_side, wave_from};
 
-/// Builds a tiered game's tablebase over the cluster: see the module
-/// documentation. Every process calls it with the same game, `job` and work
-/// directory (a directory every process sees, at the same path). `game` is the
-/// game solved, `stored` the game the file and the work directory say they hold
-/// (`game` may be a faster form of it with the same tiers and indices).
-pub fn build_tiered<G>(
-    cluster: &crate::Cluster,
-    job: &str,
-    game: Arc<G>,
-    stored: StoredIdentity,
-    work_dir: PathBuf,
-    target: Target,
-) -> Result<Report, BuildError>
-where
-    G: Tiered + Indexed + Send + Sync + 'static,
-{
-    build_tiered_with(cluster, job, game, stored, work_dir, target, Options::default())
-}
-
 /// How a tiered build deals its tiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -85,22 +66,26 @@ pub struct Options {
     /// tiers are split over every worker. 0: every tier is split.
     pub small: u64,
     /// The most positions (of the tiers solved, not of the tiers they read) one
-    /// wave of small tiers holds: process 0 writes every tier of a wave from
-    /// what it is sent in one round.
+    /// wave of small tiers holds: what a worker solves and sends in one round.
     pub wave: u64,
 }
 
 impl Default for Options {
     /// Small: up to 2^22 positions with the tiers read (at most a few tens of
     /// MB for one worker, beside a large tier's share); a wave of up to 2^26
-    /// positions (64 MB of 1-byte codes sent to process 0 in one round).
+    /// positions (64 MB of 1-byte codes sent to their owners in one round).
     fn default() -> Options {
         Options { small: 1 << 22, wave: 1 << 26 }
     }
 }
 
-/// [`build_tiered`] with [`Options`] other than the default.
-pub fn build_tiered_with<G>(
+/// Builds a tiered game's tablebase over the cluster: see the module
+/// documentation. Every process calls it with the same game, `job` and
+/// options; `work_dir` is where this process keeps its parts (its own, or one
+/// every process shares). `game` is the game solved, `stored` the game the
+/// file and the work directories say they hold (`game` may be a faster form of
+/// it with the same tiers and indices).
+pub fn build_tiered<G>(
     cluster: &crate::Cluster,
     job: &str,
     game: Arc<G>,
