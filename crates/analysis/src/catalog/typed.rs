@@ -2,12 +2,12 @@
 //! how its tablebase is laid out and verified, and the two places where a name
 //! becomes a type ([`open_tablebase`], [`with_variant`]).
 //!
-//! | game          | whole solve                                           | tablebase layout                       |
-//! |---------------|-------------------------------------------------------|----------------------------------------|
-//! | `pawns`       | layered sweep                                         | tiers on disk                          |
-//! | `chase`       | bit rows within their budget, else retrograde         | whole                                  |
-//! | `queens-case` | bit rows on open maps within their budget, else retrograde | whole                             |
-//! | `rules`       | bit rows for pursuits, else retrograde of the index   | tiers on disk; whole for pursuits (unless tiers are asked for) and for tiers that lead back to each other |
+//! | game          | whole solve                                           | tablebase layout                       | across processes |
+//! |---------------|-------------------------------------------------------|----------------------------------------|------------------|
+//! | `pawns`       | layered sweep                                         | tiers on disk                          | tier by tier |
+//! | `chase`       | bit rows within their budget, else retrograde         | whole                                  | whole |
+//! | `queens-case` | bit rows on open maps within their budget, else retrograde | whole                             | whole |
+//! | `rules`       | bit rows for pursuits, else retrograde of the index   | tiers on disk; whole for pursuits (unless tiers are asked for) and for tiers that lead back to each other | tier by tier where tiers are on disk and every one is swept (layers or progress), else whole |
 
 use super::{queens_parameters, GameKind};
 use crate::draw::Draw;
