@@ -244,7 +244,7 @@ fn processes_with_their_own_work_directories_go_on_after_one_is_killed() {
     // Killed part-way: process 1 once its worker has kept its part of a few tiers.
     let output = scratch.path("out.gtb");
     let (zero, mut one) = run(&output);
-    let finished = scratch.path("work1").join("w1").join("finished.txt");
+    let finished = scratch.path("work1").join("w1of2").join("finished.txt");
     let deadline = Instant::now() + Duration::from_secs(120);
     while std::fs::read_to_string(&finished).map(|t| t.lines().count()).unwrap_or(0) < 6 {
         assert!(one.try_wait().unwrap().is_none(), "the build finished before it could be stopped");

@@ -369,13 +369,13 @@ fn a_tier_one_worker_lost_is_solved_again() {
     }
     game.progress[broken_at] = kept;
     // Worker 1 loses its part of tier t3.
-    let list = dir.join("work1").join("w1").join("finished.txt");
+    let list = dir.join("work1").join("w1of2").join("finished.txt");
     let text = std::fs::read_to_string(&list).unwrap();
     assert_eq!(text.lines().count(), last, "every tier but the last kept: {text}");
     let without: String = text.lines().filter(|l| !l.starts_with("t3 ")).map(|l| format!("{l}\n")).collect();
     assert_eq!(without.lines().count(), last - 1);
     std::fs::write(&list, without).unwrap();
-    std::fs::remove_file(dir.join("work1").join("w1").join("t3.tier")).unwrap();
+    std::fs::remove_file(dir.join("work1").join("w1of2").join("t3.tier")).unwrap();
     let results = two_processes(&game, &dir, split, true);
     assert!(results.iter().all(Result::is_ok), "{results:?}");
     assert!(std::fs::read(dir.join("two-processes.gtb")).unwrap() == expected, "the files differ");

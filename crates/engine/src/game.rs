@@ -343,7 +343,7 @@ pub trait Tiered: Game {
     /// forward: the rows its side has advanced grow). The tier is then sorted by
     /// progress and swept from the greatest down, each progress in one parallel
     /// sweep, as layers are. The default, `None`: no such measure. Bounds from
-    /// 2^16 up are not used.
+    /// 2^16 − 1 up are not used (16-bit progress, one value kept for holes).
     fn progress_bound(&self, _tier: Self::Tier) -> Option<u32> {
         None
     }

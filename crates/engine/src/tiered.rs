@@ -238,7 +238,7 @@ fn tier_is_layered<G: Tiered>(game: &G, tier: G::Tier) -> bool {
 pub enum Sweep {
     /// [`Tiered::for_each_layer_in_tier`] gives the tier's layers.
     Layers,
-    /// [`Tiered::progress_bound`] gives this bound, below 2^16.
+    /// [`Tiered::progress_bound`] gives this bound, below 2^16 − 1.
     Progress(u32),
 }
 
@@ -248,7 +248,8 @@ pub fn sweep_of<G: Tiered>(game: &G, tier: G::Tier) -> Option<Sweep> {
     if tier_is_layered(game, tier) {
         Some(Sweep::Layers)
     } else {
-        game.progress_bound(tier).filter(|&b| b < 1 << 16).map(Sweep::Progress)
+        // Below u16::MAX: the sweeps keep progress in 16 bits, u16::MAX for holes.
+        game.progress_bound(tier).filter(|&b| b < u16::MAX as u32).map(Sweep::Progress)
     }
 }
 

@@ -5,7 +5,7 @@
 //! WORK/                     one per process (or one shared by all: it works either way)
 //!   build.txt               the build's identity (gsolve_tablebase::tiers::WorkDir)
 //!   finished.txt, T.tier    whole tiers of a single-process build, if one was resumed
-//!   w0/ w1/ …               one per worker (its global index), a WorkDir of its own:
+//!   w0of2/ w1of2/ …         one per worker (its global index, of how many), a WorkDir of its own:
 //!     build.txt, finished.txt
 //!     T.tier                the worker's part of tier T: the codes of the indices
 //!                           it owns (Partition, chunks of 16,384), in that order
@@ -13,8 +13,9 @@
 //!
 //! A tier is finished when every worker has its part (or the whole tier, from a
 //! single-process build): a run stopped at any point, on any process, goes on
-//! from there. A part whose length does not fit the run's number of workers is
-//! not counted (the tier is solved again). Process 0 writes the file from the
+//! from there. A run with another number of workers has directories of its own
+//! (a part's chunks depend on that number, not only its length), and a part
+//! whose length does not fit is not counted (the tier is solved again). Process 0 writes the file from the
 //! codes each worker sends it of each batch of the index, in index order.
 
 use crate::build::{BuildError, Target};
@@ -88,7 +89,7 @@ impl Store {
             }
         }
         let opened = WorkDir::open(work_dir, identity)
-            .and_then(|top| Ok((top, WorkDir::open(&work_dir.join(format!("w{me}")), identity)?)));
+            .and_then(|top| Ok((top, WorkDir::open(&work_dir.join(format!("w{me}of{peers}")), identity)?)));
         let (top, mine) = match opened {
             Ok(opened) => (Some(opened.0), Some(opened.1)),
             Err(e) => {
