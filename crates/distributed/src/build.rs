@@ -92,7 +92,7 @@ pub fn write_parts_in_batches(
     let per_batch = (batch_raw_bytes / raw_block.max(1)).max(1);
     let batches = header.block_count.div_ceil(per_batch);
     let level = options.level;
-    let gather = |worker: &mut Worker, rounds: &mut Rounds, batch: u64| -> Result<Vec<Vec<u8>>, Lost> {
+    let gather = |worker: &mut Worker, rounds: &mut Rounds, batch: u64| {
         let range = batch * per_batch..((batch + 1) * per_batch).min(header.block_count);
         let mine: Vec<u64> = blocks.iter().copied().filter(|b| range.contains(b)).collect();
         let parcels = match write::compress_blocks(&header, &values, &mine, level) {
@@ -103,11 +103,31 @@ pub fn write_parts_in_batches(
                 Vec::new()
             }
         };
-        Ok(rounds.gather(worker, parcels)?.into_iter().map(|(_, bytes)| bytes).collect())
+        Ok(Ok(rounds.gather(worker, parcels)?.into_iter().map(|(_, bytes)| bytes).collect()))
     };
-    if me != 0 {
+    let written = write_batches(worker, rounds, path, &header, options, batches, gather)?;
+    Ok(written.map(|written| written.map(|written| Written { holes: Some(holes), ..written })))
+}
+
+/// The rounds of a file gathered to process 0 a batch at a time: `gather(worker,
+/// rounds, batch)` takes part in batch `batch`'s round on every worker and, on
+/// worker 0, returns the batch's compressed blocks in file order, which worker 0
+/// writes to `path` as `header` lays them out. Every worker takes part in every
+/// batch's round, also after a write that failed part-way, so that no peer
+/// waits for a round that never comes. Worker 0 returns what it wrote.
+pub(crate) fn write_batches(
+    worker: &mut Worker,
+    rounds: &mut Rounds,
+    path: &std::path::Path,
+    header: &Header,
+    options: &WriteOptions,
+    batches: u64,
+    mut gather: impl FnMut(&mut Worker, &mut Rounds, u64) -> Result<gsolve_tablebase::Result<Vec<Vec<u8>>>, Lost>,
+) -> Result<Outcome, Lost> {
+    if worker.index() != 0 {
+        // What fails here is told to worker 0, which fails the write.
         for batch in 0..batches {
-            gather(worker, rounds, batch)?;
+            let _ = gather(worker, rounds, batch)?;
         }
         return Ok(None);
     }
@@ -120,10 +140,13 @@ pub fn write_parts_in_batches(
                 return Ok(None);
             }
             batch += 1;
-            gather(worker, rounds, batch - 1).map(Some).map_err(|e| {
-                lost = Some(e);
-                gsolve_tablebase::Error::Io(std::io::Error::other("a process of the build is gone"))
-            })
+            match gather(worker, rounds, batch - 1) {
+                Ok(blocks) => blocks.map(Some),
+                Err(e) => {
+                    lost = Some(e);
+                    Err(gsolve_tablebase::Error::Io(std::io::Error::other("a process of the build is gone")))
+                }
+            }
         },
         options,
         None,
@@ -131,13 +154,11 @@ pub fn write_parts_in_batches(
     if let Some(lost) = lost {
         return Err(lost);
     }
-    // A write that failed part-way: the other workers still take part in the
-    // rounds of the batches left.
     while batch < batches {
-        gather(worker, rounds, batch)?;
+        let _ = gather(worker, rounds, batch)?;
         batch += 1;
     }
-    Ok(Some(written.map(|written| Written { holes: Some(holes), ..written })))
+    Ok(Some(written))
 }
 
 /// Raw (uncompressed) bytes of values gathered to process 0 in one round.

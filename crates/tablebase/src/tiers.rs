@@ -216,33 +216,6 @@ impl WorkDir {
         self.finished.get(name).map(|f| f.max_code)
     }
 
-    /// Starts saving a tier written in parts (by the workers of a distributed
-    /// build, each at its own offsets: [`write_part`]): creates its temporary file
-    /// of `size` codes of `width` bytes and returns its path.
-    pub fn begin_parts(&self, name: &str, width: u8, size: u64) -> Result<PathBuf> {
-        let temporary = self.path.join(format!("{name}.tier.tmp"));
-        let file = File::create(&temporary).map_err(|e| io_error(&temporary, e))?;
-        file.set_len(size * width as u64).map_err(|e| io_error(&temporary, e))?;
-        Ok(temporary)
-    }
-
-    /// Finishes a tier begun with [`WorkDir::begin_parts`] once every part is
-    /// written: to disk, checksummed, renamed, listed in `finished.txt`.
-    pub fn finish_parts(&mut self, name: &str, width: u8, size: u64, max_code: u32) -> Result<()> {
-        let temporary = self.path.join(format!("{name}.tier.tmp"));
-        File::open(&temporary).and_then(|f| f.sync_all()).map_err(|e| io_error(&temporary, e))?;
-        let (length, checksum) = checksum_file(&temporary).map_err(|e| io_error(&temporary, e))?;
-        if length != size * width as u64 {
-            return Err(Error::Unwritable(format!(
-                "{}: {length} bytes, not {}",
-                temporary.display(),
-                size * width as u64
-            )));
-        }
-        fs::rename(&temporary, self.tier_path(name)).map_err(|e| io_error(&temporary, e))?;
-        self.list(name, Finished { width, size, checksum, max_code })
-    }
-
     fn list(&mut self, name: &str, finished: Finished) -> Result<()> {
         self.finished.insert(name.to_string(), finished);
         let mut lines: Vec<String> = self
@@ -275,19 +248,11 @@ pub fn default_work_dir(output: &Path) -> PathBuf {
     output.with_file_name(name)
 }
 
-/// Writes `bytes` at `offset` of a tier file begun with [`WorkDir::begin_parts`]
-/// (by any process that sees the work directory).
-pub fn write_part(path: &Path, offset: u64, bytes: &[u8]) -> Result<()> {
-    use std::os::unix::fs::FileExt;
-    let file = fs::OpenOptions::new().write(true).open(path).map_err(|e| io_error(path, e))?;
-    file.write_all_at(bytes, offset).map_err(|e| io_error(path, e))?;
-    file.sync_data().map_err(|e| io_error(path, e))
-}
-
 /// Reads the codes of `ranges` (ascending index ranges) of a finished tier's file
 /// (`width` bytes a code, `size` codes), one after the other: how each worker of
-/// a distributed build loads its own part of the tiers finished before, so that
-/// no process holds a whole tier.
+/// a distributed build loads its own part of a tier, from its own part's file or
+/// from a single-process build's whole tier, so that no process holds a whole
+/// tier.
 pub fn read_parts(
     path: &Path,
     width: u8,
@@ -323,9 +288,8 @@ fn map_file(path: &Path, width: u8, size: u64) -> Result<MappedTier> {
     // SAFETY: `Mmap::map` is unsafe because another process could change or
     // truncate the file while it is mapped. Tier files are written whole under a
     // temporary name and renamed (never changed in place), their size and checksum
-    // were checked when the work directory was opened (a tier written in parts
-    // by a distributed build is mapped only after every part is written and the
-    // file renamed), and the build that maps them owns the directory (a second
+    // were checked when the work directory was opened, and the build that maps
+    // them owns the directory (a second
     // build of it would have to be started by hand, against the documentation).
     // No reference into the map outlives it.
     #[allow(unsafe_code)]

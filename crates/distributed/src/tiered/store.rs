@@ -313,52 +313,24 @@ impl Store {
             }
             Ok(Ok(batch))
         };
-        let outcome = if worker.index() != 0 {
-            // What failed here is told to process 0, which fails the write.
-            for batch in 0..batches {
-                let _ = gather(worker, rounds, batch)?;
+        let mut holes = 0u64;
+        let blocks_of = |worker: &mut Worker, rounds: &mut Rounds, batch: u64| {
+            let gathered = match gather(worker, rounds, batch)? {
+                Ok(gathered) => gathered,
+                Err(message) => return Ok(Err(gsolve_tablebase::Error::Unwritable(message))),
+            };
+            holes += gathered.holes;
+            if worker.index() != 0 {
+                return Ok(Ok(Vec::new()));
             }
-            None
-        } else {
-            let (mut batch, mut lost, mut holes) = (0u64, None, 0u64);
-            let written = write::write_blocks(
-                &target.path,
-                header.clone(),
-                |header| {
-                    if batch == batches {
-                        return Ok(None);
-                    }
-                    batch += 1;
-                    let gathered = match gather(worker, rounds, batch - 1) {
-                        Ok(gathered) => gathered,
-                        Err(e) => {
-                            lost = Some(e);
-                            return Err(gsolve_tablebase::Error::Io(std::io::Error::other(
-                                "a process of the build is gone",
-                            )));
-                        }
-                    };
-                    let gathered = gathered.map_err(gsolve_tablebase::Error::Unwritable)?;
-                    holes += gathered.holes;
-                    let first = (batch - 1) * per_batch;
-                    let blocks: Vec<u64> = (first..(first + per_batch).min(header.block_count)).collect();
-                    let values = BatchValues { batch: &gathered, len: index_size, max_code };
-                    write::compress_blocks(header, &values, &blocks, target.options.level).map(Some)
-                },
-                &target.options,
-                None,
-            );
-            if let Some(lost) = lost {
-                return Err(lost);
-            }
-            // A write that failed part-way: the other workers still take part in
-            // the rounds of the batches left.
-            while batch < batches {
-                let _ = gather(worker, rounds, batch)?;
-                batch += 1;
-            }
-            Some(written.map(|written| Written { holes: Some(holes), ..written }))
+            let first = batch * per_batch;
+            let blocks: Vec<u64> = (first..(first + per_batch).min(header.block_count)).collect();
+            let values = BatchValues { batch: &gathered, len: index_size, max_code };
+            Ok(write::compress_blocks(&header, &values, &blocks, target.options.level))
         };
+        let outcome =
+            crate::build::write_batches(worker, rounds, &target.path, &header, &target.options, batches, blocks_of)?;
+        let outcome = outcome.map(|written| written.map(|written| Written { holes: Some(holes), ..written }));
         // Everyone learns whether the file was written; then each process
         // removes its work directory (kept when the file is not written, for a
         // run that goes on from it).
