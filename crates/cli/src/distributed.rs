@@ -153,23 +153,8 @@ where
     crate::report::report_written(name, output, &written, started.elapsed(), None, &note)
 }
 
-/// Distributed tiered builds solve tiers without cycles only (layered, or
-/// measured by progress): any other game is refused before any process starts
-/// work.
-pub fn refuse_unswept<G: gsolve_engine::Tiered>(game: &G, name: &str) -> Result<(), Failure> {
-    match game.tiers().into_iter().find(|&t| gsolve_engine::tiered::sweep_of(game, t).is_none()) {
-        Some(tier) => Err(Failure::Input(format!(
-            "{name} game: tier {} may have cycles (neither layered nor measured by progress), and \
-             distributed builds solve such tiers only with the whole game: build it in one process \
-             (without --processes or --local-processes)",
-            game.tier_name(tier),
-        ))),
-        None => Ok(()),
-    }
-}
-
-/// One process's part of a distributed tiered build (pawns, pawn-like rules
-/// games: every game whose tiers are swept). The work directory is where this
+/// One process's part of a distributed tiered build (pawns, rules games
+/// built in tiers: swept, or solved by retrograde within each tier). The work directory is where this
 /// process keeps its parts (its own, or one shared by every process).
 /// `stored`: the game the file holds (`game` may be a faster form of it).
 pub fn build_tiered<G>(
@@ -183,7 +168,6 @@ pub fn build_tiered<G>(
 where
     G: gsolve_engine::Tiered + gsolve_engine::Indexed + Send + Sync + 'static,
 {
-    refuse_unswept(&game, stored.game)?;
     if tier_args.memory.is_some() {
         return Err(Failure::Input(
             "--memory is not taken by distributed builds yet (each process holds 1/N of a tier)".into(),
@@ -199,18 +183,17 @@ where
     };
     let _cleanup =
         lead.then(|| crate::interrupt::remove_on_interrupt(&gsolve_tablebase::write::temporary_path(output)));
-    let job = job_of(&stored, &options);
+    // Every process must deal the tiers alike.
+    let job = format!("{} split-above={}", job_of(&stored, &options), tier_args.split_above);
     let name = stored.game;
     let target = Target { path: output.to_path_buf(), options, progress: lead.then_some(progress) };
-    let result = gsolve_distributed::tiered::build_tiered(
-        &cluster,
-        &job,
-        Arc::new(game),
-        stored,
-        work_dir,
-        target,
-        Default::default(),
-    );
+    let deal = gsolve_distributed::tiered::Options::default();
+    let deal = gsolve_distributed::tiered::Options {
+        small: tier_args.split_above,
+        wave: deal.wave.max(tier_args.split_above),
+    };
+    let result =
+        gsolve_distributed::tiered::build_tiered(&cluster, &job, Arc::new(game), stored, work_dir, target, deal);
     drop(bar);
     let report = result.map_err(|e| match e {
         BuildError::Run(e) if e.is_usage() => Failure::Input(e.to_string()),
@@ -221,13 +204,14 @@ where
     })?;
     let Some(written) = report.written else { return Ok(()) };
     let note = format!(
-        "; {} process{} of {} worker{}, {} rounds, {} bytes of child values between processes",
+        "; {} process{} of {} worker{}, {} rounds, {} bytes of child values and {} updates between processes",
         cluster.processes,
         if cluster.processes == 1 { "" } else { "es" },
         cluster.threads,
         if cluster.threads == 1 { "" } else { "s" },
         report.rounds,
         report.block_bytes_away,
+        report.updates_away,
     );
     crate::report::report_written(name, output, &written, started.elapsed(), None, &note)
 }

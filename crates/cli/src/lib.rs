@@ -313,6 +313,11 @@ pub(crate) struct TierArgs {
     /// there: a directory on each machine's own disk will do.
     #[arg(long, value_name = "DIR")]
     pub(crate) work_dir: Option<PathBuf>,
+    /// In a distributed build: a tier of more positions than this, counting
+    /// those of the tiers it reads, is split over every worker; a smaller one
+    /// is solved whole by one worker, beside others (0: split every tier).
+    #[arg(long, value_name = "POSITIONS", default_value_t = gsolve_distributed::tiered::Options::default().small)]
+    pub(crate) split_above: u64,
 }
 
 #[derive(Args)]

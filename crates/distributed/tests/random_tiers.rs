@@ -36,6 +36,9 @@ struct RandomTiers {
     /// Per tier: the game gives its layers (runs of equal progress, greatest
     /// first, one after another in index order), else a progress bound.
     layered: Vec<bool>,
+    /// Per tier: neither layered nor measured by progress, its moves go
+    /// anywhere in it (cycles, draws): solved by retrograde within the tier.
+    cyclic: Vec<bool>,
     /// Per tier: the earlier tiers its moves go to.
     reads: Vec<Vec<usize>>,
     bounds: Vec<u32>,
@@ -46,7 +49,15 @@ struct RandomTiers {
 
 impl RandomTiers {
     fn random(seed: u64, sizes: &[u64]) -> RandomTiers {
+        RandomTiers::random_with(seed, sizes, false)
+    }
+
+    /// As [`RandomTiers::random`]; with `cycles`, about a third of the tiers
+    /// are cyclic (drawn from their own stream, so the rest is as without).
+    fn random_with(seed: u64, sizes: &[u64], cycles: bool) -> RandomTiers {
         let mut random = Random(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut coin = Random(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1);
+        let cyclic: Vec<bool> = sizes.iter().map(|_| cycles && coin.below(3) == 0).collect();
         let mut offsets = vec![0];
         let (mut layered, mut bounds, mut progress) = (Vec::new(), Vec::new(), Vec::new());
         let mut reads = Vec::new();
@@ -97,7 +108,7 @@ impl RandomTiers {
                         let fits = match nodes[j as usize] {
                             Node::Hole => false,
                             Node::Terminal(_) => true,
-                            Node::Inner(_) => into_earlier || progress[j as usize] > progress[i as usize],
+                            Node::Inner(_) => into_earlier || cyclic[t] || progress[j as usize] > progress[i as usize],
                         };
                         if fits {
                             moves.push(j);
@@ -108,7 +119,10 @@ impl RandomTiers {
                 nodes[i as usize] = Node::Inner(moves);
             }
         }
-        RandomTiers { seed, offsets, layered, reads, bounds, progress, nodes }
+        for (t, &c) in cyclic.iter().enumerate() {
+            layered[t] &= !c;
+        }
+        RandomTiers { seed, offsets, layered, cyclic, reads, bounds, progress, nodes }
     }
 
     fn tier_of(&self, index: u64) -> usize {
@@ -183,7 +197,7 @@ impl Tiered for RandomTiers {
         true
     }
     fn progress_bound(&self, tier: usize) -> Option<u32> {
-        Some(self.bounds[tier])
+        (!self.cyclic[tier]).then_some(self.bounds[tier])
     }
     fn progress(&self, _tier: usize, p: &u64) -> u32 {
         self.progress[*p as usize]
@@ -380,4 +394,62 @@ fn a_tier_one_worker_lost_is_solved_again() {
     assert!(results.iter().all(Result::is_ok), "{results:?}");
     assert!(std::fs::read(dir.join("two-processes.gtb")).unwrap() == expected, "the files differ");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Draws and ties in the cyclic tiers of `game`, by the engine's solve: the
+/// inputs must exercise both.
+fn draws_and_ties_in_cycles(game: &RandomTiers) -> (usize, usize) {
+    let solved = gsolve_engine::tiered::solve_all(game);
+    let (mut draws, mut ties) = (0, 0);
+    for tier in (0..game.cyclic.len()).filter(|&t| game.cyclic[t]) {
+        let values = solved.get(tier).unwrap();
+        for i in 0..game.tier_size(tier) {
+            match values.value(i) {
+                Some(gsolve_engine::Value::Draw) => draws += 1,
+                Some(gsolve_engine::Value::Tie(_)) => ties += 1,
+                _ => {}
+            }
+        }
+    }
+    (draws, ties)
+}
+
+/// Tiers with cycles (moves anywhere within the tier: draws, ties one ply after
+/// the fastest tied child, children that are draws in a tier read), split
+/// over the workers and solved by retrograde within the tier, or dealt whole.
+#[test]
+fn two_workers_solve_tiers_with_cycles_as_the_single_process_does() {
+    let (mut cyclic, mut draws, mut ties) = (0, 0, 0);
+    for seed in 40..46u64 {
+        let game = RandomTiers::random_with(seed, &SIZES, true);
+        cyclic += game.cyclic.iter().filter(|&&c| c).count();
+        let (d, t) = draws_and_ties_in_cycles(&game);
+        (draws, ties) = (draws + d, ties + t);
+        let dir = scratch(&format!("cycles-{seed}"));
+        let expected = single(&game, &dir);
+        for options in DEALS {
+            let (got, _) =
+                two_workers(&game, &dir, options).unwrap_or_else(|e| panic!("seed {seed}, {options:?}: {e}"));
+            assert!(got == expected, "seed {seed}, {options:?}: the files differ");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    assert!(cyclic >= 10 && draws >= 100 && ties >= 100, "cyclic tiers {cyclic}, draws {draws}, ties {ties}");
+}
+
+#[test]
+fn two_processes_over_tcp_solve_tiers_with_cycles_as_the_single_process_does() {
+    for seed in 50..52u64 {
+        let game = RandomTiers::random_with(seed, &SIZES, true);
+        assert!(game.cyclic.iter().any(|&c| c), "seed {seed} has a cyclic tier");
+        let dir = scratch(&format!("cycles-processes-{seed}"));
+        let expected = single(&game, &dir);
+        for (options, own) in [(DEALS[0], true), (DEALS[2], false)] {
+            let results = two_processes(&game, &dir, options, own);
+            assert!(results.iter().all(Result::is_ok), "seed {seed}, {options:?}, own {own}: {results:?}");
+            let got = std::fs::read(dir.join("two-processes.gtb")).unwrap();
+            assert!(got == expected, "seed {seed}, {options:?}, own {own}: the files differ");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -217,8 +217,8 @@ pub trait ClusterBuild {
     /// says it holds.
     fn whole<G: gsolve_engine::Unmoves + Send + Sync + 'static>(self, game: G, stored: StoredIdentity) -> Self::Output;
     /// Tier by tier, each tier swept (in layers or by progress: the game's
-    /// [`gsolve_engine::tiered::sweep_of`]). `game` and `stored` as in
-    /// [`ClusterBuild::whole`].
+    /// [`gsolve_engine::tiered::sweep_of`]) or solved by retrograde within
+    /// it. `game` and `stored` as in [`ClusterBuild::whole`].
     fn tiers<G: gsolve_engine::Tiered + gsolve_engine::Indexed + Send + Sync + 'static>(
         self,
         game: G,
@@ -361,12 +361,13 @@ impl CatalogGame for RulesGame {
     }
 
     /// Across processes, tier by tier where the single process builds tiers on
-    /// disk and every tier is swept (in layers or by progress: pawn-like games,
-    /// placing games), each tier split over the workers; else whole, by
-    /// retrograde analysis over un-moves (tiers that lead back to each other,
-    /// pursuits, and tiers that may have cycles: the cluster does not solve a
-    /// tier by retrograde within it yet). The file is the one a single process
-    /// writes, whichever way that one solves: the same index, the same values.
+    /// disk: each tier swept (in layers or by progress: pawn-like games,
+    /// placing games) or solved by retrograde within it (tiers that may have
+    /// cycles: Fox and Hounds), split over the workers or, when small, dealt
+    /// whole to one; else whole, by retrograde analysis over un-moves (tiers
+    /// that lead back to each other, as Dobutsu's, and pursuits, as the single
+    /// process builds them). The file is the one a single process writes: the
+    /// same index, the same values.
     fn build_across<B: ClusterBuild>(self, build: B) -> B::Output {
         struct Across<B> {
             build: B,
@@ -383,10 +384,7 @@ impl CatalogGame for RulesGame {
                 }
             }
         }
-        let by_tiers = self.layout(false) == Layout::Tiers
-            && gsolve_engine::Tiered::tiers(&self)
-                .into_iter()
-                .all(|tier| gsolve_engine::tiered::sweep_of(&self, tier).is_some());
+        let by_tiers = self.layout(false) == Layout::Tiers;
         // Positions of the smallest room that holds the pieces, as the
         // single-process solve takes them ([`gsolve_rules::compact`]).
         let stored = StoredIdentity::of(&self);

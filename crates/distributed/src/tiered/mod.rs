@@ -39,6 +39,7 @@
 //! chess) or measured by progress (pawn-like rules games: Breakthrough, pawns,
 //! placing games). A tier that may have cycles is refused by name.
 
+mod cyclic;
 mod split;
 mod store;
 mod waves;
@@ -50,7 +51,6 @@ use crate::rounds::Rounds;
 use gsolve_engine::tiered::sweep_of;
 use gsolve_engine::{Indexed, Tiered};
 use gsolve_tablebase::write::StoredIdentity;
-use split::solve_tier;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use store::Store;
@@ -99,15 +99,22 @@ where
 {
     let threads = cluster.threads;
     let results = crate::cluster::run(cluster, job, move |worker| {
-        // Only parcels and summaries travel here: the partition of updates is unused.
-        let mut rounds = Rounds::new(worker, Partition::new(0, worker.peers(), 0), threads);
+        // Updates (of a tier solved by retrograde) go to their owners by the
+        // tiers' partition, whatever the tier's size: an owner depends only on
+        // the chunk.
+        let tiers_partition = Partition::new(0, worker.peers(), Partition::DEFAULT_CHUNK_SHIFT);
+        let mut rounds = Rounds::new(worker, tiers_partition, threads);
         let outcome = run_worker(worker, &mut rounds, &*game, &stored, &work_dir, &target, &options, threads)?;
-        let totals = rounds.finish(worker, &[rounds.parcel_bytes_away], &mut |_| unreachable!("no updates"))?;
-        Ok((outcome, totals.iter().map(|s| s[0]).sum::<u64>(), rounds.round()))
+        let totals = rounds
+            .finish(worker, &[rounds.parcel_bytes_away, rounds.sent_away], &mut |_| unreachable!("no updates"))?;
+        let bytes = totals.iter().map(|s| s[0]).sum::<u64>();
+        let updates = totals.iter().map(|s| s[1]).sum::<u64>();
+        Ok((outcome, bytes, updates, rounds.round()))
     })?;
     let mut report = Report { written: None, updates_away: 0, block_bytes_away: 0, rounds: 0 };
-    for (outcome, bytes, rounds) in results {
+    for (outcome, bytes, updates, rounds) in results {
         report.block_bytes_away = bytes;
+        report.updates_away = updates;
         report.rounds = rounds;
         match outcome {
             Ok(Some(written)) => report.written = Some(written),
@@ -139,13 +146,6 @@ fn run_worker<G: Tiered + Indexed + Sync>(
     let tiers = game.tiers();
     let identity = stored.identity();
     let lead = worker.index() == 0;
-    if let Some(tier) = tiers.iter().find(|&&t| sweep_of(game, t).is_none()) {
-        return Ok(Err(failed(format!(
-            "tier {} may have cycles (the game gives neither its layers nor a progress measure): \
-             distributed builds solve such tiers only with the whole game",
-            game.tier_name(*tier)
-        ))));
-    }
     // The work directories, and the tiers every worker finished before (a
     // stopped build goes on from them).
     let mut store = match Store::open(worker, rounds, game, &tiers, work_dir, &identity, threads)? {
@@ -166,7 +166,11 @@ fn run_worker<G: Tiered + Indexed + Sync>(
             if !store.finished(number) {
                 let tier = tiers[number];
                 let name = game.tier_name(tier);
-                let (codes, width, max_code) = match solve_tier(worker, rounds, game, tier, &tiers, &store)? {
+                let solved = match sweep_of(game, tier) {
+                    Some(_) => split::solve_tier(worker, rounds, game, tier, &tiers, &store)?,
+                    None => cyclic::solve_tier(worker, rounds, game, tier, &tiers, &store)?,
+                };
+                let (codes, width, max_code) = match solved {
                     Ok(solved) => solved,
                     Err(message) => return Ok(Err(failed(message))),
                 };

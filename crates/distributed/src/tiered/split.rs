@@ -12,25 +12,30 @@ use gsolve_engine::{ChildAt, PackedValue, Scan, Tiered, Value};
 use std::ops::Range;
 use timely::worker::Worker;
 
+/// A code not computed yet: not a value, not a hole (as the engine's sweeps
+/// mark it), so that a child read before it is solved is found, and a drawn
+/// child is not taken for one.
+const UNSOLVED: u32 = 2 << 2;
+
 /// The words of a byte string of u64s.
-fn words(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
+pub(super) fn words(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
     bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
 }
 
 /// This worker's codes of a tier, `width` bytes each, in partition order.
 pub(super) struct Codes {
-    width: u8,
+    pub(super) width: u8,
     pub(super) bytes: Vec<u8>,
 }
 
 impl Codes {
-    fn get(&self, local: usize) -> u32 {
+    pub(super) fn get(&self, local: usize) -> u32 {
         let w = self.width as usize;
         let mut word = [0u8; 4];
         word[..w].copy_from_slice(&self.bytes[local * w..local * w + w]);
         u32::from_le_bytes(word)
     }
-    fn set(&mut self, local: usize, code: u32) {
+    pub(super) fn set(&mut self, local: usize, code: u32) {
         let w = self.width as usize;
         self.bytes[local * w..local * w + w].copy_from_slice(&code.to_le_bytes()[..w]);
     }
@@ -44,15 +49,15 @@ impl Codes {
 const PIECE: u64 = 1 << 14;
 
 /// This worker's part of a finished child tier, read from its file.
-struct Held<T> {
-    tier: T,
-    partition: Partition,
-    codes: Codes,
+pub(super) struct Held<T> {
+    pub(super) tier: T,
+    pub(super) partition: Partition,
+    pub(super) codes: Codes,
 }
 
 /// Where a child's code is: `slot` 0 is the tier being solved, slot `s` the
 /// child tier `held[s − 1]`.
-fn slot_of<T: PartialEq>(tier: T, child: T, held: &[Held<T>]) -> Option<usize> {
+pub(super) fn slot_of<T: PartialEq>(tier: T, child: T, held: &[Held<T>]) -> Option<usize> {
     if child == tier {
         return Some(0);
     }
@@ -61,7 +66,7 @@ fn slot_of<T: PartialEq>(tier: T, child: T, held: &[Held<T>]) -> Option<usize> {
 
 /// The code of index `i` of `slot`, held by this worker: in `codes` (the tier
 /// being solved, dealt by `partition`) or in a child tier's part.
-fn own_code<T>(slot: usize, i: u64, codes: &Codes, partition: &Partition, held: &[Held<T>]) -> u32 {
+pub(super) fn own_code<T>(slot: usize, i: u64, codes: &Codes, partition: &Partition, held: &[Held<T>]) -> u32 {
     match slot {
         0 => codes.get(partition.local(i)),
         _ => {
@@ -73,7 +78,7 @@ fn own_code<T>(slot: usize, i: u64, codes: &Codes, partition: &Partition, held: 
 
 /// A parcel's key: the slot of the codes it asks for or answers, the sender,
 /// and whether it is an answer.
-fn key(slot: usize, from: usize, answer: bool) -> u64 {
+pub(super) fn key(slot: usize, from: usize, answer: bool) -> u64 {
     (slot as u64) << 33 | (from as u64) << 1 | answer as u64
 }
 
@@ -239,6 +244,37 @@ fn steps<G: Tiered>(
     Ok(Ok(Steps::Progress { order, pieces }))
 }
 
+/// This worker's part of each child tier `tier` reads, from its work
+/// directory. What fails to be read fails everywhere (`Ok(Err(..))`).
+#[allow(clippy::type_complexity)]
+pub(super) fn hold_children<G: Tiered>(
+    worker: &mut Worker,
+    rounds: &mut Rounds,
+    game: &G,
+    tier: G::Tier,
+    tiers: &[G::Tier],
+    store: &Store,
+) -> Result<Result<Vec<Held<G::Tier>>, String>, Lost> {
+    let peers = worker.peers();
+    let mut held = Vec::new();
+    let mut problem = None;
+    for at in read_by(game, tiers, tier) {
+        let (child, child_size) = (tiers[at], game.tier_size(tiers[at]));
+        match store.own_codes(&game.tier_name(child), at, child_size) {
+            Ok((width, bytes)) => held.push(Held {
+                tier: child,
+                partition: tier_partition(child_size, peers),
+                codes: Codes { width, bytes },
+            }),
+            Err(message) => {
+                problem = Some(message);
+                break;
+            }
+        }
+    }
+    Ok(store::agree(worker, rounds, problem)?.map(|()| held))
+}
+
 /// Steps 1 and 2 for one tier: this worker's codes, their width, and the run's
 /// largest code. Starts over wider when a code does not fit (everywhere at once).
 ///
@@ -258,27 +294,11 @@ pub(super) fn solve_tier<G: Tiered + Sync>(
     let peers = worker.peers();
     let size = game.tier_size(tier);
     let partition = tier_partition(size, peers);
-    // Step 1: this worker's part of each child tier (what fails to be read
-    // fails everywhere).
-    let mut held: Vec<Held<G::Tier>> = Vec::new();
-    let mut problem = None;
-    for at in read_by(game, tiers, tier) {
-        let (child, child_size) = (tiers[at], game.tier_size(tiers[at]));
-        match store.own_codes(&game.tier_name(child), at, child_size) {
-            Ok((width, bytes)) => held.push(Held {
-                tier: child,
-                partition: tier_partition(child_size, peers),
-                codes: Codes { width, bytes },
-            }),
-            Err(message) => {
-                problem = Some(message);
-                break;
-            }
-        }
-    }
-    if let Err(message) = store::agree(worker, rounds, problem)? {
-        return Ok(Err(message));
-    }
+    // Step 1: this worker's part of each child tier.
+    let held = match hold_children(worker, rounds, game, tier, tiers, store)? {
+        Ok(held) => held,
+        Err(message) => return Ok(Err(message)),
+    };
     let slots = held.len() + 1;
     let partition_of = |slot: usize| if slot == 0 { &partition } else { &held[slot - 1].partition };
     let steps = match steps(worker, rounds, game, tier, &partition)? {
@@ -287,6 +307,9 @@ pub(super) fn solve_tier<G: Tiered + Sync>(
     };
     'widths: for width in [1u8, 2, 4] {
         let mut codes = Codes { width, bytes: vec![0; partition.owned(me) * width as usize] };
+        for local in 0..partition.owned(me) {
+            codes.set(local, UNSOLVED);
+        }
         let mut overflow = false;
         let mut broken = None;
         // Step k's requests travel in round k with the answers to step k − 1's
@@ -376,11 +399,12 @@ pub(super) fn solve_tier<G: Tiered + Sync>(
                                     ChildAt::Nowhere => PackedValue::NONE,
                                 };
                                 match code.unpack() {
-                                    // Every tier is swept, so acyclic: no child is a
-                                    // draw, and code 0 (a draw) is a child not solved
-                                    // yet, which only a game that breaks its layers or
-                                    // its progress measure gives.
-                                    Some(v) if code.0 != 0 => best = best.max(Some(v.parent_view())),
+                                    // A child of the tier not solved yet reads
+                                    // `UNSOLVED`, which only a game that breaks its
+                                    // layers or its progress measure gives. (A
+                                    // child may be a draw: a child of it in a tier
+                                    // solved by retrograde may be.)
+                                    Some(v) => best = best.max(Some(v.parent_view())),
                                     _ => {
                                         broken.get_or_insert(index);
                                     }
