@@ -39,6 +39,9 @@ struct RandomTiers {
     /// Per tier: neither layered nor measured by progress, its moves go
     /// anywhere in it (cycles, draws): solved by retrograde within the tier.
     cyclic: Vec<bool>,
+    /// Scans give a position with a move onto a lost terminal position as
+    /// `Scan::Known(Win(1))`, as rules games value wins in 1.
+    known_wins: bool,
     /// Per tier: the earlier tiers its moves go to.
     reads: Vec<Vec<usize>>,
     bounds: Vec<u32>,
@@ -122,7 +125,7 @@ impl RandomTiers {
         for (t, &c) in cyclic.iter().enumerate() {
             layered[t] &= !c;
         }
-        RandomTiers { seed, offsets, layered, cyclic, reads, bounds, progress, nodes }
+        RandomTiers { seed, offsets, layered, cyclic, known_wins: false, reads, bounds, progress, nodes }
     }
 
     fn tier_of(&self, index: u64) -> usize {
@@ -195,6 +198,33 @@ impl Tiered for RandomTiers {
             }
         }
         true
+    }
+    fn for_each_located(
+        &self,
+        tier: usize,
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, gsolve_engine::Scan<'_, usize>),
+    ) {
+        use gsolve_engine::{ChildAt, Scan};
+        for index in range {
+            let p = self.offsets[tier] + index;
+            match &self.nodes[p as usize] {
+                Node::Hole => {}
+                Node::Terminal(outcome) => f(index, Scan::Over(*outcome)),
+                Node::Inner(moves) => {
+                    let at = |&j: &u64| match self.nodes[j as usize] {
+                        Node::Terminal(outcome) => ChildAt::Over(outcome),
+                        _ => ChildAt::In(self.tier_of(j), j - self.offsets[self.tier_of(j)]),
+                    };
+                    let children: Vec<ChildAt<usize>> = moves.iter().map(at).collect();
+                    if self.known_wins && children.contains(&ChildAt::Over(Outcome::Loss)) {
+                        f(index, Scan::Known(gsolve_engine::Value::Win(1)));
+                    } else {
+                        f(index, Scan::Moves(&children));
+                    }
+                }
+            }
+        }
     }
     fn progress_bound(&self, tier: usize) -> Option<u32> {
         (!self.cyclic[tier]).then_some(self.bounds[tier])
@@ -435,6 +465,59 @@ fn two_workers_solve_tiers_with_cycles_as_the_single_process_does() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
     assert!(cyclic >= 10 && draws >= 100 && ties >= 100, "cyclic tiers {cyclic}, draws {draws}, ties {ties}");
+}
+
+/// Positions the game values by the rules (`Scan::Known`, a win in 1) are
+/// decided at their own level, in tiers split and dealt whole.
+#[test]
+fn positions_valued_by_the_rules_are_decided_at_their_level() {
+    for seed in 40..43u64 {
+        let mut game = RandomTiers::random_with(seed, &SIZES, true);
+        let dir = scratch(&format!("known-{seed}"));
+        let expected = single(&game, &dir);
+        game.known_wins = true;
+        std::fs::remove_file(dir.join("single.gtb")).unwrap();
+        std::fs::remove_dir_all(dir.join("single-work")).ok();
+        assert!(single(&game, &dir) == expected, "seed {seed}: the engine's own sweeps disagree");
+        for options in [DEALS[0], DEALS[2]] {
+            let (got, _) =
+                two_workers(&game, &dir, options).unwrap_or_else(|e| panic!("seed {seed}, {options:?}: {e}"));
+            assert!(got == expected, "seed {seed}, {options:?}: the files differ");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// One cyclic tier of 1,000,000 positions with a 300-ply chain of losses and
+/// one of ties (2-byte codes) and levels of more updates than a batch.
+#[test]
+fn a_long_cyclic_tier_widens_its_codes_and_sends_in_batches() {
+    let mut game = RandomTiers::random_with(60, &[1_000_000], true);
+    game.cyclic[0] = true;
+    game.layered[0] = false;
+    // Many lost terminal positions: their level's updates (about 1.6 a
+    // position) pass a batch of 65,536 on each worker.
+    for j in (500_000..1_000_000).step_by(4) {
+        if matches!(game.nodes[j], Node::Inner(_)) {
+            game.nodes[j] = Node::Terminal(Outcome::Loss);
+        }
+    }
+    game.nodes[100_000] = Node::Terminal(Outcome::Loss);
+    game.nodes[200_000] = Node::Terminal(Outcome::Tie);
+    for k in 1..300u64 {
+        game.nodes[(100_000 + k) as usize] = Node::Inner(vec![100_000 + k - 1]);
+        // A tie chain: each also moves onto a won terminal position (a loss
+        // for the mover to avoid) found near by.
+        let won = (300_000..400_000u64).find(|&j| matches!(game.nodes[j as usize], Node::Terminal(Outcome::Win)));
+        game.nodes[(200_000 + k) as usize] = Node::Inner(vec![200_000 + k - 1, won.unwrap()]);
+    }
+    let dir = scratch("long");
+    let expected = single(&game, &dir);
+    let header = gsolve_tablebase::Tablebase::from_bytes(expected.clone()).unwrap();
+    assert_eq!(header.header().value_width, 2, "codes past a byte");
+    let (got, _) = two_workers(&game, &dir, DEALS[0]).unwrap();
+    assert!(got == expected, "the files differ");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -33,10 +33,15 @@
 //! random tiered games with cycles, ties and draws both ways, file for file.
 //!
 //! # Memory
-//! A worker holds 8 bytes for each position it owns (a counter and a value),
-//! 8 bytes for each move into one of its positions from within the tier (the
-//! parent's index, in compressed rows), 16 for each move leaving the tier from
-//! one of its positions (an event), and its part of each child tier.
+//! A worker holds, for each position it owns, 16 bytes (a counter, a value,
+//! and where its parents start); for each move into one of its positions from
+//! within the tier, 8 bytes (the parent's index; 24 more while the lists are
+//! built from the edges received); for each move out of the tier from one of
+//! its positions, 24 bytes (an event) until the levels are done; 16 bytes for
+//! each position of a level's frontier, each tie and each position valued by
+//! itself; and its part of each child tier (read while the graph is built).
+//! Fox and Hounds 8 × 8 (1.76 M positions, one tier): 120 MB a process on 2,
+//! 75 MB on 4 (docs/distributed.md).
 
 use super::split::{hold_children, key, own_code, slot_of, words, Codes, Held};
 use super::store::{tier_partition, Store};
@@ -187,14 +192,26 @@ struct Graph {
 }
 
 /// This worker's share of the tier in pieces of at most [`GRAPH_PIECE`]
-/// positions, and the number of graph rounds every worker takes (the most
-/// pieces any worker has).
-fn graph_pieces(partition: &Partition, me: usize) -> (Vec<Range<u64>>, usize) {
-    let pieces_of = |w: usize| -> Vec<Range<u64>> {
-        partition
-            .ranges(w)
-            .flat_map(|r| (r.start..r.end).step_by(GRAPH_PIECE as usize).map(move |s| s..(s + GRAPH_PIECE).min(r.end)))
-            .collect()
+/// positions (runs of its chunks), and the number of graph rounds every
+/// worker takes (the most pieces any worker has).
+fn graph_pieces(partition: &Partition, me: usize) -> (Vec<Vec<Range<u64>>>, usize) {
+    let pieces_of = |w: usize| -> Vec<Vec<Range<u64>>> {
+        let mut pieces: Vec<Vec<Range<u64>>> = Vec::new();
+        let mut filled = GRAPH_PIECE;
+        for range in partition.ranges(w) {
+            let mut start = range.start;
+            while start < range.end {
+                if filled == GRAPH_PIECE {
+                    pieces.push(Vec::new());
+                    filled = 0;
+                }
+                let end = range.end.min(start + (GRAPH_PIECE - filled));
+                pieces.last_mut().expect("pushed").push(start..end);
+                filled += end - start;
+                start = end;
+            }
+        }
+        pieces
     };
     let most = (0..partition.workers).map(|w| pieces_of(w).len()).max().unwrap_or(0);
     (pieces_of(me), most)
@@ -246,8 +263,8 @@ fn graph<G: Tiered>(
         let mut asked: Asked = vec![vec![Vec::new(); peers]; held.len() + 1];
         let mut waiting: Vec<Waiting> = Vec::new();
         let mut edges_out: Vec<Vec<u8>> = vec![Vec::new(); peers];
-        if let Some(piece) = pieces.get(k) {
-            game.for_each_located(tier, piece.clone(), |index, scan| {
+        for range in pieces.get(k).into_iter().flatten() {
+            game.for_each_located(tier, range.clone(), |index, scan| {
                 let local = partition.local(index);
                 let value = match scan {
                     Scan::Over(outcome) => outcome.value(),
@@ -292,19 +309,19 @@ fn graph<G: Tiered>(
                 positions.values[local] = PackedValue::pack(value).0;
                 decided.push((value.remoteness().expect("not a draw"), local as u64));
             });
-            for list in asked.iter_mut().flatten() {
-                list.sort_unstable();
-                list.dedup();
+        }
+        for list in asked.iter_mut().flatten() {
+            list.sort_unstable();
+            list.dedup();
+        }
+        for (slot, lists) in asked.iter().enumerate() {
+            for (to, list) in lists.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
+                parcels.push((to, key(slot, me, false), list.iter().flat_map(|i| i.to_le_bytes()).collect()));
             }
-            for (slot, lists) in asked.iter().enumerate() {
-                for (to, list) in lists.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
-                    parcels.push((to, key(slot, me, false), list.iter().flat_map(|i| i.to_le_bytes()).collect()));
-                }
-            }
-            // Edges travel as questions of slot 0, which no one asks codes of.
-            for (to, bytes) in edges_out.into_iter().enumerate().filter(|(_, b)| !b.is_empty()) {
-                parcels.push((to, key(0, me, false), bytes));
-            }
+        }
+        // Edges travel as questions of slot 0, which no one asks codes of.
+        for (to, bytes) in edges_out.into_iter().enumerate().filter(|(_, b)| !b.is_empty()) {
+            parcels.push((to, key(0, me, false), bytes));
         }
         let received = rounds.gather(worker, parcels)?;
         let mut answered: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); peers]; held.len() + 1];
@@ -409,7 +426,7 @@ pub(super) fn solve_tier<G: Tiered + Sync>(
     let partition = tier_partition(game.tier_size(tier), worker.peers());
     // Updates go to their owner by the rounds' partition: the tiers' chunks.
     let routing = rounds.partition();
-    debug_assert_eq!((routing.workers, routing.chunk_shift), (partition.workers, partition.chunk_shift));
+    assert_eq!((routing.workers, routing.chunk_shift), (partition.workers, partition.chunk_shift));
     let held = match hold_children(worker, rounds, game, tier, tiers, store)? {
         Ok(held) => held,
         Err(message) => return Ok(Err(message)),
@@ -468,6 +485,8 @@ pub(super) fn solve_tier<G: Tiered + Sync>(
         level = next_level(&summaries, level + 1);
     }
 
+    drop((events, decided));
+
     // Step 3: ties spread to undecided parents, breadth first, fastest first:
     // the positions tied at r (seeds, and those found in the round of r − 1)
     // tie their undecided parents at r + 1. The summaries as in step 2.
@@ -506,6 +525,8 @@ pub(super) fn solve_tier<G: Tiered + Sync>(
         let summaries = rounds.finish(worker, &[busy as u64, seed_at(at)], &mut receive)?;
         remoteness = next_level(&summaries, remoteness + 1);
     }
+
+    drop((parents, ties));
 
     // Step 4: the rest are draws; holes keep "no position".
     let mut max_code = 0u32;

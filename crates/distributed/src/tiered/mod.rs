@@ -12,7 +12,8 @@
 //!    reads, is dealt whole, one tier to one worker, and solved there by the
 //!    engine's single-process tier solve: three rounds for the whole run,
 //!    where each tier split would take a round a layer.
-//! 2. **large tiers split** over every worker (`split.rs`), each worker owning
+//! 2. **large tiers split** over every worker (`split.rs`; `cyclic.rs` for
+//!    tiers that may have cycles, see below), each worker owning
 //!    the tier's indices that [`Partition`] deals it and holding its own part
 //!    of each child tier, the same way:
 //!    - the tier goes in *steps*, parts whose children in the tier all lie in
@@ -35,9 +36,11 @@
 //!    it, a batch of the index a round, in index order; then each process
 //!    removes its work directory.
 //!
-//! Only tiers without cycles by the game's word are solved here: layered (pawn
-//! chess) or measured by progress (pawn-like rules games: Breakthrough, pawns,
-//! placing games). A tier that may have cycles is refused by name.
+//! A large tier that may have cycles (the game gives neither its layers nor a
+//! progress measure: Fox and Hounds, cops and robbers) is split over every
+//! worker too, and solved by retrograde analysis within it (`cyclic.rs`): one
+//! round a level, as the whole-game retrograde ([`crate::retrograde`]) goes,
+//! with the tier's moves to solved tiers as events at their levels.
 
 mod cyclic;
 mod split;
