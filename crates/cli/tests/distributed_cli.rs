@@ -109,42 +109,31 @@ fn two_processes_write_the_single_process_file_for_pawns_tier_by_tier() {
 /// on disk, progress sweeps, retrograde within tiers, whole by retrograde with
 /// a folded index and wins in 1 left out, a pursuit on a map), built across
 /// two processes: tier by tier where the single process builds tiers
-/// (tic-tac-toe, pawns, Breakthrough, Fox and Hounds, cops and robbers), else by retrograde
-/// analysis over the whole index: the same file. Each game has
+/// (tic-tac-toe, pawns, Breakthrough, kings that capture), else by retrograde
+/// analysis over the whole index (Dobutsu, Fox and Hounds' one tier, cops and
+/// robbers): the same file. Each game has
 /// more than one chunk of 16,384 positions, so both processes own some.
 #[test]
 fn two_processes_write_the_single_process_file_for_rules_games() {
     let scratch = Scratch::new("rules");
     let file = |name: &str| example(&format!("rules/{name}.toml")).to_str().unwrap().to_string();
+    // Kings that step any way and take: 25 tiers, with cycles in each.
+    let kings = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kings.toml").to_str().unwrap().to_string();
     // (tier by tier?, the game)
-    let builds: [(bool, Vec<String>); 8] = [
+    let builds: [(bool, Vec<String>); 9] = [
         (true, vec![file("tic-tac-toe")]),
         (true, vec![file("pawns")]),
         (true, vec![file("breakthrough"), "--rows".into(), "5".into(), "--cols".into(), "3".into()]),
         // Tiers with cycles, dealt whole to one worker (small), and split over
         // the workers, solved by retrograde within each tier.
-        (true, vec![file("fox-and-hounds"), ".H.H.H/....../....../....../....../F..... f".into()]),
-        (
-            true,
-            vec![
-                file("fox-and-hounds"),
-                ".H.H.H/....../....../....../....../F..... f".into(),
-                "--split-above".into(),
-                "0".into(),
-            ],
-        ),
+        (true, vec![kings.clone()]),
+        (true, vec![kings.clone(), "--split-above".into(), "0".into()]),
+        // One tier with cycles: whole.
+        (false, vec![file("fox-and-hounds"), ".H.H.H/....../....../....../....../F..... f".into()]),
         // A Dobutsu endgame with hands to drop from.
         (false, vec![file("dobutsu"), "l../.c./.C./..L s -".into()]),
         (false, vec![file("dobutsu"), "l../.../.../..L s Cc".into()]),
-        (
-            true,
-            vec![
-                file("cops-and-robbers"),
-                "C.....C/......./.#.#.#./......./...R... c".into(),
-                "--split-above".into(),
-                "0".into(),
-            ],
-        ),
+        (false, vec![file("cops-and-robbers"), "C.....C/......./.#.#.#./......./...R... c".into()]),
     ];
     let hosts = scratch.path("hosts");
     hostfile(&hosts, 1);
@@ -161,7 +150,7 @@ fn two_processes_write_the_single_process_file_for_rules_games() {
         }
         // One process of two timely workers (never more workers than this
         // machine's two cores), for one game of each way: the file of `one.gtb`.
-        if number == 2 || number == 4 || number == 7 {
+        if number == 2 || number == 4 || number == 8 {
             let workers = scratch.path("workers.gtb");
             args.extend(["-o", workers.to_str().unwrap(), "-j", "2"]);
             args.extend(["--processes", "1", "--process", "0", "--hostfile", hosts.to_str().unwrap()]);

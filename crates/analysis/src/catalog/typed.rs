@@ -349,11 +349,19 @@ impl CatalogGame for RulesGame {
     }
 
     /// Tiers that moves lead back to (drops and captures; promotions) are solved
-    /// whole; a pursuit is solved whole by bit rows (tens of times faster than its
-    /// tiers) unless tiers on disk are asked for. The file is the same.
+    /// whole; so, unless tiers on disk are asked for, are a pursuit (by bit rows,
+    /// tens of times faster than its tiers) and a game of one tier that may have
+    /// cycles (Fox and Hounds): retrograde within a tier keeps every position's
+    /// parents, about 16 bytes a position and 8 a move, where the whole-game
+    /// retrograde un-moves in 3 bytes a position, and one tier spares nothing.
+    /// The file is the same.
     fn layout(&self, tiers_asked: bool) -> Layout {
         let ordered = self.placement_index().is_ok_and(|index| index.tiers_ordered());
-        if !ordered || self.is_pursuit() && !tiers_asked {
+        let one_loopy_tier = || {
+            let tiers = gsolve_engine::Tiered::tiers(self);
+            tiers.len() == 1 && gsolve_engine::tiered::sweep_of(self, tiers[0]).is_none()
+        };
+        if !ordered || (self.is_pursuit() || one_loopy_tier()) && !tiers_asked {
             Layout::Whole
         } else {
             Layout::Tiers
@@ -363,10 +371,10 @@ impl CatalogGame for RulesGame {
     /// Across processes, tier by tier where the single process builds tiers on
     /// disk: each tier swept (in layers or by progress: pawn-like games,
     /// placing games) or solved by retrograde within it (tiers that may have
-    /// cycles: Fox and Hounds), split over the workers or, when small, dealt
-    /// whole to one; else whole, by retrograde analysis over un-moves (tiers
-    /// that lead back to each other, as Dobutsu's, and pursuits, as the single
-    /// process builds them). The file is the one a single process writes: the
+    /// cycles, as a game of kings that capture has), split over the workers or,
+    /// when small, dealt whole to one; else whole, by retrograde analysis over
+    /// un-moves (tiers that lead back to each other, as Dobutsu's, pursuits, and
+    /// games of one tier with cycles, as the single process builds them). The file is the one a single process writes: the
     /// same index, the same values.
     fn build_across<B: ClusterBuild>(self, build: B) -> B::Output {
         struct Across<B> {
