@@ -274,9 +274,9 @@ enum BuildGame {
     /// many pieces of each kind as the position given (or the rules' start), on its
     /// board, either side to move; solved tier by tier on disk like pawns (draws
     /// found exactly), or, for a pursuit (one piece a side: `gsolve rules FILE
-    /// --check` says so), whole in memory by bit rows unless --memory or --work-dir
-    /// ask for tiers (the same file). The file stores the rules: probe, verify and
-    /// info need only it.
+    /// --check` says so) and a game of one tier that may have cycles, whole in
+    /// memory unless --memory or --work-dir ask for tiers (the same file). The
+    /// file stores the rules: probe, verify and info need only it.
     Rules {
         /// The rules file.
         file: PathBuf,

@@ -37,7 +37,7 @@
 //!    removes its work directory.
 //!
 //! A large tier that may have cycles (the game gives neither its layers nor a
-//! progress measure: Fox and Hounds, cops and robbers) is split over every
+//! progress measure: a rules game of kings that step any way) is split over every
 //! worker too, and solved by retrograde analysis within it (`cyclic.rs`): one
 //! round a level, as the whole-game retrograde ([`crate::retrograde`]) goes,
 //! with the tier's moves to solved tiers as events at their levels.
