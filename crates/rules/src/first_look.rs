@@ -55,12 +55,21 @@ pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex
     let cells = tables.board().cells();
     let to_move = p.to_move();
     let pieces = p.packed();
-    // Each piece's word, and all of them.
+    // Each piece's word, all of them, and all but each one (the ORs of the
+    // words before it and after it): a quiet move's child word is the mover's
+    // "all but" and its word where it lands.
     let mut words = [0usize; N];
+    let mut all_but = [0usize; N];
     let mut word = 0;
     for (k, &q) in pieces.iter().enumerate() {
         words[k] = table.word_at(group_of(q) * cells + cell_of(q) as usize);
+        all_but[k] = word;
         word |= words[k];
+    }
+    let mut after = 0;
+    for k in (0..pieces.len()).rev() {
+        all_but[k] |= after;
+        after |= words[k];
     }
     if let Some(outcome) = table.outcome(word, to_move) {
         return FirstLook::Over(outcome);
@@ -74,6 +83,11 @@ pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex
     });
     let child_to_move = 1 - to_move;
     let (mut count, mut best_over) = (0usize, None::<Value>);
+    // The cells with a piece, on boards of at most 128 cells: most moves
+    // take nothing, and this says so without looking at every piece.
+    let occupied = (cells <= 128).then(|| pieces.iter().fold(0u128, |set, &q| set | 1 << cell_of(q)));
+    // The cell of the piece moved last and its place in `pieces`.
+    let mut mover = (u32::MAX, 0usize);
     moves::for_each(tables, p, |m| {
         // The child's word and royal cells (none where a royal piece was taken
         // without ending the game: no index holds such a child).
@@ -86,24 +100,37 @@ pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex
             &[(from, to)] if from == to => (word, royal_cells),
             &[(from, to)] => {
                 let (from, to) = (from as u32, to as u32);
-                let (mut child_word, mut royals) = (0, royal_cells);
-                for (k, &q) in pieces.iter().enumerate() {
-                    let (g, cell) = (group_of(q), cell_of(q));
-                    if cell == from {
-                        let lands =
-                            if m.promotes() { tables.promotion(g).map_or(g, |promotion| promotion.group) } else { g };
-                        child_word |= table.word_at(lands * cells + to as usize);
-                        if g == first {
-                            royals = royals.map(|(_, y)| (to, y));
-                        } else if g == second {
-                            royals = royals.map(|(x, _)| (x, to));
-                        }
-                    } else if cell == to {
-                        if g == first || g == second {
+                // The mover: a piece's moves come one after another, so it is
+                // looked for once a piece.
+                if mover.0 != from {
+                    let k = pieces.iter().position(|&q| cell_of(q) == from).expect("a move starts at a piece");
+                    mover = (from, k);
+                }
+                let k = mover.1;
+                let g = group_of(pieces[k]);
+                let lands = if m.promotes() { tables.promotion(g).map_or(g, |promotion| promotion.group) } else { g };
+                let mut royals = royal_cells;
+                if g == first {
+                    royals = royals.map(|(_, y)| (to, y));
+                } else if g == second {
+                    royals = royals.map(|(x, _)| (x, to));
+                }
+                let mut child_word = table.word_at(lands * cells + to as usize);
+                let taken = match occupied {
+                    Some(occupied) if occupied >> to & 1 == 0 => None,
+                    _ => pieces.iter().position(|&q| cell_of(q) == to),
+                };
+                match taken {
+                    None => child_word |= all_but[k],
+                    Some(taken) => {
+                        if group_of(pieces[taken]) == first || group_of(pieces[taken]) == second {
                             royals = None;
                         }
-                    } else {
-                        child_word |= words[k];
+                        for (j, &w) in words[..pieces.len()].iter().enumerate() {
+                            if j != k && j != taken {
+                                child_word |= w;
+                            }
+                        }
                     }
                 }
                 (child_word, royals)
