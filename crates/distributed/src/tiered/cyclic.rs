@@ -44,7 +44,9 @@
 //! split): 340 MB a process on 2, 214 MB on 4, against 542 MB in one
 //! (docs/distributed.md).
 
-use super::split::{hold_children, key, own_code, slot_of, words, Codes, Held};
+use super::split::{
+    answers, ask, hold_children, key, own_code, slot_of, sort_received, words, Asked, Codes, Held, Question,
+};
 use super::store::{tier_partition, Store};
 use crate::cluster::Lost;
 use crate::partition::Partition;
@@ -171,9 +173,6 @@ impl Parents {
     }
 }
 
-/// Indices of child tiers' codes asked of other workers: by slot, then owner.
-type Asked = Vec<Vec<Vec<u64>>>;
-
 /// A child outside the tier whose code is asked of another worker: the parent
 /// (local index), the slot and owner of the child's code, and its index.
 struct Waiting {
@@ -248,19 +247,13 @@ fn graph<G: Tiered>(
         }
         None => false,
     };
-    let mut requests_in: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+    let mut questions: Vec<Question> = Vec::new();
     // For the piece walked last round: the codes asked, by slot and owner
     // (sorted), and the children waiting for them.
     let mut previous: Option<(Asked, Vec<Waiting>)> = None;
     for k in 0..=rounds_needed {
-        let mut parcels: Vec<(usize, u64, Vec<u8>)> = requests_in
-            .drain(..)
-            .map(|(slot, from, bytes)| {
-                let answer =
-                    words(&bytes).flat_map(|i| own_code(slot, i, &no_codes, partition, held).to_le_bytes()).collect();
-                (from, key(slot, me, true), answer)
-            })
-            .collect();
+        let mut parcels =
+            answers(std::mem::take(&mut questions), me, |slot, i| own_code(slot, i, &no_codes, partition, held));
         let mut asked: Asked = vec![vec![Vec::new(); peers]; held.len() + 1];
         let mut waiting: Vec<Waiting> = Vec::new();
         let mut edges_out: Vec<Vec<u8>> = vec![Vec::new(); peers];
@@ -311,33 +304,20 @@ fn graph<G: Tiered>(
                 decided.push((value.remoteness().expect("not a draw"), local as u64));
             });
         }
-        for list in asked.iter_mut().flatten() {
-            list.sort_unstable();
-            list.dedup();
-        }
-        for (slot, lists) in asked.iter().enumerate() {
-            for (to, list) in lists.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
-                parcels.push((to, key(slot, me, false), list.iter().flat_map(|i| i.to_le_bytes()).collect()));
-            }
-        }
+        ask(&mut asked, me, &mut parcels);
         // Edges travel as questions of slot 0, which no one asks codes of.
         for (to, bytes) in edges_out.into_iter().enumerate().filter(|(_, b)| !b.is_empty()) {
             parcels.push((to, key(0, me, false), bytes));
         }
-        let received = rounds.gather(worker, parcels)?;
-        let mut answered: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); peers]; held.len() + 1];
-        for (key, bytes) in received {
-            let (slot, from) = ((key >> 33) as usize, (key >> 1 & 0xffff_ffff) as usize);
-            if key & 1 == 1 {
-                answered[slot][from] =
-                    bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
-            } else if slot == 0 {
+        let (answered, received) = sort_received(rounds.gather(worker, parcels)?, peers, held.len() + 1);
+        for (slot, from, bytes) in received {
+            if slot == 0 {
                 let mut words = words(&bytes);
                 while let (Some(child), Some(parent)) = (words.next(), words.next()) {
                     edges.push((partition.local(child) as u64, parent));
                 }
             } else {
-                requests_in.push((slot, from, bytes));
+                questions.push((slot, from, bytes));
             }
         }
         if let Some((asked, waiting)) = previous.replace((asked, waiting)) {

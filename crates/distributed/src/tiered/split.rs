@@ -82,6 +82,63 @@ pub(super) fn key(slot: usize, from: usize, answer: bool) -> u64 {
     (slot as u64) << 33 | (from as u64) << 1 | answer as u64
 }
 
+/// A parcel: the worker it goes to, its [`key`], its bytes.
+pub(super) type Parcel = (usize, u64, Vec<u8>);
+
+/// A question received: the slot asked of, the worker that asked, the
+/// indices (8 bytes each).
+pub(super) type Question = (usize, usize, Vec<u8>);
+
+/// Indices of codes asked of other workers: by slot, then owner.
+pub(super) type Asked = Vec<Vec<Vec<u64>>>;
+
+/// The answers to `questions`, in the order asked: each index's code
+/// (`code(slot, index)`, 4 bytes) to the worker that asked.
+pub(super) fn answers(questions: Vec<Question>, me: usize, code: impl Fn(usize, u64) -> u32) -> Vec<Parcel> {
+    questions
+        .into_iter()
+        .map(|(slot, from, bytes)| {
+            let answer = words(&bytes).flat_map(|i| code(slot, i).to_le_bytes()).collect();
+            (from, key(slot, me, true), answer)
+        })
+        .collect()
+}
+
+/// Sorts and deduplicates each list of `asked` (the answers come in that
+/// order) and adds a question to each owner asked something to `parcels`.
+pub(super) fn ask(asked: &mut Asked, me: usize, parcels: &mut Vec<Parcel>) {
+    for list in asked.iter_mut().flatten() {
+        list.sort_unstable();
+        list.dedup();
+    }
+    for (slot, lists) in asked.iter().enumerate() {
+        for (to, list) in lists.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
+            parcels.push((to, key(slot, me, false), list.iter().flat_map(|i| i.to_le_bytes()).collect()));
+        }
+    }
+}
+
+/// What a round brought: the answers, by slot and the worker that answered,
+/// and the questions, for the next round.
+pub(super) fn sort_received(
+    received: Vec<(u64, Vec<u8>)>,
+    peers: usize,
+    slots: usize,
+) -> (Vec<Vec<Vec<u32>>>, Vec<Question>) {
+    let mut answered = vec![vec![Vec::new(); peers]; slots];
+    let mut questions = Vec::new();
+    for (key, bytes) in received {
+        let (slot, from) = ((key >> 33) as usize, (key >> 1 & 0xffff_ffff) as usize);
+        if key & 1 == 0 {
+            questions.push((slot, from, bytes));
+        } else {
+            answered[slot][from] =
+                bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        }
+    }
+    (answered, questions)
+}
+
 /// The positions this worker values in one round of a tier's solve.
 enum Mine {
     /// Its indices of a layer's piece, as ranges.
@@ -316,24 +373,17 @@ pub(super) fn solve_tier<G: Tiered + Sync>(
         // (which ask only for child tiers and steps before k − 1, solved by
         // then: a part's pieces do not read each other); step k − 1 is valued
         // when they arrive: one round a step, and one more at the end.
-        let mut requests_in: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+        let mut questions: Vec<Question> = Vec::new();
         // asked[slot][owner]: the indices asked of `owner`, sorted.
-        let mut previous: Option<(Mine, Vec<Vec<Vec<u64>>>)> = None;
+        let mut previous: Option<(Mine, Asked)> = None;
         for k in 0..=steps.len() {
-            let mut parcels: Vec<(usize, u64, Vec<u8>)> = requests_in
-                .drain(..)
-                .map(|(slot, from, bytes)| {
-                    let answer = words(&bytes)
-                        .flat_map(|i| own_code(slot, i, &codes, &partition, &held).to_le_bytes())
-                        .collect();
-                    (from, key(slot, me, true), answer)
-                })
-                .collect();
+            let mut parcels =
+                answers(std::mem::take(&mut questions), me, |slot, i| own_code(slot, i, &codes, &partition, &held));
             let current = (k < steps.len()).then(|| {
                 // This worker's positions of the step.
                 let mine = steps.mine(k, &partition, me);
                 // The children held by other workers.
-                let mut asked: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); peers]; slots];
+                let mut asked: Asked = vec![vec![Vec::new(); peers]; slots];
                 mine.for_each_located(game, tier, |_, scan| {
                     if let Scan::Moves(moves) = scan {
                         for child in moves {
@@ -348,30 +398,11 @@ pub(super) fn solve_tier<G: Tiered + Sync>(
                         }
                     }
                 });
-                for list in asked.iter_mut().flatten() {
-                    list.sort_unstable();
-                    list.dedup();
-                }
+                ask(&mut asked, me, &mut parcels);
                 (mine, asked)
             });
-            if let Some((_, asked)) = &current {
-                for (slot, lists) in asked.iter().enumerate() {
-                    for (to, list) in lists.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
-                        parcels.push((to, key(slot, me, false), list.iter().flat_map(|i| i.to_le_bytes()).collect()));
-                    }
-                }
-            }
-            let received = rounds.gather(worker, parcels)?;
-            let mut answered: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); peers]; slots];
-            for (key, bytes) in received {
-                let (slot, from) = ((key >> 33) as usize, (key >> 1 & 0xffff_ffff) as usize);
-                if key & 1 == 0 {
-                    requests_in.push((slot, from, bytes));
-                } else {
-                    answered[slot][from] =
-                        bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
-                }
-            }
+            let (answered, asked_now) = sort_received(rounds.gather(worker, parcels)?, peers, slots);
+            questions = asked_now;
             let Some((mine, asked)) = std::mem::replace(&mut previous, current) else { continue };
             // The step's values.
             {
