@@ -31,13 +31,42 @@ impl<const N: usize> RulesGame<N> {
         let placement = self.placement();
         let mut hint = crate::index::TierHint::default();
         let (base, how) = fold.parent_base(kept);
-        crate::unmoves::parents_to_locate(self.tables(), placement, &base, &mut |q| {
-            fold.for_each_kept_parent(how, &q, |parent| {
-                if let Some((tier, at)) = placement.locate_hinted(parent, &mut hint) {
-                    f(parent, placement.tiers()[tier].offset + at)
+        let mut ranks = LazyRanks::of(&base);
+        crate::unmoves::parents_to_locate(self.tables(), placement, &base, &mut |q, quiet| {
+            fold.for_each_kept_parent(how, &q, |parent, mirrored| {
+                let moved = quiet.filter(|_| !mirrored);
+                if let Some(index) = self.locate_parent(parent, moved, &mut ranks, &mut hint) {
+                    f(parent, index)
                 }
             })
         })
+    }
+
+    /// The whole-game index of `parent`, a parent of `ranks`' position by the
+    /// quiet move `quiet` where it is one (then from the position's ranks:
+    /// one or a few digits change, [`crate::index::PlacementIndex::moved_index`]),
+    /// else located from its pieces.
+    #[inline]
+    fn locate_parent(
+        &self,
+        parent: &RulesPosition<N>,
+        quiet: Option<crate::unmoves::Quiet>,
+        ranks: &mut LazyRanks<'_, N>,
+        hint: &mut crate::index::TierHint,
+    ) -> Option<u64> {
+        let placement = self.placement();
+        let located = |hint: &mut crate::index::TierHint| {
+            placement.locate_hinted(parent, hint).map(|(tier, at)| placement.tiers()[tier].offset + at)
+        };
+        let Some(m) = quiet else { return located(hint) };
+        match ranks.get(placement) {
+            Some(ranks) => {
+                let index = placement.moved_index(ranks, m.group, m.from, m.to, parent.to_move());
+                debug_assert_eq!(index, located(hint), "a quiet parent ranked from its child's ranks");
+                index
+            }
+            None => located(hint),
+        }
     }
 
     /// The position the index keeps for `p` (itself, unless the index is folded
@@ -82,6 +111,24 @@ impl<const N: usize> RulesGame<N> {
                 }
             }
         }
+    }
+}
+
+/// A child's [`crate::index::GroupRanks`], made when its first quiet parent
+/// asks for them (many children have none that is not mirrored).
+struct LazyRanks<'p, const N: usize> {
+    child: &'p RulesPosition<N>,
+    ranks: Option<Option<crate::index::GroupRanks>>,
+}
+
+impl<'p, const N: usize> LazyRanks<'p, N> {
+    fn of(child: &'p RulesPosition<N>) -> Self {
+        LazyRanks { child, ranks: None }
+    }
+
+    #[inline]
+    fn get(&mut self, placement: &crate::index::PlacementIndex) -> Option<&crate::index::GroupRanks> {
+        self.ranks.get_or_insert_with(|| placement.group_ranks(self.child)).as_ref()
     }
 }
 
@@ -195,12 +242,10 @@ impl<const N: usize> Unmoves for RulesGame<N> {
         let position = self.position(index).expect("a parent's index names a position");
         match self.fold() {
             None => {
-                let placement = self.placement();
                 let mut hint = crate::index::TierHint::default();
-                self.for_each_parent(&position, |parent| {
-                    f(placement
-                        .locate_hinted(&parent, &mut hint)
-                        .map_or(u64::MAX, |(t, i)| placement.tiers()[t].offset + i))
+                let mut ranks = LazyRanks::of(&position);
+                crate::unmoves::parents_with_moves(self.tables(), self.index(), &position, &mut |parent, quiet| {
+                    f(self.locate_parent(&parent, quiet, &mut ranks, &mut hint).unwrap_or(u64::MAX))
                 })
             }
             // Each kept parent located once: those without an index are left out.

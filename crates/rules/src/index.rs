@@ -216,6 +216,33 @@ impl Places {
     }
 }
 
+/// A placement ranked group by group ([`PlacementIndex::group_ranks`]), on a
+/// board of at most 64 cells with at most [`MASK_GROUPS`] groups: what
+/// [`PlacementIndex::moved_index`] needs to rank it again with one piece moved.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GroupRanks {
+    /// The tier of its counts and hands, `None` if no tier holds them.
+    tier: Option<u32>,
+    /// That tier's first index and sides to move.
+    offset: u64,
+    sides: u8,
+    /// Σ `digits[g] · mults[g]` over the groups with a digit.
+    rank: u64,
+    /// Each group's digit (the royal pair's at its first group, 0 at its second).
+    digits: [u64; MASK_GROUPS],
+    /// Each group's multiplier in the tier: the product of earlier radices.
+    mults: [u64; MASK_GROUPS],
+    /// Each group's cells.
+    masks: [u64; MASK_GROUPS],
+    /// The cells counted as taken below each group's pieces
+    /// ([`PlacementIndex::taken_from`]).
+    taken: [u64; MASK_GROUPS],
+    /// Groups with pieces (bit g).
+    present: u32,
+    /// Groups without a digit (a piece off its places, a pair without a rank).
+    unranked: u32,
+}
+
 /// The last count vector's code and tier met by [`PlacementIndex::locate_hinted`].
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct TierHint(Option<(u64, usize)>);
@@ -250,6 +277,14 @@ impl RoyalPair {
         let (x, y) = (cell_of(packed[at(self.first)]), cell_of(packed[at(self.second)]));
         let rank = self.rank_of[(x * self.cells + y) as usize];
         (rank != u32::MAX).then_some((rank as u64, x, y))
+    }
+
+    /// The pair's rank with the first royal piece on `x` and the second on
+    /// `y`, `None` where no index holds it.
+    #[inline]
+    fn rank_at(&self, x: u32, y: u32) -> Option<u64> {
+        let rank = self.rank_of[(x * self.cells + y) as usize];
+        (rank != u32::MAX).then_some(rank as u64)
     }
 
     /// The pair of `royal` (the two sides' royal groups, from
@@ -358,6 +393,13 @@ pub struct PlacementIndex {
     /// `within_of[g]`: the earlier groups within group g's places, as a bit set
     /// (the first 64 groups).
     within_of: Vec<u64>,
+    /// `taken_from[g]`: the groups whose cells [`PlacementIndex::rank_small`]
+    /// counts as taken when it ranks group g (the first 64 groups; none for the
+    /// royal pair's groups, whose digit is one table's).
+    taken_from: Vec<u64>,
+    /// `taken_by[g]`: the groups whose `taken_from` holds g: moving one of g's
+    /// pieces changes their digits.
+    taken_by: Vec<u64>,
     /// `tier_radices[t * groups + g]`: each tier's `C_g`, one after another.
     tier_radices: Vec<u64>,
     /// Each tier's first whole-game index, in tier order (a search through them
@@ -700,6 +742,27 @@ impl PlacementIndex {
         }
         let slot_of = places.iter().flat_map(|p| p.slot.iter().copied()).collect();
         let within_of = places.iter().map(|p| p.within_mask).collect();
+        let taken_from: Vec<u64> = (0..groups)
+            .map(|g| {
+                let p = &places[g];
+                match &royal_pair {
+                    Some(pair) if g == pair.first || g == pair.second => 0,
+                    _ if g >= 64 => 0,
+                    _ if p.all_within => {
+                        // Every group ranked before g: the earlier groups, and the
+                        // pair's second with its first.
+                        let earlier = (1u64 << g) - 1;
+                        let second =
+                            royal_pair.as_ref().filter(|pair| pair.first < g).map_or(0, |pair| 1 << pair.second);
+                        earlier | second
+                    }
+                    _ => p.within_mask | p.pair_within.map_or(0, |h| 1 << h),
+                }
+            })
+            .collect();
+        let taken_by = (0..groups)
+            .map(|g| (0..groups.min(64)).filter(|&h| taken_from[h] >> g & 1 == 1).fold(0, |m, h| m | 1 << h))
+            .collect();
         let tier_radices = tiers.iter().flat_map(|t: &TierInfo| t.radices.iter().copied()).collect();
         let offsets = tiers.iter().map(|t| t.offset).collect();
         let mut place_cells = vec![u32::MAX; groups * cells as usize];
@@ -732,6 +795,8 @@ impl PlacementIndex {
             tier_of_code,
             slot_of,
             within_of,
+            taken_from,
+            taken_by,
             tier_radices,
             offsets,
             place_cells,
@@ -888,7 +953,7 @@ impl PlacementIndex {
         p: &RulesPosition<N>,
         hint: &mut TierHint,
     ) -> Option<(usize, u64)> {
-        if self.slots == 0 && self.groups <= 64 && p.piece_count() <= FEW_PIECES && self.royal_pair.is_none() {
+        if self.uses_few(p) {
             return self.locate_few(p);
         }
         let packed = p.packed();
@@ -1038,6 +1103,178 @@ impl PlacementIndex {
             all |= mask;
         }
         Some(rank)
+    }
+
+    /// A position's placement ranked group by group, for [`Self::moved_index`]:
+    /// `None` where [`Self::locate_hinted`] would not rank it by
+    /// [`Self::rank_small`] (more than 64 cells or [`MASK_GROUPS`] groups, or a
+    /// few pieces without hands, which [`Self::locate_few`] ranks).
+    #[inline]
+    pub(crate) fn group_ranks<const N: usize>(&self, p: &RulesPosition<N>) -> Option<GroupRanks> {
+        if self.cells > 64 || self.groups > MASK_GROUPS || self.uses_few(p) {
+            return None;
+        }
+        let packed = p.packed();
+        let groups = self.groups;
+        let cells = self.cells as usize;
+        let mut ranks = GroupRanks::default();
+        let mut counts = [0u8; MASK_GROUPS];
+        let mut code = 0u64;
+        for &q in packed {
+            let g = group_of(q);
+            counts[g] += 1;
+            code = code.wrapping_add(self.strides[g]);
+            ranks.masks[g] |= 1 << cell_of(q);
+        }
+        for slot in 0..self.slots {
+            code = code.wrapping_add(p.in_hand(slot) as u64 * self.strides[groups + slot]);
+        }
+        let hands_fit = (0..self.slots).all(|slot| p.in_hand(slot) <= self.limits[groups + slot]);
+        let fits = hands_fit && counts[..groups].iter().zip(&self.limits).all(|(c, l)| c <= l);
+        let Some(tier) = fits.then(|| self.tier_of_code.get(code)).flatten() else {
+            // No tier holds the counts, which a quiet move keeps: no such parent
+            // has an index.
+            return Some(ranks);
+        };
+        let info = &self.tiers[tier];
+        ranks.tier = Some(tier as u32);
+        ranks.offset = info.offset;
+        ranks.sides = info.sides;
+        let mut mult = 1u64;
+        for (g, (&count, &radix)) in counts[..groups].iter().zip(&info.radices).enumerate() {
+            ranks.mults[g] = mult;
+            mult = mult.wrapping_mul(radix);
+            if count > 0 {
+                ranks.present |= 1 << g;
+            }
+        }
+        // The cells of the groups ranked so far (the pair's second with its
+        // first): what a group all earlier groups lie within counts as taken.
+        let mut all = 0u64;
+        for g in 0..groups {
+            let places = &self.places[g];
+            ranks.taken[g] = if places.all_within {
+                all
+            } else {
+                let mut sources = self.taken_from[g];
+                let mut taken = 0;
+                while sources != 0 {
+                    taken |= ranks.masks[sources.trailing_zeros() as usize];
+                    sources &= sources - 1;
+                }
+                taken
+            };
+            match &self.royal_pair {
+                Some(pair) if g == pair.first => all |= ranks.masks[g] | ranks.masks[pair.second],
+                Some(pair) if g == pair.second => {}
+                _ => all |= ranks.masks[g],
+            }
+            let digit = match &self.royal_pair {
+                Some(pair) if g == pair.first => {
+                    pair.rank_at(ranks.masks[g].trailing_zeros(), ranks.masks[pair.second].trailing_zeros())
+                }
+                Some(pair) if g == pair.second => Some(0),
+                _ => self.digit_of(g, ranks.masks[g], ranks.taken[g], cells),
+            };
+            match digit {
+                Some(digit) => {
+                    ranks.digits[g] = digit;
+                    ranks.rank = ranks.rank.wrapping_add(digit.wrapping_mul(ranks.mults[g]));
+                }
+                None => ranks.unranked |= 1 << g,
+            }
+        }
+        Some(ranks)
+    }
+
+    /// The index of the position `ranks` ranks ([`Self::group_ranks`]) with the
+    /// piece of group `g` on `to` moved to `from` (a quiet move run backwards:
+    /// the counts and the hands stay) and `to_move` to move: what
+    /// [`Self::locate_hinted`] gives that position, `None` where no tier holds
+    /// it. Only group `g`'s digit changes, and the digits of the later groups
+    /// that count its cells as taken ([`Self::taken_from`]).
+    ///
+    /// Why: a retrograde solve locates every parent of a position, and most of a
+    /// game with hands' parents are quiet: ranking each from scratch was a
+    /// quarter of Dobutsu's solve.
+    #[inline]
+    pub(crate) fn moved_index(&self, ranks: &GroupRanks, g: usize, from: u32, to: u32, to_move: usize) -> Option<u64> {
+        ranks.tier?;
+        if ranks.sides >> to_move & 1 == 0 {
+            return None;
+        }
+        let cells = self.cells as usize;
+        let moved = 1u64 << from | 1u64 << to;
+        let mut unranked = ranks.unranked;
+        let mut rank = ranks.rank;
+        let mut change = |h: usize, digit: Option<u64>, unranked: &mut u32| {
+            if ranks.unranked >> h & 1 == 0 {
+                rank = rank.wrapping_sub(ranks.digits[h].wrapping_mul(ranks.mults[h]));
+            }
+            match digit {
+                Some(digit) => {
+                    *unranked &= !(1 << h);
+                    rank = rank.wrapping_add(digit.wrapping_mul(ranks.mults[h]));
+                }
+                None => *unranked |= 1 << h,
+            }
+        };
+        match &self.royal_pair {
+            Some(pair) if g == pair.first || g == pair.second => {
+                let cell = |h: usize| {
+                    if h == g {
+                        from
+                    } else {
+                        ranks.masks[h].trailing_zeros()
+                    }
+                };
+                change(pair.first, pair.rank_at(cell(pair.first), cell(pair.second)), &mut unranked);
+            }
+            _ => change(g, self.digit_of(g, ranks.masks[g] ^ moved, ranks.taken[g], cells), &mut unranked),
+        }
+        // A later group's piece counts one taken cell more or fewer below it
+        // only if it stands between the two cells (neither of which it holds).
+        let (low, high) = (from.min(to), from.max(to));
+        let between = ((1u64 << high) - 1) & !((2u64 << low) - 1);
+        let mut later = self.taken_by[g] & ranks.present as u64;
+        while later != 0 {
+            let h = later.trailing_zeros() as usize;
+            later &= later - 1;
+            if ranks.masks[h] & between != 0 {
+                change(h, self.digit_of(h, ranks.masks[h], ranks.taken[h] ^ moved, cells), &mut unranked);
+            }
+        }
+        (unranked == 0).then(|| ranks.offset + (rank << self.side_shift) + to_move as u64)
+    }
+
+    /// Group `g`'s digit with its pieces on the cells `mask`, those of `taken`
+    /// not free: [`Self::rank_small`]'s, `None` where a piece stands off the
+    /// group's places.
+    #[inline]
+    fn digit_of(&self, g: usize, mut mask: u64, taken: u64, cells: usize) -> Option<u64> {
+        let slots = &self.slot_of[g * cells..(g + 1) * cells];
+        let mut digit = 0u64;
+        let mut j = 0;
+        while mask != 0 {
+            let cell = mask.trailing_zeros();
+            mask &= mask - 1;
+            let slot = slots[cell as usize];
+            if slot == u32::MAX {
+                return None;
+            }
+            // More taken cells below than places: an earlier group's piece
+            // stands off its places, and that group has no digit either.
+            let below = (taken & ((1u64 << cell) - 1)).count_ones();
+            j += 1;
+            digit += self.choose(slot.checked_sub(below)?, j);
+        }
+        Some(digit)
+    }
+
+    /// Does [`Self::locate_hinted`] rank `p` by [`Self::locate_few`]?
+    #[inline]
+    fn uses_few<const N: usize>(&self, p: &RulesPosition<N>) -> bool {
+        self.slots == 0 && self.groups <= 64 && p.piece_count() <= FEW_PIECES && self.royal_pair.is_none()
     }
 
     /// [`Self::locate`] of a position of at most [`FEW_PIECES`] pieces in a game
@@ -1324,6 +1561,22 @@ impl PlacementIndex {
     /// without the position: the list is whole before a position holds it (a
     /// position written piece by piece, then copied, stalled on its last writes).
     pub(crate) fn unrank_pieces<const N: usize>(&self, tier: usize, index: u64, list: &mut [u32; N]) -> Option<usize> {
+        if self.cells <= 64 && self.groups <= MASK_GROUPS {
+            let len = self.unrank_small(tier, index, list);
+            #[cfg(debug_assertions)]
+            {
+                let mut general = [0u32; N];
+                let expected = self.unrank_general(tier, index, &mut general);
+                debug_assert_eq!(len, expected, "the 64-bit unranking finds the same holes");
+                debug_assert_eq!(list[..len.unwrap_or(0)], general[..len.unwrap_or(0)], "and the same pieces");
+            }
+            return len;
+        }
+        self.unrank_general(tier, index, list)
+    }
+
+    /// [`Self::unrank_pieces`] on any board, [`Taken`] keeping the cells taken.
+    fn unrank_general<const N: usize>(&self, tier: usize, index: u64, list: &mut [u32; N]) -> Option<usize> {
         let info = &self.tiers[tier];
         let mut len = 0;
         let mut rest = index >> self.side_shift;
@@ -1336,7 +1589,7 @@ impl PlacementIndex {
             }
             let places = &self.places[g];
             let radix = info.radices[g];
-            let mut group_rank = rest % radix;
+            let group_rank = rest % radix;
             rest /= radix;
             if let Some(pair) = &self.royal_pair {
                 if g == pair.first {
@@ -1369,40 +1622,7 @@ impl PlacementIndex {
                 continue;
             }
             // The ranks among the free places, increasing.
-            if let Some(table) = info.tables[g] {
-                let mut set = self.combinations[table as usize][group_rank as usize];
-                for rank in &mut ranks[..k] {
-                    *rank = set.trailing_zeros();
-                    set &= set - 1;
-                }
-            } else {
-                // Colex unranking: the largest r with C(r, i) ≤ what is left, for i = k..1.
-                let mut hi = info.free[g];
-                for i in (1..=k).rev() {
-                    let r = if i == 1 {
-                        // C(r, 1) = r: what is left is the rank itself.
-                        group_rank as u32
-                    } else {
-                        // Binary search for the last r in [i − 1, hi) with C(r, i) ≤ what
-                        // is left (C(r, i) grows with r; C(i − 1, i) = 0 always fits),
-                        // its step a select the compiler keeps free of branches: the
-                        // comparisons are unpredictable.
-                        let row = &self.binomial[i * (self.cells as usize + 1)..];
-                        let mut lo = i as u32 - 1;
-                        let mut len = hi - lo;
-                        while len > 1 {
-                            let half = len / 2;
-                            let fits = row[(lo + half) as usize] <= group_rank;
-                            lo = std::hint::select_unpredictable(fits, lo + half, lo);
-                            len -= half;
-                        }
-                        lo
-                    };
-                    group_rank -= self.choose(r, i);
-                    ranks[i - 1] = r;
-                    hi = r;
-                }
-            }
+            self.combination(info, g, group_rank, &mut ranks[..k]);
             // The cells of a group are found among the places left free before any
             // is taken: a group's own cells do not shift each other.
             let start = len;
@@ -1414,6 +1634,134 @@ impl PlacementIndex {
             if !taken.add_group(g, cells, !places.all_within) {
                 return None; // an earlier group not within stands there: a hole
             }
+        }
+        Some(len)
+    }
+
+    /// The ranks among its free places of group `g`'s pieces in the tier `info`,
+    /// increasing, from the group's digit `group_rank` (colex): one table load
+    /// where the group has a table in the tier, else a search a piece.
+    #[inline]
+    fn combination(&self, info: &TierInfo, g: usize, mut group_rank: u64, ranks: &mut [u32]) {
+        let k = ranks.len();
+        if let Some(table) = info.tables[g] {
+            let mut set = self.combinations[table as usize][group_rank as usize];
+            for rank in ranks {
+                *rank = set.trailing_zeros();
+                set &= set - 1;
+            }
+            return;
+        }
+        // Colex unranking: the largest r with C(r, i) ≤ what is left, for i = k..1.
+        let mut hi = info.free[g];
+        for i in (1..=k).rev() {
+            let r = if i == 1 {
+                // C(r, 1) = r: what is left is the rank itself.
+                group_rank as u32
+            } else {
+                // Binary search for the last r in [i − 1, hi) with C(r, i) ≤ what
+                // is left (C(r, i) grows with r; C(i − 1, i) = 0 always fits),
+                // its step a select the compiler keeps free of branches: the
+                // comparisons are unpredictable.
+                let row = &self.binomial[i * (self.cells as usize + 1)..];
+                let mut lo = i as u32 - 1;
+                let mut len = hi - lo;
+                while len > 1 {
+                    let half = len / 2;
+                    let fits = row[(lo + half) as usize] <= group_rank;
+                    lo = std::hint::select_unpredictable(fits, lo + half, lo);
+                    len -= half;
+                }
+                lo
+            };
+            group_rank -= self.choose(r, i);
+            ranks[i - 1] = r;
+            hi = r;
+        }
+    }
+
+    /// [`Self::unrank_pieces`] on a board of at most 64 cells with at most
+    /// [`MASK_GROUPS`] groups: the same list, with the cells taken so far as
+    /// 64-bit sets in registers (no [`Taken`] to set up) and the tier's radices
+    /// divided by multiplications ([`div_rem`]) where the rank fits in 32 bits.
+    ///
+    /// Why: every position retrograde propagates from is unranked, and the
+    /// general walk's set-up and divisions were a tenth of Dobutsu's solve.
+    #[inline]
+    fn unrank_small<const N: usize>(&self, tier: usize, index: u64, list: &mut [u32; N]) -> Option<usize> {
+        debug_assert!(self.cells <= 64 && self.groups <= MASK_GROUPS);
+        let info = &self.tiers[tier];
+        let groups = self.groups;
+        let magics = &self.tier_magic[tier * groups..][..groups];
+        let mut masks = [0u64; MASK_GROUPS];
+        let mut all = 0u64;
+        let mut len = 0;
+        let mut rest = index >> self.side_shift;
+        let mut ranks = [0u32; N];
+        for (g, &count) in info.counts[..groups].iter().enumerate() {
+            let k = count as usize;
+            if k == 0 {
+                continue;
+            }
+            let (quotient, group_rank) = div_rem(rest, info.radices[g], magics[g]);
+            rest = quotient;
+            if let Some(pair) = &self.royal_pair {
+                if g == pair.first {
+                    let (x, y) = pair.cells_of[group_rank as usize];
+                    list[len] = pack(g, x);
+                    len += 1;
+                    masks[g] = 1 << x;
+                    masks[pair.second] = 1 << y;
+                    all |= 1 << x | 1 << y;
+                    continue;
+                }
+                if g == pair.second {
+                    // Placed with the first: it comes here in the sorted list.
+                    list[len] = pack(g, masks[g].trailing_zeros());
+                    len += 1;
+                    continue;
+                }
+            }
+            let places = &self.places[g];
+            let mask = match info.cell_tables[g] {
+                Some(table) => self.cell_sets[table as usize][group_rank as usize] as u64,
+                None => {
+                    let taken = if places.all_within {
+                        all
+                    } else {
+                        let mut taken = places.pair_within.map_or(0, |h| masks[h]);
+                        let mut within = places.within_mask;
+                        while within != 0 {
+                            taken |= masks[within.trailing_zeros() as usize];
+                            within &= within - 1;
+                        }
+                        taken
+                    };
+                    self.combination(info, g, group_rank, &mut ranks[..k]);
+                    // The ranked places among the free ones, picked in one walk.
+                    let mut free = places.mask as u64 & !taken;
+                    let (mut at, mut mask) = (0u32, 0u64);
+                    for &rank in &ranks[..k] {
+                        while at < rank {
+                            free &= free - 1;
+                            at += 1;
+                        }
+                        mask |= free & free.wrapping_neg();
+                    }
+                    mask
+                }
+            };
+            if mask & all != 0 {
+                return None; // an earlier group not within stands there: a hole
+            }
+            let mut bits = mask;
+            while bits != 0 {
+                list[len] = pack(g, bits.trailing_zeros());
+                len += 1;
+                bits &= bits - 1;
+            }
+            masks[g] = mask;
+            all |= mask;
         }
         Some(len)
     }

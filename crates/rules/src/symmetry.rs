@@ -411,32 +411,33 @@ impl Fold {
     /// where the anchor is on the middle column (each with its own move into
     /// the orbit; one position with two such moves where the two are the same).
     /// Where the swap folds, `parent` has the first side to move, as the index
-    /// keeps it.
+    /// keeps it. `f`'s second argument says whether it is given the mirror
+    /// image of `parent` rather than `parent` itself.
     #[inline]
     pub(crate) fn for_each_kept_parent<const N: usize>(
         &self,
         how: ParentFold,
         parent: &RulesPosition<N>,
-        mut f: impl FnMut(&RulesPosition<N>),
+        mut f: impl FnMut(&RulesPosition<N>, bool),
     ) {
         debug_assert!(self.swap.is_none() || parent.to_move() == 0, "a base's parents have the first side to move");
         let Some((mirror, anchor)) = &self.mirror else {
-            return f(parent);
+            return f(parent, false);
         };
-        let mut f = |q: &RulesPosition<N>| {
+        let mut f = |q: &RulesPosition<N>, mirrored: bool| {
             debug_assert!(self.keeps(q) || self.anchor_column(q, *anchor).is_none());
-            f(q)
+            f(q, mirrored)
         };
         let twice = self.anchor_column(parent, *anchor).map_or(0, |column| 2 * column);
         let middle = twice + 1 == self.width;
         // `AsThey` has no mirror: it returned above.
         if twice < self.width {
-            f(parent);
+            f(parent, false);
             if middle && how == ParentFold::WithMirror {
-                f(&mirror.apply(parent));
+                f(&mirror.apply(parent), true);
             }
         } else if how == ParentFold::WithMirror {
-            f(&mirror.apply(parent));
+            f(&mirror.apply(parent), true);
         }
     }
 }

@@ -38,7 +38,29 @@ pub(crate) fn parents<const N: usize>(
     c: &RulesPosition<N>,
     f: &mut impl FnMut(RulesPosition<N>),
 ) {
+    Parents { tables, index, check_tiers: true }.of(c, &mut |parent, _| f(parent))
+}
+
+/// [`parents`], each with how it differs from the child where that is a quiet
+/// move of one piece ([`Quiet`]), for a caller that ranks such parents from
+/// the child's ranks.
+pub(crate) fn parents_with_moves<const N: usize>(
+    tables: &Tables,
+    index: Option<&PlacementIndex>,
+    c: &RulesPosition<N>,
+    f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
+) {
     Parents { tables, index, check_tiers: true }.of(c, f)
+}
+
+/// A parent that differs from its child by one piece of group `group` standing
+/// on `from` where the child has it on `to`: a quiet move (no capture, drop or
+/// promotion), so the counts and the hands are the child's.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Quiet {
+    pub(crate) group: usize,
+    pub(crate) from: u32,
+    pub(crate) to: u32,
 }
 
 /// [`parents`], less the check that a parent's counts are a tier of the index
@@ -50,7 +72,7 @@ pub(crate) fn parents_to_locate<const N: usize>(
     tables: &Tables,
     index: &PlacementIndex,
     c: &RulesPosition<N>,
-    f: &mut impl FnMut(RulesPosition<N>),
+    f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
 ) {
     Parents { tables, index: Some(index), check_tiers: false }.of(c, f)
 }
@@ -65,7 +87,7 @@ struct Parents<'a> {
 }
 
 impl Parents<'_> {
-    fn of<const N: usize>(&self, c: &RulesPosition<N>, f: &mut impl FnMut(RulesPosition<N>)) {
+    fn of<const N: usize>(&self, c: &RulesPosition<N>, f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>)) {
         if c.ended() != 0 {
             return;
         }
@@ -77,9 +99,14 @@ impl Parents<'_> {
         }
     }
 
-    fn emit<const N: usize>(&self, parent: RulesPosition<N>, f: &mut impl FnMut(RulesPosition<N>)) {
+    fn emit<const N: usize>(
+        &self,
+        parent: RulesPosition<N>,
+        quiet: Option<Quiet>,
+        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
+    ) {
         if moves::terminal(self.tables, &parent).is_none() {
-            f(parent);
+            f(parent, quiet);
         }
     }
 
@@ -90,15 +117,16 @@ impl Parents<'_> {
         &self,
         parent: RulesPosition<N>,
         word: Option<usize>,
-        f: &mut impl FnMut(RulesPosition<N>),
+        quiet: Option<Quiet>,
+        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
     ) {
         match (word, self.tables.endings().table()) {
             (Some(word), Some(table)) => {
                 if table.outcome(word, parent.to_move()).is_none() {
-                    f(parent)
+                    f(parent, quiet)
                 }
             }
-            _ => self.emit(parent, f),
+            _ => self.emit(parent, quiet, f),
         }
     }
 
@@ -107,7 +135,12 @@ impl Parents<'_> {
     /// came back along its backward rays from an empty cell, quietly or capturing
     /// an enemy the index has room for. The same parents, without the count vector
     /// and the checks for drops and promotions that such games never need.
-    fn step_parents<const N: usize>(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(RulesPosition<N>)) {
+    fn step_parents<const N: usize>(
+        &self,
+        c: &RulesPosition<N>,
+        side: usize,
+        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
+    ) {
         let t = self.tables;
         let board = t.board();
         let pieces = c.packed();
@@ -132,7 +165,7 @@ impl Parents<'_> {
                             let mut parent = *c;
                             parent.replace_at(i, pack(g, from));
                             parent.pass_turn();
-                            self.emit_by_word(parent, moved_word, f);
+                            self.emit_by_word(parent, moved_word, Some(Quiet { group: g, from, to }), f);
                         }
                         if ray.onto.enemy() && c.piece_count() < N && (!dedupe || seen.insert((from, true))) {
                             self.step_capture_parents(c, i, from, words.as_ref().zip(moved_word), f);
@@ -147,7 +180,7 @@ impl Parents<'_> {
         if can_pass {
             let mut parent = *c;
             parent.pass_turn();
-            self.emit_by_word(parent, words.as_ref().map(|w| w.all), f);
+            self.emit_by_word(parent, words.as_ref().map(|w| w.all), None, f);
         }
     }
 
@@ -162,7 +195,7 @@ impl Parents<'_> {
         i: usize,
         from: u32,
         words: Option<(&Words<'_, N>, usize)>,
-        f: &mut impl FnMut(RulesPosition<N>),
+        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
     ) {
         let t = self.tables;
         let packed = c.packed()[i];
@@ -181,7 +214,7 @@ impl Parents<'_> {
                 parent.replace_at(i, pack(g, from));
                 parent.insert(pack(h, to));
                 parent.pass_turn();
-                self.emit_by_word(parent, words.map(|(w, moved)| moved | w.at(h, to)), f);
+                self.emit_by_word(parent, words.map(|(w, moved)| moved | w.at(h, to)), None, f);
             }
         }
     }
@@ -190,7 +223,7 @@ impl Parents<'_> {
         &self,
         c: &RulesPosition<N>,
         side: usize,
-        f: &mut impl FnMut(RulesPosition<N>),
+        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
     ) {
         let t = self.tables;
         let board = t.board();
@@ -243,7 +276,7 @@ impl Parents<'_> {
                             parent.put_in_hand(slot);
                         }
                         parent.pass_turn();
-                        self.emit_by_word(parent, words.as_ref().map(|w| w.others[k]), f);
+                        self.emit_by_word(parent, words.as_ref().map(|w| w.others[k]), None, f);
                     }
                     counts[g] += 1;
                     if drop.from_hand {
@@ -276,7 +309,8 @@ impl Parents<'_> {
                                 let mut parent = *c;
                                 parent.relocate(packed, pack(mover, from));
                                 parent.pass_turn();
-                                self.emit_by_word(parent, moved_word, f);
+                                let quiet = (mover == g).then_some(Quiet { group: g, from, to });
+                                self.emit_by_word(parent, moved_word, quiet, f);
                             }
                             if capture && c.piece_count() < N && (!dedupe || seen.insert((from, true))) {
                                 let back = Back { packed, mover, from, words: words.as_ref().zip(moved_word) };
@@ -297,7 +331,7 @@ impl Parents<'_> {
         if can_pass {
             let mut parent = *c;
             parent.pass_turn();
-            self.emit_by_word(parent, words.as_ref().map(|w| w.all), f);
+            self.emit_by_word(parent, words.as_ref().map(|w| w.all), None, f);
         }
     }
 
@@ -314,7 +348,7 @@ impl Parents<'_> {
         counts: &mut [u8],
         limits: Option<&[u8]>,
         check_tiers: bool,
-        f: &mut impl FnMut(RulesPosition<N>),
+        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
     ) {
         let t = self.tables;
         let n = t.groups();
@@ -347,7 +381,7 @@ impl Parents<'_> {
                     parent.take_from_hand(slot as usize);
                 }
                 parent.pass_turn();
-                self.emit_by_word(parent, words.map(|(w, moved)| moved | w.at(h, to)), f);
+                self.emit_by_word(parent, words.map(|(w, moved)| moved | w.at(h, to)), None, f);
             }
             counts[h] -= 1;
             if slot != NO_SLOT {
@@ -362,7 +396,7 @@ impl Parents<'_> {
         &self,
         c: &RulesPosition<N>,
         side: usize,
-        f: &mut impl FnMut(RulesPosition<N>),
+        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
     ) {
         let t = self.tables;
         let board = t.board();
@@ -424,7 +458,7 @@ impl Parents<'_> {
                     // Each parent once (see the invariant): sorted, then deduplicated.
                     parents.sort_unstable();
                     parents.dedup();
-                    parents.into_iter().for_each(|p| self.emit(p, f));
+                    parents.into_iter().for_each(|p| self.emit(p, None, f));
                     return;
                 }
                 choice[i] += 1;
