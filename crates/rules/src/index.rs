@@ -209,6 +209,24 @@ impl Places {
         &self.slot
     }
 
+    /// The cells taken among these places on a board of at most 64 cells, from
+    /// the cells of each earlier group `masks` (the royal pair's both set with
+    /// its first) and of all of them, `all`: all of them where every earlier
+    /// group is within, else those of the groups within.
+    #[inline]
+    fn taken_small(&self, masks: &[u64; MASK_GROUPS], all: u64) -> u64 {
+        if self.all_within {
+            return all;
+        }
+        let mut taken = self.pair_within.map_or(0, |h| masks[h]);
+        let mut within = self.within_mask;
+        while within != 0 {
+            taken |= masks[within.trailing_zeros() as usize];
+            within &= within - 1;
+        }
+        taken
+    }
+
     /// Are all of some earlier group's places among these (its pieces then always
     /// take some of this group's places)?
     pub(crate) fn holds_an_earlier_group(&self) -> bool {
@@ -1074,17 +1092,7 @@ impl PlacementIndex {
                 }
             }
             let places = &self.places[g];
-            let taken = if places.all_within {
-                all
-            } else {
-                let mut taken = places.pair_within.map_or(0, |h| masks[h]);
-                let mut within = places.within_mask;
-                while within != 0 {
-                    taken |= masks[within.trailing_zeros() as usize];
-                    within &= within - 1;
-                }
-                taken
-            };
+            let taken = places.taken_small(&masks, all);
             let slots = &self.slot_of[g * cells..(g + 1) * cells];
             let (mut group_rank, mut mask) = (0u64, 0u64);
             for (j, &q) in run.iter().enumerate() {
@@ -1726,17 +1734,7 @@ impl PlacementIndex {
             let mask = match info.cell_tables[g] {
                 Some(table) => self.cell_sets[table as usize][group_rank as usize] as u64,
                 None => {
-                    let taken = if places.all_within {
-                        all
-                    } else {
-                        let mut taken = places.pair_within.map_or(0, |h| masks[h]);
-                        let mut within = places.within_mask;
-                        while within != 0 {
-                            taken |= masks[within.trailing_zeros() as usize];
-                            within &= within - 1;
-                        }
-                        taken
-                    };
+                    let taken = places.taken_small(&masks, all);
                     self.combination(info, g, group_rank, &mut ranks[..k]);
                     // The ranked places among the free ones, picked in one walk.
                     let mut free = places.mask as u64 & !taken;
