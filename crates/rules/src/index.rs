@@ -253,7 +253,7 @@ pub(crate) struct GroupRanks {
     /// Each group's cells.
     masks: [u64; MASK_GROUPS],
     /// The cells counted as taken below each group's pieces
-    /// ([`PlacementIndex::taken_from`]).
+    /// ([`Places::taken_small`]).
     taken: [u64; MASK_GROUPS],
     /// Groups with pieces (bit g).
     present: u32,
@@ -293,8 +293,7 @@ impl RoyalPair {
     fn digit(&self, packed: &[u32], counts: &[u8]) -> Option<(u64, u32, u32)> {
         let at = |g: usize| counts[..g].iter().map(|&c| c as usize).sum::<usize>();
         let (x, y) = (cell_of(packed[at(self.first)]), cell_of(packed[at(self.second)]));
-        let rank = self.rank_of[(x * self.cells + y) as usize];
-        (rank != u32::MAX).then_some((rank as u64, x, y))
+        self.rank_at(x, y).map(|rank| (rank, x, y))
     }
 
     /// The pair's rank with the first royal piece on `x` and the second on
@@ -411,12 +410,9 @@ pub struct PlacementIndex {
     /// `within_of[g]`: the earlier groups within group g's places, as a bit set
     /// (the first 64 groups).
     within_of: Vec<u64>,
-    /// `taken_from[g]`: the groups whose cells [`PlacementIndex::rank_small`]
-    /// counts as taken when it ranks group g (the first 64 groups; none for the
-    /// royal pair's groups, whose digit is one table's).
-    taken_from: Vec<u64>,
-    /// `taken_by[g]`: the groups whose `taken_from` holds g: moving one of g's
-    /// pieces changes their digits.
+    /// `taken_by[g]`: the groups whose taken cells [`PlacementIndex::rank_small`]
+    /// counts g's among (none for the royal pair's groups, whose digit is one
+    /// table's): moving one of g's pieces may change their digits.
     taken_by: Vec<u64>,
     /// `tier_radices[t * groups + g]`: each tier's `C_g`, one after another.
     tier_radices: Vec<u64>,
@@ -760,6 +756,7 @@ impl PlacementIndex {
         }
         let slot_of = places.iter().flat_map(|p| p.slot.iter().copied()).collect();
         let within_of = places.iter().map(|p| p.within_mask).collect();
+        // The groups whose cells each group counts as taken (the first 64).
         let taken_from: Vec<u64> = (0..groups)
             .map(|g| {
                 let p = &places[g];
@@ -813,7 +810,6 @@ impl PlacementIndex {
             tier_of_code,
             slot_of,
             within_of,
-            taken_from,
             taken_by,
             tier_radices,
             offsets,
@@ -1160,18 +1156,7 @@ impl PlacementIndex {
         // first): what a group all earlier groups lie within counts as taken.
         let mut all = 0u64;
         for g in 0..groups {
-            let places = &self.places[g];
-            ranks.taken[g] = if places.all_within {
-                all
-            } else {
-                let mut sources = self.taken_from[g];
-                let mut taken = 0;
-                while sources != 0 {
-                    taken |= ranks.masks[sources.trailing_zeros() as usize];
-                    sources &= sources - 1;
-                }
-                taken
-            };
+            ranks.taken[g] = self.places[g].taken_small(&ranks.masks, all);
             match &self.royal_pair {
                 Some(pair) if g == pair.first => all |= ranks.masks[g] | ranks.masks[pair.second],
                 Some(pair) if g == pair.second => {}
@@ -1200,7 +1185,7 @@ impl PlacementIndex {
     /// the counts and the hands stay) and `to_move` to move: what
     /// [`Self::locate_hinted`] gives that position, `None` where no tier holds
     /// it. Only group `g`'s digit changes, and the digits of the later groups
-    /// that count its cells as taken ([`Self::taken_from`]).
+    /// that count its cells as taken ([`Self::taken_by`]).
     ///
     /// Why: a retrograde solve locates every parent of a position, and most of a
     /// game with hands' parents are quiet: ranking each from scratch was a
