@@ -16,27 +16,43 @@ impl<const N: usize> RulesGame<N> {
         self.index().expect("a rules game used with an index solver has an index")
     }
 
-    /// Calls `f(parent, index)` with each parent of `kept` that the index folded
-    /// by `fold` keeps and holds, as [`Unmoves::for_each_parent`] yields them:
-    /// the base's parents found in one walk and folded
+    /// Calls `f(parent, mirrored, index)` for each parent of `kept` that the
+    /// index folded by `fold` keeps and holds, as [`Unmoves::for_each_parent`]
+    /// yields them: the base's parents found in one walk and folded
     /// ([`crate::symmetry::Fold::for_each_kept_parent`]), each located once.
+    /// The kept parent is `parent` or, where `mirrored`, its mirror image
+    /// ([`crate::symmetry::Fold::kept_parent`]), made only where it is needed:
+    /// a quiet parent's index is ranked from the base's ranks or its image's.
     /// A kept parent may still have no index: the rules value it (a royal piece
     /// the side to move can take), and it is left out.
     fn for_each_folded_parent(
         &self,
         fold: &crate::symmetry::Fold,
         kept: &RulesPosition<N>,
-        mut f: impl FnMut(&RulesPosition<N>, u64),
+        mut f: impl FnMut(&RulesPosition<N>, bool, u64),
     ) {
         let placement = self.placement();
         let mut hint = crate::index::TierHint::default();
         let (base, how) = fold.parent_base(kept);
-        let mut ranks = LazyRanks::of(&base);
-        crate::unmoves::parents_to_locate(self.tables(), placement, &base, &mut |q, quiet| {
-            fold.for_each_kept_parent(how, &q, |parent, mirrored| {
-                let moved = quiet.filter(|_| !mirrored);
-                if let Some(index) = self.locate_parent(parent, moved, &mut ranks, &mut hint) {
-                    f(parent, index)
+        let base_column = fold.base_anchor_column(&base);
+        let mirror = fold.mirror();
+        let mut ranks = LazyRanks::of(&base, None);
+        let mut image_ranks = LazyRanks::of(&base, mirror);
+        crate::unmoves::parents_to_locate(self.tables(), placement, &base, &mut |parent, quiet| {
+            let column = fold.parent_anchor_column(base_column, &parent, quiet.map(|m| (m.group, m.from)));
+            fold.for_each_kept_parent(how, &parent, column, |mirrored| {
+                let located = match (mirrored, mirror) {
+                    // The base's image with the move's image undone.
+                    (true, Some(mirror)) => self.locate_parent(
+                        || fold.kept_parent(&parent, true),
+                        quiet.map(|m| mirror.quiet_image(m)),
+                        &mut image_ranks,
+                        &mut hint,
+                    ),
+                    _ => self.locate_parent(|| parent, quiet, &mut ranks, &mut hint),
+                };
+                if let Some(index) = located {
+                    f(&parent, mirrored, index)
                 }
             })
         })
@@ -46,22 +62,26 @@ impl<const N: usize> RulesGame<N> {
     /// quiet move `quiet` where it is one (then from the position's ranks:
     /// one or a few digits change, [`crate::index::PlacementIndex::moved_index`]),
     /// else located from its pieces.
+    /// `parent` makes the position, which is not made where the ranks serve.
     #[inline]
     fn locate_parent(
         &self,
-        parent: &RulesPosition<N>,
+        parent: impl Fn() -> RulesPosition<N>,
         quiet: Option<crate::unmoves::Quiet>,
         ranks: &mut LazyRanks<'_, N>,
         hint: &mut crate::index::TierHint,
     ) -> Option<u64> {
         let placement = self.placement();
         let located = |hint: &mut crate::index::TierHint| {
-            placement.locate_hinted(parent, hint).map(|(tier, at)| placement.tiers()[tier].offset + at)
+            placement.locate_hinted(&parent(), hint).map(|(tier, at)| placement.tiers()[tier].offset + at)
         };
         let Some(m) = quiet else { return located(hint) };
         match ranks.get(placement) {
             Some(ranks) => {
-                let index = placement.moved_index(ranks, m.group, m.from, m.to, parent.to_move());
+                // A move back passes the turn: the parent's side to move is
+                // the other of the child's.
+                let to_move = 1 - ranks.to_move();
+                let index = placement.moved_index(ranks, m.group, m.from, m.to, to_move);
                 debug_assert_eq!(index, located(hint), "a quiet parent ranked from its child's ranks");
                 index
             }
@@ -114,21 +134,29 @@ impl<const N: usize> RulesGame<N> {
     }
 }
 
-/// A child's [`crate::index::GroupRanks`], made when its first quiet parent
-/// asks for them (many children have none that is not mirrored).
+/// A child's [`crate::index::GroupRanks`] (or its image's under a symmetry),
+/// made when its first quiet parent asks for them (many children have none).
 struct LazyRanks<'p, const N: usize> {
     child: &'p RulesPosition<N>,
+    image: Option<&'p crate::symmetry::Symmetry>,
     ranks: Option<Option<crate::index::GroupRanks>>,
 }
 
 impl<'p, const N: usize> LazyRanks<'p, N> {
-    fn of(child: &'p RulesPosition<N>) -> Self {
-        LazyRanks { child, ranks: None }
+    /// The ranks of `child`, or of its image under `image`.
+    fn of(child: &'p RulesPosition<N>, image: Option<&'p crate::symmetry::Symmetry>) -> Self {
+        LazyRanks { child, image, ranks: None }
     }
 
     #[inline]
     fn get(&mut self, placement: &crate::index::PlacementIndex) -> Option<&crate::index::GroupRanks> {
-        self.ranks.get_or_insert_with(|| placement.group_ranks(self.child)).as_ref()
+        let (child, image) = (self.child, self.image);
+        self.ranks
+            .get_or_insert_with(|| match image {
+                Some(symmetry) => placement.group_ranks(&symmetry.apply(child)),
+                None => placement.group_ranks(child),
+            })
+            .as_ref()
     }
 }
 
@@ -228,7 +256,9 @@ impl<const N: usize> Unmoves for RulesGame<N> {
     fn for_each_parent(&self, p: &RulesPosition<N>, mut f: impl FnMut(RulesPosition<N>)) {
         match self.fold() {
             None => crate::unmoves::parents(self.tables(), self.index(), p, &mut f),
-            Some(fold) => self.for_each_folded_parent(fold, p, |kept, _| f(*kept)),
+            Some(fold) => {
+                self.for_each_folded_parent(fold, p, |parent, mirrored, _| f(fold.kept_parent(parent, mirrored)))
+            }
         }
     }
 
@@ -243,13 +273,13 @@ impl<const N: usize> Unmoves for RulesGame<N> {
         match self.fold() {
             None => {
                 let mut hint = crate::index::TierHint::default();
-                let mut ranks = LazyRanks::of(&position);
+                let mut ranks = LazyRanks::of(&position, None);
                 crate::unmoves::parents_with_moves(self.tables(), self.index(), &position, &mut |parent, quiet| {
-                    f(self.locate_parent(&parent, quiet, &mut ranks, &mut hint).unwrap_or(u64::MAX))
+                    f(self.locate_parent(|| parent, quiet, &mut ranks, &mut hint).unwrap_or(u64::MAX))
                 })
             }
             // Each kept parent located once: those without an index are left out.
-            Some(fold) => self.for_each_folded_parent(fold, &position, |_, index| f(index)),
+            Some(fold) => self.for_each_folded_parent(fold, &position, |_, _, index| f(index)),
         }
     }
 }

@@ -24,6 +24,7 @@ use crate::board::{Board, NO_CELL};
 use crate::position::{cell_of, group_of, pack, RulesPosition};
 use crate::spec::{Ending, Facing, Rules};
 use crate::tables::{Tables, NO_SLOT};
+use crate::unmoves::Quiet;
 
 /// How a symmetry moves the cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -275,6 +276,18 @@ impl Symmetry {
     }
 }
 
+impl Symmetry {
+    /// The image of a quiet move: the moved piece's group, and both cells.
+    #[inline]
+    pub(crate) fn quiet_image(&self, quiet: Quiet) -> Quiet {
+        Quiet {
+            group: self.groups[quiet.group],
+            from: self.cells[quiet.from as usize],
+            to: self.cells[quiet.to as usize],
+        }
+    }
+}
+
 /// Does every ending and rule that names a side treat the two alike?
 fn endings_treat_sides_alike(rules: &Rules) -> bool {
     rules.endings.iter().all(|ending| match ending {
@@ -315,6 +328,12 @@ impl Fold {
             column: board.coords.iter().map(|&(_, c)| c).collect(),
             width: board.cols,
         })
+    }
+
+    /// The mirror, where the index folds it.
+    #[inline]
+    pub(crate) fn mirror(&self) -> Option<&Symmetry> {
+        self.mirror.as_ref().map(|(mirror, _)| mirror)
     }
 
     /// The position the index keeps for `p`: its image with the first side to
@@ -393,9 +412,12 @@ impl Fold {
         }
     }
 
-    /// Calls `f` with the kept parents that stand for `parent`, a parent of a
-    /// base ([`Self::parent_base`]), each once per move into the kept child's
-    /// orbit:
+    /// Calls `f` once for each kept parent that stands for `parent`, a parent
+    /// of a base ([`Self::parent_base`]), each once per move into the kept
+    /// child's orbit: `f(false)` for `parent` itself, `f(true)` for its mirror
+    /// image ([`Self::mirror`]; made by the caller where it needs it: a quiet
+    /// parent's image is ranked from the base's image's ranks, no position
+    /// made).
     ///
     /// | `how`        | anchor of `parent` left of the middle | on the middle column | right |
     /// |--------------|------|--------|-------|
@@ -411,33 +433,72 @@ impl Fold {
     /// where the anchor is on the middle column (each with its own move into
     /// the orbit; one position with two such moves where the two are the same).
     /// Where the swap folds, `parent` has the first side to move, as the index
-    /// keeps it. `f`'s second argument says whether it is given the mirror
-    /// image of `parent` rather than `parent` itself.
+    /// keeps it. `anchor_column` is the column of `parent`'s anchor (`None`
+    /// without one), which the caller may know without reading the pieces.
     #[inline]
     pub(crate) fn for_each_kept_parent<const N: usize>(
         &self,
         how: ParentFold,
         parent: &RulesPosition<N>,
-        mut f: impl FnMut(&RulesPosition<N>, bool),
+        anchor_column: Option<u32>,
+        mut f: impl FnMut(bool),
     ) {
         debug_assert!(self.swap.is_none() || parent.to_move() == 0, "a base's parents have the first side to move");
-        let Some((mirror, anchor)) = &self.mirror else {
-            return f(parent, false);
+        let Some((_, anchor)) = &self.mirror else {
+            return f(false);
         };
-        let mut f = |q: &RulesPosition<N>, mirrored: bool| {
-            debug_assert!(self.keeps(q) || self.anchor_column(q, *anchor).is_none());
-            f(q, mirrored)
+        debug_assert_eq!(anchor_column, self.anchor_column(parent, *anchor));
+        let mut f = |mirrored: bool| {
+            debug_assert!({
+                let q = self.kept_parent(parent, mirrored);
+                self.keeps(&q) || self.anchor_column(&q, *anchor).is_none()
+            });
+            f(mirrored)
         };
-        let twice = self.anchor_column(parent, *anchor).map_or(0, |column| 2 * column);
+        let twice = anchor_column.map_or(0, |column| 2 * column);
         let middle = twice + 1 == self.width;
         // `AsThey` has no mirror: it returned above.
         if twice < self.width {
-            f(parent, false);
+            f(false);
             if middle && how == ParentFold::WithMirror {
-                f(&mirror.apply(parent), true);
+                f(true);
             }
         } else if how == ParentFold::WithMirror {
-            f(&mirror.apply(parent), true);
+            f(true);
+        }
+    }
+
+    /// The column of the anchor's piece in a parent of `base` whose move back
+    /// moved a piece of `group` to `from` (`None` for a parent that is not
+    /// quiet: read from its pieces), where the index folds the mirror.
+    #[inline]
+    pub(crate) fn parent_anchor_column<const N: usize>(
+        &self,
+        base_column: Option<u32>,
+        parent: &RulesPosition<N>,
+        moved: Option<(usize, u32)>,
+    ) -> Option<u32> {
+        let (_, anchor) = self.mirror.as_ref()?;
+        match moved {
+            Some((group, from)) if group == *anchor => Some(self.column[from as usize]),
+            Some(_) => base_column,
+            None => self.anchor_column(parent, *anchor),
+        }
+    }
+
+    /// The column of the base's anchor, where the index folds the mirror.
+    #[inline]
+    pub(crate) fn base_anchor_column<const N: usize>(&self, base: &RulesPosition<N>) -> Option<u32> {
+        let (_, anchor) = self.mirror.as_ref()?;
+        self.anchor_column(base, *anchor)
+    }
+
+    /// The kept parent [`Self::for_each_kept_parent`] means by `mirrored`.
+    #[inline]
+    pub(crate) fn kept_parent<const N: usize>(&self, parent: &RulesPosition<N>, mirrored: bool) -> RulesPosition<N> {
+        match (&self.mirror, mirrored) {
+            (Some((mirror, _)), true) => mirror.apply(parent),
+            _ => *parent,
         }
     }
 }

@@ -307,13 +307,13 @@ impl Parents<'_> {
                             let moved_word = words.as_ref().map(|w| w.others[k] | w.at(mover, from));
                             if quiet && (!dedupe || seen.insert((from, false))) && in_index(&counts) {
                                 let mut parent = *c;
-                                parent.relocate(packed, pack(mover, from));
+                                parent.replace_at(k, pack(mover, from));
                                 parent.pass_turn();
                                 let quiet = (mover == g).then_some(Quiet { group: g, from, to });
                                 self.emit_by_word(parent, moved_word, quiet, f);
                             }
                             if capture && c.piece_count() < N && (!dedupe || seen.insert((from, true))) {
-                                let back = Back { packed, mover, from, words: words.as_ref().zip(moved_word) };
+                                let back = Back { at: k, packed, mover, from, words: words.as_ref().zip(moved_word) };
                                 self.capture_parents(c, back, &mut counts, limits, check_tiers, f);
                             }
                         }
@@ -353,7 +353,7 @@ impl Parents<'_> {
         let t = self.tables;
         let n = t.groups();
         let slots = t.hand_groups().len();
-        let Back { packed, mover, from, words } = back;
+        let Back { at, packed, mover, from, words } = back;
         let side = t.side_of(mover);
         let to = cell_of(packed);
         for h in 0..n {
@@ -375,7 +375,7 @@ impl Parents<'_> {
             };
             if fits {
                 let mut parent = *c;
-                parent.relocate(packed, pack(mover, from));
+                parent.replace_at(at, pack(mover, from));
                 parent.insert(pack(h, to));
                 if slot != NO_SLOT {
                     parent.take_from_hand(slot as usize);
@@ -477,6 +477,8 @@ impl Parents<'_> {
 /// the parent's pieces but the captured one (where the child has words).
 #[derive(Clone, Copy)]
 struct Back<'w, 't, const N: usize> {
+    /// `packed`'s place in the child's list.
+    at: usize,
     packed: u32,
     mover: usize,
     from: u32,
