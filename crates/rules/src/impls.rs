@@ -20,16 +20,17 @@ impl<const N: usize> RulesGame<N> {
     /// index folded by `fold` keeps and holds, as [`Unmoves::for_each_parent`]
     /// yields them: the base's parents found in one walk and folded
     /// ([`crate::symmetry::Fold::for_each_kept_parent`]), each located once.
-    /// The kept parent is `parent` or, where `mirrored`, its mirror image
-    /// ([`crate::symmetry::Fold::kept_parent`]), made only where it is needed:
-    /// a quiet parent's index is ranked from the base's ranks or its image's.
+    /// The kept parent is `parent`'s position or, where `mirrored`, its mirror
+    /// image ([`crate::symmetry::Fold::kept_parent`]), each made only where it
+    /// is needed: a quiet parent's index is ranked from the base's ranks or
+    /// its image's, with no position made.
     /// A kept parent may still have no index: the rules value it (a royal piece
     /// the side to move can take), and it is left out.
     fn for_each_folded_parent(
         &self,
         fold: &crate::symmetry::Fold,
         kept: &RulesPosition<N>,
-        mut f: impl FnMut(&RulesPosition<N>, bool, u64),
+        mut f: impl FnMut(&crate::unmoves::Parent<'_, N>, bool, u64),
     ) {
         let placement = self.placement();
         let mut hint = crate::index::TierHint::default();
@@ -38,23 +39,29 @@ impl<const N: usize> RulesGame<N> {
         let mirror = fold.mirror();
         let mut ranks = LazyRanks::of(&base, None);
         let mut image_ranks = LazyRanks::of(&base, mirror);
-        crate::unmoves::parents_to_locate(self.tables(), placement, &base, &mut |parent, quiet| {
-            let column = fold.parent_anchor_column(base_column, &parent, quiet.map(|m| (m.group, m.from)));
-            fold.for_each_kept_parent(how, &parent, column, |mirrored| {
-                let located = match (mirrored, mirror) {
-                    // The base's image with the move's image undone.
-                    (true, Some(mirror)) => self.locate_parent(
-                        || fold.kept_parent(&parent, true),
-                        quiet.map(|m| mirror.quiet_image(m)),
-                        &mut image_ranks,
-                        &mut hint,
-                    ),
-                    _ => self.locate_parent(|| parent, quiet, &mut ranks, &mut hint),
-                };
-                if let Some(index) = located {
-                    f(&parent, mirrored, index)
-                }
-            })
+        crate::unmoves::parents_to_locate(self.tables(), placement, &base, &mut |parent| {
+            let quiet = parent.quiet();
+            let column = fold.parent_anchor_column(base_column, &parent);
+            fold.for_each_kept_parent(
+                how,
+                || parent.position(),
+                column,
+                |mirrored| {
+                    let located = match (mirrored, mirror) {
+                        // The base's image with the move's image undone.
+                        (true, Some(mirror)) => self.locate_parent(
+                            || fold.kept_parent(&parent.position(), true),
+                            quiet.map(|m| mirror.quiet_image(m)),
+                            &mut image_ranks,
+                            &mut hint,
+                        ),
+                        _ => self.locate_parent(|| parent.position(), quiet, &mut ranks, &mut hint),
+                    };
+                    if let Some(index) = located {
+                        f(&parent, mirrored, index)
+                    }
+                },
+            )
         })
     }
 
@@ -76,7 +83,7 @@ impl<const N: usize> RulesGame<N> {
             placement.locate_hinted(&parent(), hint).map(|(tier, at)| placement.tiers()[tier].offset + at)
         };
         let Some(m) = quiet else { return located(hint) };
-        match ranks.get(placement) {
+        match ranks.get(placement, hint) {
             Some(ranks) => {
                 // A move back passes the turn: the parent's side to move is
                 // the other of the child's.
@@ -149,12 +156,16 @@ impl<'p, const N: usize> LazyRanks<'p, N> {
     }
 
     #[inline]
-    fn get(&mut self, placement: &crate::index::PlacementIndex) -> Option<&crate::index::GroupRanks> {
+    fn get(
+        &mut self,
+        placement: &crate::index::PlacementIndex,
+        hint: &mut crate::index::TierHint,
+    ) -> Option<&crate::index::GroupRanks> {
         let (child, image) = (self.child, self.image);
         self.ranks
             .get_or_insert_with(|| match image {
-                Some(symmetry) => placement.group_ranks(&symmetry.apply(child)),
-                None => placement.group_ranks(child),
+                Some(symmetry) => placement.group_ranks(&symmetry.apply(child), hint),
+                None => placement.group_ranks(child, hint),
             })
             .as_ref()
     }
@@ -256,9 +267,9 @@ impl<const N: usize> Unmoves for RulesGame<N> {
     fn for_each_parent(&self, p: &RulesPosition<N>, mut f: impl FnMut(RulesPosition<N>)) {
         match self.fold() {
             None => crate::unmoves::parents(self.tables(), self.index(), p, &mut f),
-            Some(fold) => {
-                self.for_each_folded_parent(fold, p, |parent, mirrored, _| f(fold.kept_parent(parent, mirrored)))
-            }
+            Some(fold) => self.for_each_folded_parent(fold, p, |parent, mirrored, _| {
+                f(fold.kept_parent(&parent.position(), mirrored))
+            }),
         }
     }
 
@@ -274,8 +285,10 @@ impl<const N: usize> Unmoves for RulesGame<N> {
             None => {
                 let mut hint = crate::index::TierHint::default();
                 let mut ranks = LazyRanks::of(&position, None);
-                crate::unmoves::parents_with_moves(self.tables(), self.index(), &position, &mut |parent, quiet| {
-                    f(self.locate_parent(|| parent, quiet, &mut ranks, &mut hint).unwrap_or(u64::MAX))
+                crate::unmoves::parents_with_moves(self.tables(), self.index(), &position, &mut |parent| {
+                    f(self
+                        .locate_parent(|| parent.position(), parent.quiet(), &mut ranks, &mut hint)
+                        .unwrap_or(u64::MAX))
                 })
             }
             // Each kept parent located once: those without an index are left out.

@@ -1000,14 +1000,7 @@ impl PlacementIndex {
         if counts[..entries].iter().zip(&self.limits).any(|(c, l)| c > l) {
             return None;
         }
-        let tier = match *hint {
-            TierHint(Some((known, tier))) if known == code => tier,
-            _ => {
-                let tier = self.tier_of_code.get(code)?;
-                *hint = TierHint(Some((code, tier)));
-                tier
-            }
-        };
+        let tier = self.tier_of_code_hinted(code, hint)?;
         let info = &self.tiers[tier];
         if self.cells <= 64 && groups <= MASK_GROUPS {
             let rank = self.rank_small(packed, &counts[..groups], info)?;
@@ -1059,6 +1052,20 @@ impl PlacementIndex {
             return None;
         }
         Some((tier, (rank << self.side_shift) + to_move as u64))
+    }
+
+    /// The tier of the count vector with code `code`, `hint`'s if it met that
+    /// code last.
+    #[inline]
+    fn tier_of_code_hinted(&self, code: u64, hint: &mut TierHint) -> Option<usize> {
+        match *hint {
+            TierHint(Some((known, tier))) if known == code => Some(tier),
+            _ => {
+                let tier = self.tier_of_code.get(code)?;
+                *hint = TierHint(Some((code, tier)));
+                Some(tier)
+            }
+        }
     }
 
     /// The rank within tier `info` of the pieces `packed` (sorted), `counts` of
@@ -1124,7 +1131,7 @@ impl PlacementIndex {
     /// [`Self::rank_small`] (more than 64 cells or [`MASK_GROUPS`] groups, or a
     /// few pieces without hands, which [`Self::locate_few`] ranks).
     #[inline]
-    pub(crate) fn group_ranks<const N: usize>(&self, p: &RulesPosition<N>) -> Option<GroupRanks> {
+    pub(crate) fn group_ranks<const N: usize>(&self, p: &RulesPosition<N>, hint: &mut TierHint) -> Option<GroupRanks> {
         if self.cells > 64 || self.groups > MASK_GROUPS || self.uses_few(p) {
             return None;
         }
@@ -1145,7 +1152,7 @@ impl PlacementIndex {
         }
         let hands_fit = (0..self.slots).all(|slot| p.in_hand(slot) <= self.limits[groups + slot]);
         let fits = hands_fit && counts[..groups].iter().zip(&self.limits).all(|(c, l)| c <= l);
-        let Some(tier) = fits.then(|| self.tier_of_code.get(code)).flatten() else {
+        let Some(tier) = fits.then(|| self.tier_of_code_hinted(code, hint)).flatten() else {
             // No tier holds the counts, which a quiet move keeps: no such parent
             // has an index.
             return Some(ranks);

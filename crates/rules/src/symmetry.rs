@@ -24,7 +24,7 @@ use crate::board::{Board, NO_CELL};
 use crate::position::{cell_of, group_of, pack, RulesPosition};
 use crate::spec::{Ending, Facing, Rules};
 use crate::tables::{Tables, NO_SLOT};
-use crate::unmoves::Quiet;
+use crate::unmoves::{Parent, Quiet};
 
 /// How a symmetry moves the cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -439,18 +439,18 @@ impl Fold {
     pub(crate) fn for_each_kept_parent<const N: usize>(
         &self,
         how: ParentFold,
-        parent: &RulesPosition<N>,
+        parent: impl Fn() -> RulesPosition<N>,
         anchor_column: Option<u32>,
         mut f: impl FnMut(bool),
     ) {
-        debug_assert!(self.swap.is_none() || parent.to_move() == 0, "a base's parents have the first side to move");
+        debug_assert!(self.swap.is_none() || parent().to_move() == 0, "a base's parents have the first side to move");
         let Some((_, anchor)) = &self.mirror else {
             return f(false);
         };
-        debug_assert_eq!(anchor_column, self.anchor_column(parent, *anchor));
+        debug_assert_eq!(anchor_column, self.anchor_column(&parent(), *anchor));
         let mut f = |mirrored: bool| {
             debug_assert!({
-                let q = self.kept_parent(parent, mirrored);
+                let q = self.kept_parent(&parent(), mirrored);
                 self.keeps(&q) || self.anchor_column(&q, *anchor).is_none()
             });
             f(mirrored)
@@ -468,21 +468,20 @@ impl Fold {
         }
     }
 
-    /// The column of the anchor's piece in a parent of `base` whose move back
-    /// moved a piece of `group` to `from` (`None` for a parent that is not
-    /// quiet: read from its pieces), where the index folds the mirror.
+    /// The column of the anchor's piece in `parent`, a parent of a base whose
+    /// anchor stands on `base_column`, where the index folds the mirror: read
+    /// from the move back where it is quiet, else from the parent's pieces.
     #[inline]
     pub(crate) fn parent_anchor_column<const N: usize>(
         &self,
         base_column: Option<u32>,
-        parent: &RulesPosition<N>,
-        moved: Option<(usize, u32)>,
+        parent: &Parent<'_, N>,
     ) -> Option<u32> {
         let (_, anchor) = self.mirror.as_ref()?;
-        match moved {
-            Some((group, from)) if group == *anchor => Some(self.column[from as usize]),
+        match parent.quiet() {
+            Some(quiet) if quiet.group == *anchor => Some(self.column[quiet.from as usize]),
             Some(_) => base_column,
-            None => self.anchor_column(parent, *anchor),
+            None => self.anchor_column(&parent.position(), *anchor),
         }
     }
 

@@ -38,19 +38,71 @@ pub(crate) fn parents<const N: usize>(
     c: &RulesPosition<N>,
     f: &mut impl FnMut(RulesPosition<N>),
 ) {
-    Parents { tables, index, check_tiers: true }.of(c, &mut |parent, _| f(parent))
+    Parents { tables, index, check_tiers: true }.of(c, &mut |parent| f(parent.position()))
 }
 
-/// [`parents`], each with how it differs from the child where that is a quiet
-/// move of one piece ([`Quiet`]), for a caller that ranks such parents from
-/// the child's ranks.
+/// [`parents`] as [`Parent`]s, which say how a parent differs from the child
+/// where that is a quiet move of one piece, for a caller that ranks such
+/// parents from the child's ranks.
 pub(crate) fn parents_with_moves<const N: usize>(
     tables: &Tables,
     index: Option<&PlacementIndex>,
     c: &RulesPosition<N>,
-    f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
+    f: &mut impl FnMut(Parent<'_, N>),
 ) {
     Parents { tables, index, check_tiers: true }.of(c, f)
+}
+
+/// A parent as the walk yields it: built, or a quiet move's, which is made
+/// only where it is asked for ([`Parent::position`]).
+///
+/// Why: most parents are quiet, and a caller that ranks them from their
+/// child's ranks needs no position; copying the child and sliding the moved
+/// piece into place for each was a tenth of Dobutsu's solve.
+#[derive(Clone, Copy)]
+pub(crate) enum Parent<'c, const N: usize> {
+    Built(RulesPosition<N>),
+    /// The child with its piece at place `at` of the list moved back by
+    /// `quiet`, the other side to move.
+    Quiet {
+        child: &'c RulesPosition<N>,
+        at: usize,
+        quiet: Quiet,
+    },
+}
+
+impl<const N: usize> Parent<'_, N> {
+    /// The parent.
+    #[inline]
+    pub(crate) fn position(&self) -> RulesPosition<N> {
+        match *self {
+            Parent::Built(parent) => parent,
+            Parent::Quiet { child, at, quiet } => {
+                let mut parent = *child;
+                parent.replace_at(at, pack(quiet.group, quiet.from));
+                parent.pass_turn();
+                parent
+            }
+        }
+    }
+
+    /// The quiet move that leads from it to the child, if it is one.
+    #[inline]
+    pub(crate) fn quiet(&self) -> Option<Quiet> {
+        match *self {
+            Parent::Built(_) => None,
+            Parent::Quiet { quiet, .. } => Some(quiet),
+        }
+    }
+
+    /// Its side to move.
+    #[inline]
+    fn to_move(&self) -> usize {
+        match self {
+            Parent::Built(parent) => parent.to_move(),
+            Parent::Quiet { child, .. } => 1 - child.to_move(),
+        }
+    }
 }
 
 /// A parent that differs from its child by one piece of group `group` standing
@@ -72,7 +124,7 @@ pub(crate) fn parents_to_locate<const N: usize>(
     tables: &Tables,
     index: &PlacementIndex,
     c: &RulesPosition<N>,
-    f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
+    f: &mut impl FnMut(Parent<'_, N>),
 ) {
     Parents { tables, index: Some(index), check_tiers: false }.of(c, f)
 }
@@ -87,7 +139,7 @@ struct Parents<'a> {
 }
 
 impl Parents<'_> {
-    fn of<const N: usize>(&self, c: &RulesPosition<N>, f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>)) {
+    fn of<const N: usize>(&self, c: &RulesPosition<N>, f: &mut impl FnMut(Parent<'_, N>)) {
         if c.ended() != 0 {
             return;
         }
@@ -99,34 +151,28 @@ impl Parents<'_> {
         }
     }
 
-    fn emit<const N: usize>(
-        &self,
-        parent: RulesPosition<N>,
-        quiet: Option<Quiet>,
-        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
-    ) {
-        if moves::terminal(self.tables, &parent).is_none() {
-            f(parent, quiet);
+    fn emit<'c, const N: usize>(&self, parent: Parent<'c, N>, f: &mut impl FnMut(Parent<'c, N>)) {
+        if moves::terminal(self.tables, &parent.position()).is_none() {
+            f(parent);
         }
     }
 
     /// [`Self::emit`] of a parent whose ending word is `word`, where the child's
     /// [`Words`] gave it: the same test, read from the word.
     #[inline]
-    fn emit_by_word<const N: usize>(
+    fn emit_by_word<'c, const N: usize>(
         &self,
-        parent: RulesPosition<N>,
+        parent: Parent<'c, N>,
         word: Option<usize>,
-        quiet: Option<Quiet>,
-        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
+        f: &mut impl FnMut(Parent<'c, N>),
     ) {
         match (word, self.tables.endings().table()) {
             (Some(word), Some(table)) => {
                 if table.outcome(word, parent.to_move()).is_none() {
-                    f(parent, quiet)
+                    f(parent)
                 }
             }
-            _ => self.emit(parent, quiet, f),
+            _ => self.emit(parent, f),
         }
     }
 
@@ -135,12 +181,7 @@ impl Parents<'_> {
     /// came back along its backward rays from an empty cell, quietly or capturing
     /// an enemy the index has room for. The same parents, without the count vector
     /// and the checks for drops and promotions that such games never need.
-    fn step_parents<const N: usize>(
-        &self,
-        c: &RulesPosition<N>,
-        side: usize,
-        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
-    ) {
+    fn step_parents<const N: usize>(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(Parent<'_, N>)) {
         let t = self.tables;
         let board = t.board();
         let pieces = c.packed();
@@ -162,10 +203,8 @@ impl Parents<'_> {
                     if !occupied {
                         let moved_word = words.as_ref().map(|w| w.others[i] | w.at(g, from));
                         if ray.onto.empty() && (!dedupe || seen.insert((from, false))) {
-                            let mut parent = *c;
-                            parent.replace_at(i, pack(g, from));
-                            parent.pass_turn();
-                            self.emit_by_word(parent, moved_word, Some(Quiet { group: g, from, to }), f);
+                            let parent = Parent::Quiet { child: c, at: i, quiet: Quiet { group: g, from, to } };
+                            self.emit_by_word(parent, moved_word, f);
                         }
                         if ray.onto.enemy() && c.piece_count() < N && (!dedupe || seen.insert((from, true))) {
                             self.step_capture_parents(c, i, from, words.as_ref().zip(moved_word), f);
@@ -180,7 +219,7 @@ impl Parents<'_> {
         if can_pass {
             let mut parent = *c;
             parent.pass_turn();
-            self.emit_by_word(parent, words.as_ref().map(|w| w.all), None, f);
+            self.emit_by_word(Parent::Built(parent), words.as_ref().map(|w| w.all), f);
         }
     }
 
@@ -195,7 +234,7 @@ impl Parents<'_> {
         i: usize,
         from: u32,
         words: Option<(&Words<'_, N>, usize)>,
-        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
+        f: &mut impl FnMut(Parent<'_, N>),
     ) {
         let t = self.tables;
         let packed = c.packed()[i];
@@ -214,17 +253,12 @@ impl Parents<'_> {
                 parent.replace_at(i, pack(g, from));
                 parent.insert(pack(h, to));
                 parent.pass_turn();
-                self.emit_by_word(parent, words.map(|(w, moved)| moved | w.at(h, to)), None, f);
+                self.emit_by_word(Parent::Built(parent), words.map(|(w, moved)| moved | w.at(h, to)), f);
             }
         }
     }
 
-    fn one_piece_parents<const N: usize>(
-        &self,
-        c: &RulesPosition<N>,
-        side: usize,
-        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
-    ) {
+    fn one_piece_parents<const N: usize>(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(Parent<'_, N>)) {
         let t = self.tables;
         let board = t.board();
         let n = t.groups();
@@ -276,7 +310,7 @@ impl Parents<'_> {
                             parent.put_in_hand(slot);
                         }
                         parent.pass_turn();
-                        self.emit_by_word(parent, words.as_ref().map(|w| w.others[k]), None, f);
+                        self.emit_by_word(Parent::Built(parent), words.as_ref().map(|w| w.others[k]), f);
                     }
                     counts[g] += 1;
                     if drop.from_hand {
@@ -306,11 +340,16 @@ impl Parents<'_> {
                             let (quiet, capture) = (ray.onto.empty(), ray.onto.enemy());
                             let moved_word = words.as_ref().map(|w| w.others[k] | w.at(mover, from));
                             if quiet && (!dedupe || seen.insert((from, false))) && in_index(&counts) {
-                                let mut parent = *c;
-                                parent.replace_at(k, pack(mover, from));
-                                parent.pass_turn();
-                                let quiet = (mover == g).then_some(Quiet { group: g, from, to });
-                                self.emit_by_word(parent, moved_word, quiet, f);
+                                let parent = if mover == g {
+                                    Parent::Quiet { child: c, at: k, quiet: Quiet { group: g, from, to } }
+                                } else {
+                                    // A promotion undone: the counts change.
+                                    let mut parent = *c;
+                                    parent.replace_at(k, pack(mover, from));
+                                    parent.pass_turn();
+                                    Parent::Built(parent)
+                                };
+                                self.emit_by_word(parent, moved_word, f);
                             }
                             if capture && c.piece_count() < N && (!dedupe || seen.insert((from, true))) {
                                 let back = Back { at: k, packed, mover, from, words: words.as_ref().zip(moved_word) };
@@ -331,7 +370,7 @@ impl Parents<'_> {
         if can_pass {
             let mut parent = *c;
             parent.pass_turn();
-            self.emit_by_word(parent, words.as_ref().map(|w| w.all), None, f);
+            self.emit_by_word(Parent::Built(parent), words.as_ref().map(|w| w.all), f);
         }
     }
 
@@ -348,7 +387,7 @@ impl Parents<'_> {
         counts: &mut [u8],
         limits: Option<&[u8]>,
         check_tiers: bool,
-        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
+        f: &mut impl FnMut(Parent<'_, N>),
     ) {
         let t = self.tables;
         let n = t.groups();
@@ -381,7 +420,7 @@ impl Parents<'_> {
                     parent.take_from_hand(slot as usize);
                 }
                 parent.pass_turn();
-                self.emit_by_word(parent, words.map(|(w, moved)| moved | w.at(h, to)), None, f);
+                self.emit_by_word(Parent::Built(parent), words.map(|(w, moved)| moved | w.at(h, to)), f);
             }
             counts[h] -= 1;
             if slot != NO_SLOT {
@@ -392,12 +431,7 @@ impl Parents<'_> {
 
     /// Every piece of the side came from a cell of its backward rays (own pieces do
     /// not block: they all moved) or stayed; origins all different.
-    fn all_piece_parents<const N: usize>(
-        &self,
-        c: &RulesPosition<N>,
-        side: usize,
-        f: &mut impl FnMut(RulesPosition<N>, Option<Quiet>),
-    ) {
+    fn all_piece_parents<const N: usize>(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(Parent<'_, N>)) {
         let t = self.tables;
         let board = t.board();
         let mine: Vec<u32> = c.packed().iter().copied().filter(|&q| t.side_of(group_of(q)) == side).collect();
@@ -458,7 +492,7 @@ impl Parents<'_> {
                     // Each parent once (see the invariant): sorted, then deduplicated.
                     parents.sort_unstable();
                     parents.dedup();
-                    parents.into_iter().for_each(|p| self.emit(p, None, f));
+                    parents.into_iter().for_each(|p| self.emit(Parent::Built(p), f));
                     return;
                 }
                 choice[i] += 1;
