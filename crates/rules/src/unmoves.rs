@@ -97,7 +97,7 @@ impl<const N: usize> Parent<'_, N> {
 
     /// Its side to move.
     #[inline]
-    fn to_move(&self) -> usize {
+    fn side_to_move(&self) -> usize {
         match self {
             Parent::Built(parent) => parent.to_move(),
             Parent::Quiet { child, .. } => 1 - child.to_move(),
@@ -168,7 +168,7 @@ impl Parents<'_> {
     ) {
         match (word, self.tables.endings().table()) {
             (Some(word), Some(table)) => {
-                if table.outcome(word, parent.to_move()).is_none() {
+                if table.outcome(word, parent.side_to_move()).is_none() {
                     f(parent)
                 }
             }
