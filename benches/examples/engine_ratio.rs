@@ -34,6 +34,9 @@ fn rules_game(name: &str, rows: &[Vec<char>], side: char) -> RulesGame {
     setup(rules, None, None, Some(&format!("{} {side}", rows.join("/")))).expect("the position").game
 }
 
+/// A solve that says how many seconds it took.
+type Timed = Box<dyn Fn() -> f64>;
+
 /// Seconds of one run of `f`.
 fn timed<T>(f: impl FnOnce() -> T) -> f64 {
     let started = Instant::now();
@@ -45,7 +48,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let which = args.first().map_or("chase", String::as_str);
     let runs: usize = args.get(1).map_or(20, |r| r.parse().expect("RUNS is a number"));
-    let (built_in, rules): (Box<dyn Fn() -> f64>, Box<dyn Fn() -> f64>) = match which {
+    let (built_in, rules): (Timed, Timed) = match which {
         "chase" => {
             let chase = Chase::new(20);
             let mut board = vec![vec!['.'; 20]; 20];
