@@ -14,11 +14,14 @@ use gsolve_engine::{retrograde, tiered};
 use gsolve_games::chase::Chase;
 use gsolve_games::pawns::Pawns;
 use gsolve_games::pursuit::BitwiseOptions;
-use gsolve_games::queens_case::{generate, Cell, QueensCase};
+use gsolve_games::queens_case::QueensCase;
 use gsolve_games::snakes::{parse_boards, Snakes};
 use gsolve_rules::{compact, setup, solve_whole, CompactTask, Rules, RulesGame};
 use std::hint::black_box;
 use std::sync::Arc;
+
+#[path = "../shared/queens_map.rs"]
+mod queens_map;
 
 /// Entries of both searchers' tables: the rules CLI's size (a rules position is
 /// large), so that neither side pays for clearing a big table.
@@ -81,23 +84,8 @@ fn side_by_side(c: &mut Criterion) {
     group.bench_function("chase n=20 rules engine", |b| b.iter(|| compact(black_box(&chase_rules), Retrograde)));
 
     // Queen's Case on a 30×30 map (the pursuit bench's map): every position.
-    let map = generate::random_map(30, 30, 0, 6, 1);
+    let (map, grid) = queens_map::queens_case_30();
     let queens = QueensCase::new(&map);
-    let mut grid: Vec<Vec<char>> = (0..30)
-        .map(|r| {
-            (0..30)
-                .map(|col| match map.cell(r, col) {
-                    Cell::Wall => '#',
-                    Cell::Exit => 'E',
-                    Cell::Floor => '.',
-                })
-                .collect()
-        })
-        .collect();
-    let open: Vec<(usize, usize)> =
-        (0..30).flat_map(|r| (0..30).map(move |col| (r, col))).filter(|&(r, col)| grid[r][col] == '.').collect();
-    grid[open[0].0][open[0].1] = 'Q';
-    grid[open[1].0][open[1].1] = 'A';
     let (queens_rules, _) = rules_game("queens-case", &position(&grid, 'q'));
     group.bench_function("queens-case 30x30 built-in bit rows", |b| {
         b.iter(|| black_box(&queens).solve_bitwise(&BitwiseOptions::unlimited()).unwrap())

@@ -12,10 +12,13 @@
 //! rules game alone (for a profiler).
 use gsolve_engine::retrograde;
 use gsolve_games::chase::Chase;
-use gsolve_games::queens_case::{generate, Cell, QueensCase};
+use gsolve_games::queens_case::QueensCase;
 use gsolve_rules::{compact, setup, CompactTask, Rules, RulesGame};
 use std::sync::Arc;
 use std::time::Instant;
+
+#[path = "../shared/queens_map.rs"]
+mod queens_map;
 
 /// A whole-game retrograde solve, as `gsolve rules` runs it.
 struct Retrograde;
@@ -61,25 +64,8 @@ fn main() {
             )
         }
         "queens-case" => {
-            let map = generate::random_map(30, 30, 0, 6, 1);
+            let (map, grid) = queens_map::queens_case_30();
             let queens = QueensCase::new(&map);
-            let mut grid: Vec<Vec<char>> = (0..30)
-                .map(|r| {
-                    (0..30)
-                        .map(|col| match map.cell(r, col) {
-                            Cell::Wall => '#',
-                            Cell::Exit => 'E',
-                            Cell::Floor => '.',
-                        })
-                        .collect()
-                })
-                .collect();
-            let open: Vec<(usize, usize)> = (0..30)
-                .flat_map(|r| (0..30).map(move |col| (r, col)))
-                .filter(|&(r, col)| grid[r][col] == '.')
-                .collect();
-            grid[open[0].0][open[0].1] = 'Q';
-            grid[open[1].0][open[1].1] = 'A';
             let game = rules_game("queens-case", &grid, 'q');
             (
                 Box::new(move || timed(|| retrograde::solve(&queens))),

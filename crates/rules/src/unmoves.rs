@@ -57,8 +57,9 @@ pub(crate) fn parents_with_moves<const N: usize>(
 /// only where it is asked for ([`Parent::position`]).
 ///
 /// Why: most parents are quiet, and a caller that ranks them from their
-/// child's ranks needs no position; copying the child and sliding the moved
-/// piece into place for each was a tenth of Dobutsu's solve.
+/// child's ranks needs no position, where each was a copy of the child with
+/// a piece slid into place (in a profile of a Dobutsu endgame's build the
+/// walk's own time fell by about a twelfth).
 #[derive(Clone, Copy)]
 pub(crate) enum Parent<'c, const N: usize> {
     Built(RulesPosition<N>),
