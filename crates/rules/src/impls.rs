@@ -83,11 +83,11 @@ impl<const N: usize> RulesGame<N> {
             placement.locate_hinted(&parent(), hint).map(|(tier, at)| placement.tiers()[tier].offset + at)
         };
         let Some(m) = quiet else { return located(hint) };
+        // A move back passes the turn: the parent's side to move is the other
+        // of the child's (a mirror image keeps the side).
+        let to_move = 1 - ranks.child.to_move();
         match ranks.get(placement, hint) {
             Some(ranks) => {
-                // A move back passes the turn: the parent's side to move is
-                // the other of the child's.
-                let to_move = 1 - ranks.to_move();
                 let index = placement.moved_index(ranks, m.group, m.from, m.to, to_move);
                 debug_assert_eq!(index, located(hint), "a quiet parent ranked from its child's ranks");
                 index

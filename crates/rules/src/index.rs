@@ -259,16 +259,6 @@ pub(crate) struct GroupRanks {
     present: u32,
     /// Groups without a digit (a piece off its places, a pair without a rank).
     unranked: u32,
-    /// The position's side to move.
-    to_move: u8,
-}
-
-impl GroupRanks {
-    /// The ranked position's side to move.
-    #[inline]
-    pub(crate) fn to_move(&self) -> usize {
-        self.to_move as usize
-    }
 }
 
 /// The last count vector's code and tier met by [`PlacementIndex::locate_hinted`].
@@ -1138,7 +1128,7 @@ impl PlacementIndex {
         let packed = p.packed();
         let groups = self.groups;
         let cells = self.cells as usize;
-        let mut ranks = GroupRanks { to_move: p.to_move() as u8, ..GroupRanks::default() };
+        let mut ranks = GroupRanks::default();
         let mut counts = [0u8; MASK_GROUPS];
         let mut code = 0u64;
         for &q in packed {
