@@ -6,7 +6,9 @@
 //!   cargo run -p gsolve-benches --release --example book_play -- ROWS COLS GAMES [BOOK]
 //!
 //! The rules are examples/rules/connect-4.toml (or the book's); the computer moves
-//! first in even games, second in odd ones.
+//! first in even games, second in odd ones. In the environment, `FROM=POSITION`
+//! starts the games there instead of the start, and `OPPONENT=best` has the
+//! opponent play a random one of its best moves instead of any move.
 use gsolve_analysis::{Analyzer, GameKind, Limits};
 use gsolve_games::rng::SplitMix64;
 use gsolve_rules::Rules;
@@ -29,8 +31,12 @@ fn main() {
         analyzer = analyzer.with_book(loaded.book).expect("a book of these rules");
     }
     let board = [("rows".to_string(), rows.to_string()), ("cols".to_string(), cols.to_string())];
-    let start = analyzer.start(GameKind::Rules, &board).expect("a start");
+    let start = match std::env::var("FROM") {
+        Ok(position) => gsolve_analysis::Setup::new(GameKind::Rules, position),
+        Err(_) => analyzer.start(GameKind::Rules, &board).expect("a start"),
+    };
     let mut rng = SplitMix64::new(7);
+    let best_opponent = std::env::var("OPPONENT").is_ok_and(|o| o == "best");
     let mut slowest: Vec<f64> = Vec::new();
     let mut over_a_second = 0;
     let mut analyses = 0;
@@ -52,7 +58,13 @@ fn main() {
                 break;
             }
             let computer = ply % 2 == (game % 2) as usize;
-            let chosen = if computer { 0 } else { rng.below(analysis.moves.len() as u64) as usize };
+            // The opponent plays at random, or (OPPONENT=best) a random one of its best moves.
+            let choices = if best_opponent {
+                analysis.moves.iter().take_while(|m| m.value == analysis.moves[0].value).count()
+            } else {
+                analysis.moves.len()
+            };
+            let chosen = if computer { 0 } else { rng.below(choices as u64) as usize };
             setup.position = analysis.moves[chosen].position.clone();
         }
     }

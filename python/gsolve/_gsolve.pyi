@@ -135,8 +135,8 @@ class Game:
     def build_tablebase(
         self, path: Union[str, PathLike[str]], force: bool = False, work_dir: Optional[Union[str, PathLike[str]]] = None
     ) -> Tablebase: ...
-    def build_book(self, path: Union[str, PathLike[str]], plies: int, force: bool = False) -> int:
-        """An opening book of a line game (as ``gsolve book``); the number of positions."""
+    def build_book(self, path: Union[str, PathLike[str]], plies: int, force: bool = False, play: int = 0) -> int:
+        """An opening book of a line game (as ``gsolve book``, ``play`` as ``--play``); the number of positions."""
 
 class Tablebase:
     """A tablebase file, answering for its game and board."""

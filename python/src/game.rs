@@ -445,11 +445,14 @@ impl Game {
     }
 
     /// Builds an opening book of a line game at `path` (as `gsolve book`): every
-    /// position within `plies` moves of the start solved; open the game with
-    /// `gsolve.rules(..., book=path)` to answer them from it. Returns the number of
-    /// positions. An existing file is refused unless `force`.
-    #[pyo3(signature = (path, plies, force = false))]
-    fn build_book(&self, py: Python<'_>, path: PathBuf, plies: u32, force: bool) -> PyResult<usize> {
+    /// position within `plies` moves of the start solved, and with `play` greater,
+    /// every position a game against perfect play analyses before ply `play` (the
+    /// computer's moves as `play` makes them, every move of its opponent) and
+    /// each of its moves; open the game with `gsolve.rules(..., book=path)` to
+    /// answer them from it. Returns the number of positions. An existing file is
+    /// refused unless `force`.
+    #[pyo3(signature = (path, plies, force = false, play = 0))]
+    fn build_book(&self, py: Python<'_>, path: PathBuf, plies: u32, force: bool, play: u32) -> PyResult<usize> {
         let analyzer = self.shared.current();
         let Some(rules) = analyzer.rules() else {
             return Err(InputError::new_err("an opening book is of a rules game: open it with gsolve.rules(...)"));
@@ -457,7 +460,7 @@ impl Game {
         let set = gsolve_rules::setup(rules.clone(), None, None, Some(&self.start.position))
             .map_err(|e| InputError::new_err(e.to_string()))?;
         write::check_output(&path, force).map_err(|e| TablebaseError::new_err(worded(&e)))?;
-        let built = match interrupt::run(py, |observer| set.game.build_book(&set.position, plies, observer))? {
+        let built = match interrupt::run(py, |observer| set.game.build_book(&set.position, plies, play, observer))? {
             Outcome::Done(built) => built.map_err(|e| InputError::new_err(e.to_string()))?,
             Outcome::Interrupted(error) => return Err(error),
         };

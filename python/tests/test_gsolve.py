@@ -155,6 +155,12 @@ def test_opening_book_answers_as_the_search(tmp_path):
         gsolve.rules(os.path.join(examples, "tic-tac-toe.toml"), book=path)
     with pytest.raises(gsolve.InputError):
         gsolve.rules(os.path.join(examples, "breakthrough.toml")).build_book(str(tmp_path / "b.book"), 2)
+    # Lines of play: more positions than within the plies alone, the same answers.
+    lines = str(tmp_path / "lines.book")
+    assert game.build_book(lines, 1, play=6) > game.build_book(str(tmp_path / "one.book"), 1)
+    booked = gsolve.rules(connect4, book=lines, rows=4, cols=5)
+    for position in [None, "...../...../...../..R.. y", "...../...../..R../.RY.. y"]:
+        assert booked.analyze(position).value == game.analyze(position).value
 
 
 def test_rules_game_solved_whole_and_stored(tmp_path):

@@ -22,7 +22,7 @@ pub fn run(args: &BookArgs) -> Result<(), Failure> {
     write::check_output(&args.output, args.force).map_err(|e| Failure::Input(worded(&e)))?;
     let started = Instant::now();
     let bar = Bar::new();
-    let built = s.game.build_book(&s.position, args.plies, Some(&|p| bar.observe(p)));
+    let built = s.game.build_book(&s.position, args.plies, args.play.unwrap_or(0), Some(&|p| bar.observe(p)));
     drop(bar);
     let book = built.map_err(|e| Failure::Input(format!("{what}: {e}")))?;
     let solved = started.elapsed();
@@ -32,8 +32,12 @@ pub fn run(args: &BookArgs) -> Result<(), Failure> {
         e => Failure::Other(anyhow::Error::new(e).context(format!("cannot write {}", args.output.display()))),
     })?;
     let start = s.game.book_key(&s.position).and_then(|key| book.get(key));
+    let lines = match args.play {
+        Some(play) if play > args.plies => format!(" and on the lines of play before ply {play}"),
+        _ => String::new(),
+    };
     println!(
-        "{}: {} positions within {} {} of {}{}, {bytes} bytes, solved in {:.1} s",
+        "{}: {} positions within {} {}{lines} of {}{}, {bytes} bytes, solved in {:.1} s",
         args.output.display(),
         book.len(),
         book.plies(),

@@ -133,6 +133,12 @@ pub struct BookArgs {
     /// How many plies from the start the book covers.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=gsolve_rules::book::MAX_BOOK_PLIES as i64))]
     plies: u32,
+    /// Also the positions that games against perfect play analyse before ply K
+    /// (the computer's moves as `gsolve play` makes them, playing either side;
+    /// every move of its opponent), and every move from them: play answers at
+    /// once along those lines.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=gsolve_rules::book::MAX_PLAY_PLIES as i64))]
+    play: Option<u32>,
     /// The book file to write.
     #[arg(long, short = 'o', value_name = "FILE")]
     output: PathBuf,

@@ -642,4 +642,26 @@ fn an_opening_book_answers_as_the_search_does() {
     assert!(e.contains("damaged"), "{e}");
     let e = fails(&["analyze", "--book", &connect4], "");
     assert!(e.contains("not a gsolve opening book"), "{e}");
+
+    // Lines of play: a position two moves past the plies, on a line where the
+    // computer plays red's best move, is answered from the book as searched.
+    let lines = dir.path("lines.book");
+    let lines = lines.to_str().unwrap();
+    let built = ok(&[&["book", &connect4, "--plies", "1", "--play", "5", "-o", lines][..], &board].concat(), "");
+    assert!(built.contains("within 1 ply and on the lines of play before ply 5 of"), "{built}");
+    // Red's best move (the first listed, as play makes it), then yellow's last, twice.
+    let after = |analysis: &str, which: usize| -> String {
+        let json: serde_json::Value = serde_json::from_str(analysis.trim()).unwrap();
+        let moves = json["moves"].as_array().unwrap();
+        moves[which.min(moves.len() - 1)]["position"].as_str().unwrap().to_string()
+    };
+    let mut position = after(&ok(&[&["analyze", "--rules", &connect4, "--json"][..], &board].concat(), ""), 0);
+    for ply in 1..5 {
+        let searched = ok(&["analyze", "--rules", &connect4, "--json", &position], "");
+        let from_book = searched.replace(r#""solver":"alpha-beta""#, r#""solver":"opening book""#);
+        assert_eq!(ok(&["analyze", "--book", lines, "--json", &position], ""), from_book, "ply {ply}: {position}");
+        position = after(&searched, if ply % 2 == 1 { usize::MAX } else { 0 });
+    }
+    let e = fails(&["book", &connect4, "--plies", "1", "--play", "99", "-o", dir.path("x.book").to_str().unwrap()], "");
+    assert!(e.contains("99"), "{e}");
 }

@@ -237,7 +237,7 @@ fn opening_books_hold_the_engine_values_of_every_position_near_the_start() {
         let Ok(s) = setup(rules, None, None, None) else { continue };
         let (game, start) = (&s.game, &s.position);
         let plies = rng.below(rows as u64 * cols as u64) as u32;
-        let book = Arc::new(game.build_book(start, plies, None).unwrap_or_else(|e| panic!("{e}\n{text}")));
+        let book = Arc::new(game.build_book(start, plies, 0, None).unwrap_or_else(|e| panic!("{e}\n{text}")));
         let solution = retrograde::solve(game);
         // Breadth first by the engine's moves, independently of the book's own walk.
         let mut ply = vec![*start];
@@ -279,11 +279,79 @@ fn opening_books_hold_the_engine_values_of_every_position_near_the_start() {
 
     let connect4 = load("connect-4");
     let small = setup(connect4.clone(), Some((4, 4)), None, None).unwrap();
-    let book = Arc::new(small.game.build_book(&small.position, 2, None).unwrap());
+    let book = Arc::new(small.game.build_book(&small.position, 2, 0, None).unwrap());
     let other_board = setup(connect4, Some((4, 5)), None, None).unwrap();
     assert!(other_board.game.with_book(book.clone()).unwrap_err().to_string().contains("4 rows × 4 cols"));
     let tic_tac_toe = setup(load("tic-tac-toe"), None, None, None).unwrap();
     assert!(tic_tac_toe.game.with_book(book).is_err());
     let pawns = setup(load("pawns"), None, None, None).unwrap();
-    assert!(pawns.game.build_book(&pawns.position, 2, None).unwrap_err().to_string().contains("line game"));
+    assert!(pawns.game.build_book(&pawns.position, 2, 0, None).unwrap_err().to_string().contains("line game"));
+}
+
+/// A book with lines of play holds, with the engine's value, every position that
+/// a game against perfect play analyses before its ply (`play`'s choice at the
+/// computer's turns: the first of `line::move_values`, as the analyzer lists
+/// them; every move at its opponent's, the computer on either side) and every
+/// move's position from it; and within its plies every position, as before.
+/// Found by a walk of the engine's retrograde values, not the book's.
+#[test]
+fn opening_books_hold_every_position_of_the_lines_of_play() {
+    use gsolve_engine::line;
+    use std::collections::HashSet;
+    let mut rng = SplitMix64::new(0x91a7);
+    let directions = ["all", "orthogonal", "diagonal"];
+    let fulls = [Some("tie"), Some("win"), Some("loss"), None];
+    let (mut books, mut checked, mut beyond) = (0, 0, 0);
+    for case in 0..30 {
+        let (rows, cols) = loop {
+            let (r, c) = (2 + rng.below(3) as u32, 2 + rng.below(4) as u32);
+            if r * c >= 6 && r * c <= 12 {
+                break (r, c);
+            }
+        };
+        let lines = [(2 + rng.below(3) as u32, directions[rng.below(3) as usize])];
+        let text = line_rules(rows, cols, case % 2 == 0, &lines, fulls[rng.below(4) as usize]);
+        let rules = Arc::new(Rules::parse(&text).unwrap());
+        let Ok(s) = setup(rules, None, None, None) else { continue };
+        let (game, start) = (&s.game, &s.position);
+        let plies = rng.below(3) as u32;
+        let play = plies + 1 + rng.below(rows as u64 * cols as u64) as u32;
+        let book = game.build_book(start, plies, play, None).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let solution = retrograde::solve(game);
+        let value = |p: &_| rules_value(game, &solution, p);
+        let lookup = |p: &_| book.get(game.book_key(p).expect("a line game's position"));
+        let mut expected = HashSet::new();
+        for computer in [0, 1] {
+            let mut stack = vec![(*start, 0)];
+            while let Some((p, ply)) = stack.pop() {
+                if ply >= play || game.terminal(&p).is_some() {
+                    continue;
+                }
+                assert_eq!(lookup(&p), Some(value(&p)), "ply {ply}: {}\n{text}", game.format_position(&p));
+                expected.insert(game.book_key(&p).unwrap());
+                let moves = line::move_values(game, &solution, &p);
+                for m in &moves {
+                    if game.terminal(&m.child).is_none() {
+                        assert_eq!(
+                            lookup(&m.child),
+                            Some(value(&m.child)),
+                            "{}\n{text}",
+                            game.format_position(&m.child)
+                        );
+                        expected.insert(game.book_key(&m.child).unwrap());
+                        checked += 1;
+                    }
+                }
+                let next = if p.to_move() == computer { &moves[..moves.len().min(1)] } else { &moves[..] };
+                stack.extend(next.iter().map(|m| (m.child, ply + 1)));
+            }
+        }
+        // Nothing else but the positions within its plies.
+        let every = game.build_book(start, plies, 0, None).unwrap();
+        expected.extend(every.entries().map(|(key, _)| key));
+        beyond += book.len() - every.len();
+        assert_eq!(book.len(), expected.len(), "{plies} plies, play {play}\n{text}");
+        books += 1;
+    }
+    assert!(books >= 20 && checked > 500 && beyond > 100, "{books} books, {checked} moves, {beyond} beyond the plies");
 }

@@ -50,6 +50,10 @@ pub const KEY_VERSION: u32 = 1;
 /// about the number of moves, and the last ply is searched position by position.
 pub const MAX_BOOK_PLIES: u32 = 16;
 
+/// The most plies a book's lines of play may reach (module `play`): each two
+/// plies multiply the positions by about the number of moves.
+pub const MAX_PLAY_PLIES: u32 = 24;
+
 /// What can be wrong with a book, or with asking for one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BookError {
@@ -62,6 +66,9 @@ pub enum BookError {
     /// Too many plies asked for.
     #[error("an opening book covers at most {MAX_BOOK_PLIES} plies, not {0}")]
     TooManyPlies(u32),
+    /// Lines of play too long asked for.
+    #[error("an opening book's lines of play reach at most {MAX_PLAY_PLIES} plies, not {0}")]
+    TooManyPlayPlies(u32),
     /// The book was built for other rules or another board.
     #[error("the book was built for {book}, not for this game ({game})")]
     OtherGame {

@@ -21,6 +21,7 @@
 
 pub(crate) mod book;
 mod layout;
+pub(crate) mod play;
 mod solver;
 mod table;
 
@@ -143,9 +144,22 @@ impl LineGame {
         let bits = self.bits_of(p)?;
         let solver = self.solver();
         if let Some(value) = self.book.as_ref().and_then(|book| book.get(solver.folded_key(bits))) {
+            solver.remember_value(bits, value);
             return Some(Some(value));
         }
         Some(solver.value(bits, rayon::current_num_threads(), budget, observer))
+    }
+
+    /// [`LineGame::value`] on one thread, using the small table of `slot` (below
+    /// `solver::MAX_THREADS`): several values found at once, each on its own thread.
+    pub(crate) fn value_on_slot<const N: usize>(&self, p: &RulesPosition<N>, slot: usize) -> Option<Value> {
+        let bits = self.bits_of(p)?;
+        let solver = self.solver();
+        if let Some(value) = self.book.as_ref().and_then(|book| book.get(solver.folded_key(bits))) {
+            solver.remember_value(bits, value);
+            return Some(value);
+        }
+        Some(solver.value_from_slot(bits, 1, slot, None, None).expect("a search without a budget ends"))
     }
 
     /// The search, made on first use.
@@ -228,6 +242,50 @@ mod tests {
         let all = sides[0] | sides[1];
         let to_move = (all.count_ones() % 2) as usize;
         Bits { mine: sides[to_move], all }
+    }
+
+    /// The children of `p` that the game goes on from.
+    fn children(layout: &Layout, p: Bits) -> Vec<Bits> {
+        let mut out = Vec::new();
+        let mut playable = layout.playable(p.all);
+        while playable != 0 {
+            let cell = playable & playable.wrapping_neg();
+            playable ^= cell;
+            let child = Bits { mine: p.all ^ p.mine, all: p.all | cell };
+            if !layout.has_line(p.mine | cell) && child.all != layout.board {
+                out.push(child);
+            }
+        }
+        out
+    }
+
+    /// What exact values teach about other positions (a parent's score bounds its
+    /// children's, its proving move gives one child's score) never changes a
+    /// value: a position valued and then each of its children and grandchildren,
+    /// as analysis and play ask, on one solver, get the values of a solver that
+    /// knows nothing (a fresh one for each position).
+    #[test]
+    fn values_bounded_by_their_parents_are_exact() {
+        let mut rng = SplitMix64::new(7);
+        for (rows, cols) in [(4, 4), (4, 5), (5, 4)] {
+            let (layout, remembering) = connect4(rows, cols, 1 << 16);
+            for _ in 0..6 {
+                let plies = rng.below(6) as u32;
+                let p = random_position(&layout, plies, &mut rng);
+                if layout.has_line(p.all ^ p.mine) || p.all == layout.board {
+                    continue;
+                }
+                let mut asked = vec![p];
+                for child in children(&layout, p) {
+                    asked.push(child);
+                    asked.extend(children(&layout, child));
+                }
+                for q in asked {
+                    let fresh = connect4(rows, cols, 1 << 16).1.value(q, 1, None, None);
+                    assert_eq!(remembering.value(q, 1, None, None), fresh, "{rows}x{cols} {q:?}");
+                }
+            }
+        }
     }
 
     /// Threads sharing a table find the values one thread finds, on positions

@@ -47,7 +47,9 @@
 use super::layout::Layout;
 use super::table::Table;
 use gsolve_engine::{Observer, Outcome, Progress, Value};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// Nodes between two progress reports.
 const REPORT_EVERY: u64 = 1 << 20;
@@ -65,6 +67,32 @@ pub(crate) const MAX_THREADS: usize = 4;
 
 /// A helper thread orders moves its own way this many plies below the root.
 const DIVERSE_PLIES: i32 = 2;
+
+/// The most positions whose root bounds are remembered ([`Known`]); the memory
+/// is emptied when it is full (about 24 bytes an entry).
+const KNOWN_CAPACITY: usize = 1 << 20;
+
+/// What earlier exact values proved about a position's score, by its folded
+/// key: its exact score, or a lower bound that a parent's exact score gives
+/// each of its children.
+///
+/// | found | what it proves |
+/// |---|---|
+/// | the exact score `s` of `p` | `s` for `p` (and its mirror image) |
+/// | the exact score `s` of `p` | at least `−s` for every child of `p` that the game goes on from |
+///
+/// The second line is negamax read backwards: `s` is the best of the children's
+/// scores negated, so no child's score is below `−s` (scores do not depend on
+/// the ply: module docs). An analysis values a position and then each of its
+/// moves, and play then analyses one of those moves' positions: with these
+/// bounds a child as good as its parent's value says is proven by one
+/// null-window search instead of a bisection of about six, and a position an
+/// earlier analysis valued costs nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Known {
+    low: i32,
+    high: i32,
+}
 
 /// A line game's position: the pieces of the side to move and all pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +130,8 @@ pub(crate) struct Solver {
     near: Table,
     near_from: i32,
     nodes: AtomicU64,
+    /// Root bounds from earlier exact values ([`Known`]).
+    known: Mutex<HashMap<u64, Known>>,
 }
 
 impl Solver {
@@ -117,6 +147,7 @@ impl Solver {
             near: Table::new(tables.near),
             near_from: tables.near_from as i32,
             nodes: AtomicU64::new(0),
+            known: Mutex::new(HashMap::new()),
         }
     }
 
@@ -154,29 +185,95 @@ impl Solver {
         let n = p.all.count_ones() as i32;
         let mut min = -(self.top - (n + 2).min(self.cells));
         let mut max = self.top - (n + 1).min(self.cells);
+        let key = self.folded_key(p);
+        // A lower bound from a parent's value is most often the score itself (the
+        // parent's best moves): it is tried first, by one null window, and from a
+        // bound a probe returns the next probe steps to that bound (the returned
+        // bounds are tight more often than not).
+        let mut step_from_bound = false;
+        if let Some(known) = self.known(key) {
+            step_from_bound = known.low > min;
+            min = min.max(known.low);
+            max = max.min(known.high);
+        }
+        // The move that proved the lower bound `min`, when a probe's search found it.
+        let mut best_move = None;
         let threads = if self.cells - n >= PARALLEL_FROM_EMPTY { threads.clamp(1, MAX_THREADS) } else { 1 };
         while min < max {
             // Probe near zero first (ties and long games are common), as Pons'
             // solver does: the window is halved toward the middle of the range
             // only once the range is on one side of zero.
             let mut middle = min + (max - min) / 2;
-            if middle <= 0 && min / 2 < middle {
+            if step_from_bound {
+                middle = min;
+            } else if middle <= 0 && min / 2 < middle {
                 middle = min / 2;
             } else if middle >= 0 && max / 2 > middle {
                 middle = max / 2;
             }
-            let score = self.probe(p, middle, (threads, slot), (min, max), &mut budget, observer)?;
+            let (score, found) = self.probe(p, middle, (threads, slot), (min, max), &mut budget, observer)?;
             if score <= middle {
                 max = score;
+                // Stepping down from a bound would go on one score at a time.
+                step_from_bound = false;
             } else {
                 min = score;
+                best_move = found;
             }
         }
+        self.remember(p, key, min, best_move);
         Some(self.value_of(min, n))
     }
 
+    /// The bounds on the score of the position of folded key `key` that earlier
+    /// exact values proved ([`Known`]).
+    fn known(&self, key: u64) -> Option<Known> {
+        self.known.lock().unwrap_or_else(|e| e.into_inner()).get(&key).copied()
+    }
+
+    /// Records the exact score of `p` (folded key `key`), and the lower bound it
+    /// gives each child that the game goes on from ([`Known`]); the child after
+    /// `best_move`, a move whose child's score is at most `−score`, has exactly
+    /// that score.
+    fn remember(&self, p: Bits, key: u64, score: i32, best_move: Option<u64>) {
+        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        if known.len() + 8 > KNOWN_CAPACITY {
+            known.clear();
+        }
+        known.insert(key, Known { low: score, high: score });
+        let mut playable = self.layout.playable(p.all);
+        while playable != 0 {
+            let cell = playable & playable.wrapping_neg();
+            playable ^= cell;
+            let child = Bits { mine: p.all ^ p.mine, all: p.all | cell };
+            if self.layout.has_line(p.mine | cell) || child.all == self.layout.board {
+                continue;
+            }
+            let entry = known.entry(self.folded_key(child)).or_insert(Known { low: i32::MIN, high: i32::MAX });
+            entry.low = entry.low.max(-score);
+            if best_move == Some(cell) {
+                entry.high = entry.high.min(-score);
+            }
+        }
+    }
+
+    /// Records the exact value of `p`, found elsewhere (an opening book), as
+    /// [`Solver::value`] records the values it finds.
+    pub(crate) fn remember_value(&self, p: Bits, value: Value) {
+        let n = p.all.count_ones() as i32;
+        let score = match value {
+            Value::Win(r) => self.top - n - r as i32,
+            Value::Loss(r) => -(self.top - n - r as i32),
+            _ => 0,
+        };
+        debug_assert_eq!(self.value_of(score, n), value);
+        self.remember(p, self.folded_key(p), score, None);
+    }
+
     /// Is the score of `p` above `threshold`? A null-window search: the score if it
-    /// lies on the side found, else a bound beyond `threshold` on that side.
+    /// lies on the side found, else a bound beyond `threshold` on that side; with
+    /// the root's move that reached a bound above `threshold`, when a search of it
+    /// did.
     ///
     /// On several threads every thread runs the same search sharing the table, the
     /// helpers with the moves near the root in other orders, so that they prove
@@ -192,7 +289,7 @@ impl Solver {
         bounds: (i32, i32),
         budget: &mut Budget,
         observer: Option<Observer<'_>>,
-    ) -> Option<i32> {
+    ) -> Option<(i32, Option<u64>)> {
         let stop = AtomicBool::new(false);
         let root = p.all.count_ones() as i32;
         let left = budget.left;
@@ -209,6 +306,7 @@ impl Solver {
                 variant,
                 slot: (slot + variant) % MAX_THREADS,
                 stop: &stop,
+                root_move: None,
             };
             let score = search.negamax(p, threshold, threshold + 1);
             self.nodes.fetch_add(search.since_report, Ordering::Relaxed);
@@ -218,7 +316,7 @@ impl Solver {
             if score.is_some() || variant == 0 {
                 stop.store(true, Ordering::Relaxed);
             }
-            (score, search.visited)
+            (score.map(|score| (score, search.root_move)), search.visited)
         };
         let (answer, visited) = if threads <= 1 {
             search(0, observer)
@@ -326,6 +424,9 @@ struct Search<'a> {
     slot: usize,
     /// Set when some thread has answered: the others stop.
     stop: &'a AtomicBool,
+    /// The root's move that lifted its score to the bound returned, when the
+    /// root failed high by searching a move (not from the table or a rule).
+    root_move: Option<u64>,
 }
 
 impl Search<'_> {
@@ -453,6 +554,9 @@ impl Search<'_> {
             best = best.max(score);
             if score >= beta {
                 table.put(key, score, i8::MAX as i32);
+                if n == self.root {
+                    self.root_move = Some(cell);
+                }
                 return Some(score);
             }
             alpha = alpha.max(score);
