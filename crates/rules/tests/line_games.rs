@@ -34,6 +34,23 @@ fn line_rules(rows: u32, cols: u32, gravity: bool, lines: &[(u32, &str)], full: 
     text + "\n[start]\nto-move = \"a\"\n"
 }
 
+/// A random rules file of the line shape, with its number of cells: `smallest`
+/// to 4 rows, `smallest` to 5 columns, `fewest` to 12 cells; one line of 2 to 4 in
+/// some directions; each result of a full board, or none.
+fn random_line_rules(rng: &mut SplitMix64, gravity: bool, smallest: u32, fewest: u32) -> (String, u64) {
+    let directions = ["all", "orthogonal", "diagonal"];
+    let fulls = [Some("tie"), Some("win"), Some("loss"), None];
+    let (rows, cols) = loop {
+        let (r, c) =
+            (smallest + rng.below(5 - smallest as u64) as u32, smallest + rng.below(6 - smallest as u64) as u32);
+        if r * c >= fewest && r * c <= 12 {
+            break (r, c);
+        }
+    };
+    let lines = [(2 + rng.below(3) as u32, directions[rng.below(3) as usize])];
+    (line_rules(rows, cols, gravity, &lines, fulls[rng.below(4) as usize]), (rows * cols) as u64)
+}
+
 /// Every position of the game's index that the bit-set search takes, against the
 /// engine's retrograde solve; returns how many were compared (`None`: a line that
 /// never fits on the board, which the rules refuse).
@@ -221,22 +238,13 @@ fn a_line_longer_than_the_grid_is_never_seen() {
 fn opening_books_hold_the_engine_values_of_every_position_near_the_start() {
     use std::collections::HashSet;
     let mut rng = SplitMix64::new(0xb00c);
-    let directions = ["all", "orthogonal", "diagonal"];
-    let fulls = [Some("tie"), Some("win"), Some("loss"), None];
     let (mut books, mut checked) = (0, 0);
     for case in 0..40 {
-        let (rows, cols) = loop {
-            let (r, c) = (1 + rng.below(4) as u32, 1 + rng.below(5) as u32);
-            if r * c >= 3 && r * c <= 12 {
-                break (r, c);
-            }
-        };
-        let lines = [(2 + rng.below(3) as u32, directions[rng.below(3) as usize])];
-        let text = line_rules(rows, cols, case % 2 == 0, &lines, fulls[rng.below(4) as usize]);
+        let (text, cells) = random_line_rules(&mut rng, case % 2 == 0, 1, 3);
         let rules = Arc::new(Rules::parse(&text).unwrap());
         let Ok(s) = setup(rules, None, None, None) else { continue };
         let (game, start) = (&s.game, &s.position);
-        let plies = rng.below(rows as u64 * cols as u64) as u32;
+        let plies = rng.below(cells) as u32;
         let book = Arc::new(game.build_book(start, plies, 0, None).unwrap_or_else(|e| panic!("{e}\n{text}")));
         let solution = retrograde::solve(game);
         // Breadth first by the engine's moves, independently of the book's own walk.
@@ -299,23 +307,14 @@ fn opening_books_hold_every_position_of_the_lines_of_play() {
     use gsolve_engine::line;
     use std::collections::HashSet;
     let mut rng = SplitMix64::new(0x91a7);
-    let directions = ["all", "orthogonal", "diagonal"];
-    let fulls = [Some("tie"), Some("win"), Some("loss"), None];
     let (mut books, mut checked, mut beyond) = (0, 0, 0);
     for case in 0..30 {
-        let (rows, cols) = loop {
-            let (r, c) = (2 + rng.below(3) as u32, 2 + rng.below(4) as u32);
-            if r * c >= 6 && r * c <= 12 {
-                break (r, c);
-            }
-        };
-        let lines = [(2 + rng.below(3) as u32, directions[rng.below(3) as usize])];
-        let text = line_rules(rows, cols, case % 2 == 0, &lines, fulls[rng.below(4) as usize]);
+        let (text, cells) = random_line_rules(&mut rng, case % 2 == 0, 2, 6);
         let rules = Arc::new(Rules::parse(&text).unwrap());
         let Ok(s) = setup(rules, None, None, None) else { continue };
         let (game, start) = (&s.game, &s.position);
         let plies = rng.below(3) as u32;
-        let play = plies + 1 + rng.below(rows as u64 * cols as u64) as u32;
+        let play = plies + 1 + rng.below(cells) as u32;
         let book = game.build_book(start, plies, play, None).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let solution = retrograde::solve(game);
         let value = |p: &_| rules_value(game, &solution, p);
