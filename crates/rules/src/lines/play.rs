@@ -111,6 +111,9 @@ fn walk<const N: usize>(
         // The moves' values first, on every thread (each child's search is
         // independent once the position's value bounds it), then listed as
         // `play` lists them, from what the search remembers.
+        // The position's own value first (known, but for the start of a book
+        // without plies): it bounds each move's search.
+        recording.lines.value_on_slot(&p, recording.slot);
         let mut children = Vec::new();
         game.for_each_child(&p, |c| children.push(c));
         children.par_iter().filter(|c| game.terminal(c).is_none()).for_each(|c| {
