@@ -142,24 +142,28 @@ impl LineGame {
         observer: Option<Observer<'_>>,
     ) -> Option<Option<Value>> {
         let bits = self.bits_of(p)?;
-        let solver = self.solver();
-        if let Some(value) = self.book.as_ref().and_then(|book| book.get(solver.folded_key(bits))) {
-            solver.remember_value(bits, value);
+        if let Some(value) = self.booked(bits) {
             return Some(Some(value));
         }
-        Some(solver.value(bits, rayon::current_num_threads(), budget, observer))
+        Some(self.solver().value(bits, rayon::current_num_threads(), budget, observer))
+    }
+
+    /// The book's value of `bits`, if it holds it; the search remembers it.
+    fn booked(&self, bits: Bits) -> Option<Value> {
+        let solver = self.solver();
+        let value = self.book.as_ref()?.get(solver.folded_key(bits))?;
+        solver.remember_value(bits, value);
+        Some(value)
     }
 
     /// [`LineGame::value`] on one thread, using the small table of `slot` (below
     /// `solver::MAX_THREADS`): several values found at once, each on its own thread.
     pub(crate) fn value_on_slot<const N: usize>(&self, p: &RulesPosition<N>, slot: usize) -> Option<Value> {
         let bits = self.bits_of(p)?;
-        let solver = self.solver();
-        if let Some(value) = self.book.as_ref().and_then(|book| book.get(solver.folded_key(bits))) {
-            solver.remember_value(bits, value);
+        if let Some(value) = self.booked(bits) {
             return Some(value);
         }
-        Some(solver.value_from_slot(bits, 1, slot, None, None).expect("a search without a budget ends"))
+        Some(self.solver().value_from_slot(bits, 1, slot, None, None).expect("a search without a budget ends"))
     }
 
     /// The search, made on first use.
@@ -247,15 +251,7 @@ mod tests {
     /// The children of `p` that the game goes on from.
     fn children(layout: &Layout, p: Bits) -> Vec<Bits> {
         let mut out = Vec::new();
-        let mut playable = layout.playable(p.all);
-        while playable != 0 {
-            let cell = playable & playable.wrapping_neg();
-            playable ^= cell;
-            let child = Bits { mine: p.all ^ p.mine, all: p.all | cell };
-            if !layout.has_line(p.mine | cell) && child.all != layout.board {
-                out.push(child);
-            }
-        }
+        solver::for_each_going_on(layout, p, |_, child| out.push(child));
         out
     }
 

@@ -237,24 +237,17 @@ impl Solver {
     /// that score.
     fn remember(&self, p: Bits, key: u64, score: i32, best_move: Option<u64>) {
         let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
-        if known.len() + 8 > KNOWN_CAPACITY {
+        if known.len() + 1 + self.layout.playable(p.all).count_ones() as usize > KNOWN_CAPACITY {
             known.clear();
         }
         known.insert(key, Known { low: score, high: score });
-        let mut playable = self.layout.playable(p.all);
-        while playable != 0 {
-            let cell = playable & playable.wrapping_neg();
-            playable ^= cell;
-            let child = Bits { mine: p.all ^ p.mine, all: p.all | cell };
-            if self.layout.has_line(p.mine | cell) || child.all == self.layout.board {
-                continue;
-            }
+        for_each_going_on(&self.layout, p, |cell, child| {
             let entry = known.entry(self.folded_key(child)).or_insert(Known { low: i32::MIN, high: i32::MAX });
             entry.low = entry.low.max(-score);
             if best_move == Some(cell) {
                 entry.high = entry.high.min(-score);
             }
-        }
+        });
     }
 
     /// Records the exact value of `p`, found elsewhere (an opening book), as
@@ -396,6 +389,20 @@ impl Solver {
     /// The result of a full board for its side to move.
     pub(crate) fn full(&self) -> Outcome {
         self.full
+    }
+}
+
+/// Calls `f` with each move of `p` (its cell) after which the game goes on (no
+/// line, the board not full), and the position it leads to.
+pub(crate) fn for_each_going_on(layout: &Layout, p: Bits, mut f: impl FnMut(u64, Bits)) {
+    let mut playable = layout.playable(p.all);
+    while playable != 0 {
+        let cell = playable & playable.wrapping_neg();
+        playable ^= cell;
+        let child = Bits { mine: p.all ^ p.mine, all: p.all | cell };
+        if !layout.has_line(p.mine | cell) && child.all != layout.board {
+            f(cell, child);
+        }
     }
 }
 
