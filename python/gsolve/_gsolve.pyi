@@ -135,8 +135,16 @@ class Game:
     def build_tablebase(
         self, path: Union[str, PathLike[str]], force: bool = False, work_dir: Optional[Union[str, PathLike[str]]] = None
     ) -> Tablebase: ...
-    def build_book(self, path: Union[str, PathLike[str]], plies: int, force: bool = False, play: int = 0) -> int:
-        """An opening book of a line game (as ``gsolve book``, ``play`` as ``--play``); the number of positions."""
+    def build_book(
+        self,
+        path: Union[str, PathLike[str]],
+        plies: int,
+        force: bool = False,
+        play: int = 0,
+        opponent: Literal["any", "perfect"] = "any",
+    ) -> int:
+        """An opening book of a line game (as ``gsolve book``, ``play`` as ``--play``, ``opponent`` as
+        ``--opponent``); the number of positions."""
 
 class Tablebase:
     """A tablebase file, answering for its game and board."""

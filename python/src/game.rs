@@ -7,7 +7,7 @@ use crate::value::Value;
 use crate::{InputError, TablebaseError, TooLargeError};
 use gsolve_analysis::catalog::{self, BuildPlan};
 use gsolve_analysis::{AnalysisError, Analyzer, GameKind, Limits, Setup};
-use gsolve_rules::book::OpeningBook;
+use gsolve_rules::book::{LinesOfPlay, OpeningBook, Opponent};
 use gsolve_rules::Rules;
 use gsolve_tablebase::{write, WriteOptions};
 use pyo3::exceptions::PyRuntimeError;
@@ -447,12 +447,30 @@ impl Game {
     /// Builds an opening book of a line game at `path` (as `gsolve book`): every
     /// position within `plies` moves of the start solved, and with `play` greater,
     /// every position a game against perfect play analyses before ply `play` (the
-    /// computer's moves as `play` makes them, every move of its opponent) and
-    /// each of its moves; open the game with `gsolve.rules(..., book=path)` to
-    /// answer them from it. Returns the number of positions. An existing file is
-    /// refused unless `force`.
-    #[pyo3(signature = (path, plies, force = false, play = 0))]
-    fn build_book(&self, py: Python<'_>, path: PathBuf, plies: u32, force: bool, play: u32) -> PyResult<usize> {
+    /// computer's moves as `play` makes them; every move of its opponent, or with
+    /// `opponent="perfect"` its best moves only) and each of its moves; open the
+    /// game with `gsolve.rules(..., book=path)` to answer them from it. Returns
+    /// the number of positions. An existing file is refused unless `force`.
+    #[pyo3(signature = (path, plies, force = false, play = 0, opponent = "any"))]
+    fn build_book(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        plies: u32,
+        force: bool,
+        play: u32,
+        opponent: &str,
+    ) -> PyResult<usize> {
+        let opponent = match opponent {
+            "any" => Opponent::Any,
+            "perfect" => Opponent::Perfect,
+            other => {
+                return Err(InputError::new_err(format!(
+                    "opponent must be \"any\" or \"perfect\", not {:?}",
+                    gsolve_games::text::excerpt(other)
+                )))
+            }
+        };
         let analyzer = self.shared.current();
         let Some(rules) = analyzer.rules() else {
             return Err(InputError::new_err("an opening book is of a rules game: open it with gsolve.rules(...)"));
@@ -460,7 +478,9 @@ impl Game {
         let set = gsolve_rules::setup(rules.clone(), None, None, Some(&self.start.position))
             .map_err(|e| InputError::new_err(e.to_string()))?;
         write::check_output(&path, force).map_err(|e| TablebaseError::new_err(worded(&e)))?;
-        let built = match interrupt::run(py, |observer| set.game.build_book(&set.position, plies, play, observer))? {
+        let built = match interrupt::run(py, |observer| {
+            set.game.build_book(&set.position, plies, LinesOfPlay::new(play, opponent), observer)
+        })? {
             Outcome::Done(built) => built.map_err(|e| InputError::new_err(e.to_string()))?,
             Outcome::Interrupted(error) => return Err(error),
         };

@@ -161,6 +161,11 @@ def test_opening_book_answers_as_the_search(tmp_path):
     booked = gsolve.rules(connect4, book=lines, rows=4, cols=5)
     for position in [None, "...../...../...../..R.. y", "...../...../..R../.RY.. y"]:
         assert booked.analyze(position).value == game.analyze(position).value
+    # Against a perfect opponent the lines branch less.
+    perfect = game.build_book(str(tmp_path / "perfect.book"), 1, play=6, opponent="perfect")
+    assert game.build_book(str(tmp_path / "one.book"), 1, force=True) < perfect < game.build_book(lines, 1, play=6, force=True)
+    with pytest.raises(gsolve.InputError):
+        game.build_book(str(tmp_path / "x.book"), 1, play=6, opponent="best")
 
 
 def test_rules_game_solved_whole_and_stored(tmp_path):

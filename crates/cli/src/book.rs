@@ -3,9 +3,10 @@
 use crate::progress::Bar;
 use crate::rules::{board_options, load, setup_error};
 use crate::tablebase::worded;
-use crate::{BookArgs, Failure};
+use crate::{BookArgs, Failure, OpponentArg};
 use gsolve_games::notation::PlainNotation;
 use gsolve_games::text::excerpt;
+use gsolve_rules::book::{LinesOfPlay, Opponent};
 use gsolve_tablebase::write;
 use std::time::Instant;
 
@@ -22,7 +23,12 @@ pub fn run(args: &BookArgs) -> Result<(), Failure> {
     write::check_output(&args.output, args.force).map_err(|e| Failure::Input(worded(&e)))?;
     let started = Instant::now();
     let bar = Bar::new();
-    let built = s.game.build_book(&s.position, args.plies, args.play.unwrap_or(0), Some(&|p| bar.observe(p)));
+    let opponent = match args.opponent {
+        None | Some(OpponentArg::Any) => Opponent::Any,
+        Some(OpponentArg::Perfect) => Opponent::Perfect,
+    };
+    let play = LinesOfPlay::new(args.play.unwrap_or(0), opponent);
+    let built = s.game.build_book(&s.position, args.plies, play, Some(&|p| bar.observe(p)));
     drop(bar);
     let book = built.map_err(|e| Failure::Input(format!("{what}: {e}")))?;
     let solved = started.elapsed();
@@ -33,7 +39,10 @@ pub fn run(args: &BookArgs) -> Result<(), Failure> {
     })?;
     let start = s.game.book_key(&s.position).and_then(|key| book.get(key));
     let lines = match args.play {
-        Some(play) if play > args.plies => format!(" and on the lines of play before ply {play}"),
+        Some(play) if play > args.plies => format!(
+            " and on the lines of play before ply {play}{}",
+            if opponent == Opponent::Perfect { " against perfect play" } else { "" }
+        ),
         _ => String::new(),
     };
     println!(

@@ -135,16 +135,31 @@ pub struct BookArgs {
     plies: u32,
     /// Also the positions that games against perfect play analyse before ply K
     /// (the computer's moves as `gsolve play` makes them, playing either side;
-    /// every move of its opponent), and every move from them: play answers at
-    /// once along those lines.
+    /// every move of its opponent, or its best moves: --opponent), and every
+    /// move from them: play answers at once along those lines.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=gsolve_rules::book::MAX_PLAY_PLIES as i64))]
     play: Option<u32>,
+    /// Whose moves the lines of play (--play) follow at the opponent's turns:
+    /// every move (any, the default), or only its best moves (perfect: games
+    /// against perfect play stay on the lines, which reach deeper in the same
+    /// time).
+    #[arg(long, value_enum, value_name = "WHO", requires = "play")]
+    opponent: Option<OpponentArg>,
     /// The book file to write.
     #[arg(long, short = 'o', value_name = "FILE")]
     output: PathBuf,
     /// Overwrite the output file if it exists.
     #[arg(long)]
     force: bool,
+}
+
+/// `gsolve book --opponent`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum OpponentArg {
+    /// Every move.
+    Any,
+    /// Every move of the best value.
+    Perfect,
 }
 
 #[derive(Args)]

@@ -664,4 +664,45 @@ fn an_opening_book_answers_as_the_search_does() {
     }
     let e = fails(&["book", &connect4, "--plies", "1", "--play", "99", "-o", dir.path("x.book").to_str().unwrap()], "");
     assert!(e.contains("99"), "{e}");
+
+    // Against a perfect opponent: yellow's best move (the first listed) stays on
+    // the lines; the book is smaller than against any move.
+    let perfect = dir.path("perfect.book");
+    let perfect = perfect.to_str().unwrap();
+    let args = ["book", &connect4, "--plies", "1", "--play", "5", "--opponent", "perfect", "-o", perfect];
+    let built_perfect = ok(&[&args[..], &board].concat(), "");
+    assert!(built_perfect.contains("before ply 5 against perfect play of"), "{built_perfect}");
+    let positions = |built: &str| -> usize {
+        let count = built.split(": ").nth(1).and_then(|rest| rest.split(' ').next()).unwrap();
+        count.replace(',', "").parse().unwrap()
+    };
+    assert!(positions(&built_perfect) < positions(&built), "{built_perfect}\n{built}");
+    let mut position = after(&ok(&[&["analyze", "--rules", &connect4, "--json"][..], &board].concat(), ""), 0);
+    for ply in 1..5 {
+        let searched = ok(&["analyze", "--rules", &connect4, "--json", &position], "");
+        let from_book = searched.replace(r#""solver":"alpha-beta""#, r#""solver":"opening book""#);
+        assert_eq!(ok(&["analyze", "--book", perfect, "--json", &position], ""), from_book, "ply {ply}: {position}");
+        position = after(&searched, 0);
+    }
+    let e = fails(
+        &["book", &connect4, "--plies", "1", "--opponent", "perfect", "-o", dir.path("y.book").to_str().unwrap()],
+        "",
+    );
+    assert!(e.contains("--play"), "{e}");
+    let e = fails(
+        &[
+            "book",
+            &connect4,
+            "--plies",
+            "1",
+            "--play",
+            "3",
+            "--opponent",
+            "best",
+            "-o",
+            dir.path("z.book").to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(e.contains("perfect"), "{e}");
 }

@@ -273,26 +273,26 @@ impl<const N: usize> RulesGame<N> {
     }
 
     /// For a line game, an opening book: the value of every position at most
-    /// `plies` moves from `start` ([`crate::book`]), and, when `play` is greater,
-    /// of every position that a game against perfect play analyses before ply
-    /// `play` and of each of its moves (module `lines::play`: gsolve's moves as
-    /// `play` makes them, every move of its opponent). Searches each position of
-    /// the last ply of the first part, several at once: from Connect 4's empty
-    /// 7 × 6 board, a quarter of an hour for 2 plies, about five times that a ply
-    /// more (docs/rules.md, "Opening books").
+    /// `plies` moves from `start` ([`crate::book`]), and, when `play.plies` is
+    /// greater, of every position that a game against `play.opponent` analyses
+    /// before that ply and of each of its moves (module `lines::play`: gsolve's
+    /// moves as `play` makes them; its opponent's every move, or every best
+    /// move). Searches each position of the last ply of the first part, several
+    /// at once: from Connect 4's empty 7 × 6 board, a quarter of an hour for 2
+    /// plies, about five times that a ply more (docs/rules.md, "Opening books").
     pub fn build_book(
         &self,
         start: &RulesPosition<N>,
         plies: u32,
-        play: u32,
+        play: crate::book::LinesOfPlay,
         observer: Option<gsolve_engine::Observer<'_>>,
     ) -> Result<OpeningBook, BookError> {
         let lines = self.lines.as_ref().ok_or_else(|| BookError::NotALineGame(self.not_a_line_game()))?;
-        if play > crate::lines::book::MAX_PLAY_PLIES {
-            return Err(BookError::TooManyPlayPlies(play));
+        if play.plies > crate::lines::book::MAX_PLAY_PLIES {
+            return Err(BookError::TooManyPlayPlies(play.plies));
         }
         let entries = lines.book_entries(start, plies, observer)?;
-        if play <= plies {
+        if play.plies <= plies {
             return OpeningBook::from_parts(self.book_board(), plies, entries);
         }
         let every = Arc::new(OpeningBook::from_parts(self.book_board(), plies, entries.clone())?);

@@ -69,7 +69,9 @@ mod unmoves;
 /// Opening books of line games: positions near a start solved once
 /// (docs/rules.md, "Opening books").
 pub mod book {
-    pub use crate::lines::book::{BookError, OpeningBook, KEY_VERSION, MAX_BOOK_PLIES, MAX_PLAY_PLIES};
+    pub use crate::lines::book::{
+        BookError, LinesOfPlay, OpeningBook, Opponent, KEY_VERSION, MAX_BOOK_PLIES, MAX_PLAY_PLIES,
+    };
 }
 pub use error::RulesError;
 pub use explain::{describe_without_position, intern, SolverChoice};

@@ -11,6 +11,7 @@ use gsolve_engine::search::SearchHooks;
 use gsolve_engine::{retrograde, Game, Indexed};
 use gsolve_games::notation::PlainNotation;
 use gsolve_games::rng::SplitMix64;
+use gsolve_rules::book::{LinesOfPlay, Opponent};
 use gsolve_rules::{setup, Rules};
 use std::sync::Arc;
 
@@ -245,7 +246,9 @@ fn opening_books_hold_the_engine_values_of_every_position_near_the_start() {
         let Ok(s) = setup(rules, None, None, None) else { continue };
         let (game, start) = (&s.game, &s.position);
         let plies = rng.below(cells) as u32;
-        let book = Arc::new(game.build_book(start, plies, 0, None).unwrap_or_else(|e| panic!("{e}\n{text}")));
+        let book = Arc::new(
+            game.build_book(start, plies, LinesOfPlay::default(), None).unwrap_or_else(|e| panic!("{e}\n{text}")),
+        );
         let solution = retrograde::solve(game);
         // Breadth first by the engine's moves, independently of the book's own walk.
         let mut ply = vec![*start];
@@ -287,27 +290,33 @@ fn opening_books_hold_the_engine_values_of_every_position_near_the_start() {
 
     let connect4 = load("connect-4");
     let small = setup(connect4.clone(), Some((4, 4)), None, None).unwrap();
-    let book = Arc::new(small.game.build_book(&small.position, 2, 0, None).unwrap());
+    let book = Arc::new(small.game.build_book(&small.position, 2, LinesOfPlay::default(), None).unwrap());
     let other_board = setup(connect4, Some((4, 5)), None, None).unwrap();
     assert!(other_board.game.with_book(book.clone()).unwrap_err().to_string().contains("4 rows × 4 cols"));
     let tic_tac_toe = setup(load("tic-tac-toe"), None, None, None).unwrap();
     assert!(tic_tac_toe.game.with_book(book).is_err());
     let pawns = setup(load("pawns"), None, None, None).unwrap();
-    assert!(pawns.game.build_book(&pawns.position, 2, 0, None).unwrap_err().to_string().contains("line game"));
+    assert!(pawns
+        .game
+        .build_book(&pawns.position, 2, LinesOfPlay::default(), None)
+        .unwrap_err()
+        .to_string()
+        .contains("line game"));
 }
 
 /// A book with lines of play holds, with the engine's value, every position that
 /// a game against perfect play analyses before its ply (`play`'s choice at the
 /// computer's turns: the first of `line::move_values`, as the analyzer lists
-/// them; every move at its opponent's, the computer on either side) and every
-/// move's position from it; and within its plies every position, as before.
+/// them; every move at its opponent's, or every best move against a perfect
+/// opponent, the computer on either side) and every move's position from it; and
+/// within its plies every position, as before.
 /// Found by a walk of the engine's retrograde values, not the book's.
 #[test]
 fn opening_books_hold_every_position_of_the_lines_of_play() {
     use gsolve_engine::line;
     use std::collections::HashSet;
     let mut rng = SplitMix64::new(0x91a7);
-    let (mut books, mut checked, mut beyond) = (0, 0, 0);
+    let (mut books, mut checked, mut beyond, mut perfect_branches) = (0, 0, 0, 0);
     for case in 0..30 {
         let (text, cells) = random_line_rules(&mut rng, case % 2 == 0, 2, 6);
         let rules = Arc::new(Rules::parse(&text).unwrap());
@@ -315,7 +324,10 @@ fn opening_books_hold_every_position_of_the_lines_of_play() {
         let (game, start) = (&s.game, &s.position);
         let plies = rng.below(3) as u32;
         let play = plies + 1 + rng.below(cells) as u32;
-        let book = game.build_book(start, plies, play, None).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let opponent = if case % 3 == 2 { Opponent::Perfect } else { Opponent::Any };
+        let book = game
+            .build_book(start, plies, LinesOfPlay::new(play, opponent), None)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
         let solution = retrograde::solve(game);
         let value = |p: &_| rules_value(game, &solution, p);
         let lookup = |p: &_| book.get(game.book_key(p).expect("a line game's position"));
@@ -341,16 +353,27 @@ fn opening_books_hold_every_position_of_the_lines_of_play() {
                         checked += 1;
                     }
                 }
-                let next = if p.to_move() == computer { &moves[..moves.len().min(1)] } else { &moves[..] };
+                let next = if p.to_move() == computer {
+                    &moves[..moves.len().min(1)]
+                } else if opponent == Opponent::Perfect {
+                    let best = moves.iter().take_while(|m| m.value == moves[0].value).count();
+                    perfect_branches += best - 1;
+                    &moves[..best]
+                } else {
+                    &moves[..]
+                };
                 stack.extend(next.iter().map(|m| (m.child, ply + 1)));
             }
         }
         // Nothing else but the positions within its plies.
-        let every = game.build_book(start, plies, 0, None).unwrap();
+        let every = game.build_book(start, plies, LinesOfPlay::default(), None).unwrap();
         expected.extend(every.entries().map(|(key, _)| key));
         beyond += book.len() - every.len();
         assert_eq!(book.len(), expected.len(), "{plies} plies, play {play}\n{text}");
         books += 1;
     }
-    assert!(books >= 20 && checked > 500 && beyond > 100, "{books} books, {checked} moves, {beyond} beyond the plies");
+    assert!(
+        books >= 20 && checked > 500 && beyond > 100 && perfect_branches > 10,
+        "{books} books, {checked} moves, {beyond} beyond the plies, {perfect_branches} more best moves than one"
+    );
 }

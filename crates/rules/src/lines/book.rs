@@ -54,6 +54,37 @@ pub const MAX_BOOK_PLIES: u32 = 16;
 /// plies multiply the positions by about the number of moves.
 pub const MAX_PLAY_PLIES: u32 = 24;
 
+/// Whose moves an opening book's lines of play follow at the opponent's turns
+/// (module `play`); gsolve's own turns follow the move `play` makes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Opponent {
+    /// Every move: the book answers at once along the lines, whatever is played.
+    #[default]
+    Any,
+    /// Every best move (each move of the best value, remoteness included): a game
+    /// against perfect play stays on the lines, and they reach deeper for the
+    /// same time.
+    Perfect,
+}
+
+/// The lines of play an opening book holds beside its plies: the positions that
+/// games of gsolve against `opponent` analyse before ply `plies`, and every
+/// move's position from them (module `play`). `plies` 0 (the default) is none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LinesOfPlay {
+    /// The ply (from the book's start) before which positions are analysed.
+    pub plies: u32,
+    /// Whose moves the lines follow at the opponent's turns.
+    pub opponent: Opponent,
+}
+
+impl LinesOfPlay {
+    /// Lines of play before ply `plies` against `opponent`.
+    pub fn new(plies: u32, opponent: Opponent) -> LinesOfPlay {
+        LinesOfPlay { plies, opponent }
+    }
+}
+
 /// What can be wrong with a book, or with asking for one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BookError {

@@ -1,6 +1,7 @@
 //! An opening book's lines of play: the positions a game against gsolve's perfect
 //! play passes through in its first plies, whichever side gsolve takes and
-//! whatever its opponent plays, with the value of every move of each of them, so
+//! whatever its opponent plays (or, against a perfect opponent, whichever of its
+//! best moves), with the value of every move of each of them, so
 //! that `play` and `analyze` answer those positions at once.
 //!
 //! # Why lines, and not every position
@@ -18,7 +19,9 @@
 //!    it: the exact value of each move ([`gsolve_engine::line::move_values`]:
 //!    the same list and order `play` takes its best move from). At gsolve's turns
 //!    the walk goes on after the first move of that list, the move `play` makes;
-//!    at the opponent's after every move. A move that ends the game ends its line.
+//!    at the opponent's after every move ([`Opponent::Any`]), or after each move
+//!    of the best value ([`Opponent::Perfect`]: the first of the list and those
+//!    equal to it). A move that ends the game ends its line.
 //!    The moves of a position are searched on every thread at once, each search
 //!    on one thread: the position's value, known from the analysis before,
 //!    bounds each of them (module `solver`, `Known`), so they do not wait on
@@ -33,6 +36,7 @@
 //! image of a position may choose the image of another best move, so both are
 //! walked; the search's memory of exact values makes the second walk cheap.
 
+use super::book::{LinesOfPlay, Opponent};
 use super::solver::MAX_THREADS;
 use super::LineGame;
 use crate::game::RulesGame;
@@ -66,7 +70,7 @@ impl<const N: usize> ValueLookup<RulesGame<N>> for Recording<'_> {
 }
 
 /// Steps 1 and 2: the entries of the lines of play of `game` from `start` (not
-/// ended) before ply `plies`, searched by `lines` (the game's line search,
+/// ended) before ply `play.plies` against `play.opponent`, searched by `lines` (the game's line search,
 /// with the book of earlier steps), by book key. The two walks (gsolve first,
 /// gsolve second) run side by side, and each searches a position's moves on
 /// every thread at once.
@@ -74,12 +78,12 @@ pub(crate) fn entries<const N: usize>(
     game: &RulesGame<N>,
     lines: &LineGame,
     start: &RulesPosition<N>,
-    plies: u32,
+    play: LinesOfPlay,
     observer: Option<Observer<'_>>,
 ) -> HashMap<u64, Value> {
     let analysed = AtomicU64::new(0);
     let walk = |gsolve: usize, slot: usize, observer: Option<Observer<'_>>| {
-        walk(game, &Recording { lines, slot, found: RefCell::new(HashMap::new()) }, start, plies, gsolve, &|| {
+        walk(game, &Recording { lines, slot, found: RefCell::new(HashMap::new()) }, start, play, gsolve, &|| {
             let done = analysed.fetch_add(1, Ordering::Relaxed) + 1;
             gsolve_engine::progress::report(observer, "lines of play", done, 0);
         })
@@ -96,7 +100,7 @@ fn walk<const N: usize>(
     game: &RulesGame<N>,
     recording: &Recording<'_>,
     start: &RulesPosition<N>,
-    plies: u32,
+    play: LinesOfPlay,
     gsolve: usize,
     done: &(dyn Fn() + Sync),
 ) -> HashMap<u64, Value> {
@@ -105,7 +109,7 @@ fn walk<const N: usize>(
     let mut seen: HashSet<RulesPosition<N>> = HashSet::new();
     let mut stack: Vec<(RulesPosition<N>, u32)> = vec![(*start, 0)];
     while let Some((p, ply)) = stack.pop() {
-        if ply >= plies || !seen.insert(p) {
+        if ply >= play.plies || !seen.insert(p) {
             continue;
         }
         // The moves' values first, on every thread (each child's search is
@@ -125,7 +129,15 @@ fn walk<const N: usize>(
             recording.found.borrow_mut().insert(key, best.value);
         }
         let goes_on = |m: &&line::MoveValue<RulesGame<N>>| game.terminal(&m.child).is_none();
-        let next = if p.to_move() == gsolve { &moves[..moves.len().min(1)] } else { &moves[..] };
+        let followed = if p.to_move() == gsolve {
+            moves.len().min(1)
+        } else {
+            match play.opponent {
+                Opponent::Any => moves.len(),
+                Opponent::Perfect => moves.iter().take_while(|m| m.value == moves[0].value).count(),
+            }
+        };
+        let next = &moves[..followed];
         stack.extend(next.iter().filter(goes_on).map(|m| (m.child, ply + 1)));
         done();
     }
