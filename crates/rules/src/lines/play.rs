@@ -70,8 +70,8 @@ impl<const N: usize> ValueLookup<RulesGame<N>> for Recording<'_> {
 }
 
 /// Steps 1 and 2: the entries of the lines of play of `game` from `start` (not
-/// ended) before ply `play.plies` against `play.opponent`, searched by `lines` (the game's line search,
-/// with the book of earlier steps), by book key. The two walks (gsolve first,
+/// ended) before ply `play.plies` against `play.opponent`, searched by `lines`
+/// (the game's line search, with the book of earlier steps), by book key. The two walks (gsolve first,
 /// gsolve second) run side by side, and each searches a position's moves on
 /// every thread at once.
 pub(crate) fn entries<const N: usize>(
