@@ -69,7 +69,8 @@ pub enum Opponent {
 
 /// The lines of play an opening book holds beside its plies: the positions that
 /// games of gsolve against `opponent` analyse before ply `plies`, and every
-/// move's position from them (module `play`). `plies` 0 (the default) is none.
+/// move's position from them (module `play`). `plies` no greater than the
+/// book's own plies (0, the default) adds nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LinesOfPlay {
     /// The ply (from the book's start) before which positions are analysed.
