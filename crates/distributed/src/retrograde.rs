@@ -134,6 +134,11 @@ pub fn solve<G: Unmoves + Sync>(
     }
 }
 
+/// The value of a win in 1 by the rules ([`FirstLook::ByRules`]) until the
+/// solve ends: a code that names no value (tag 0, not a draw or a hole), so
+/// that no level finds it and propagates from it.
+const BY_RULES: PackedValue = PackedValue(2 << 2);
+
 /// Why a solve starts over wider (decided by all workers together).
 #[derive(Debug)]
 enum Restart {
@@ -313,6 +318,12 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
         if let Err(restart) = solver.spread_ties(worker, rounds, ties)? {
             return Ok(Err(restart));
         }
+        let win_in_1 = V::of(PackedValue::pack(Value::Win(1)));
+        for value in &mut solver.values {
+            if value.packed() == BY_RULES {
+                *value = win_in_1;
+            }
+        }
         Ok(Ok(V::part(solver.values)))
     }
 
@@ -350,6 +361,12 @@ impl<'g, 'o, G: Unmoves + Sync, C: Counter, V: IntoPart> Solver<'g, 'o, G, C, V>
                         if seeds_are_terminal {
                             seeds[0].push(index << 2 | tag_of(outcome.value()), usize::MAX);
                         }
+                        return;
+                    }
+                    // Decided (counter 0), but not a win in 1's value until
+                    // the end: a scanned level 1 would propagate from it.
+                    FirstLook::ByRules => {
+                        *value = V::of(BY_RULES);
                         return;
                     }
                     FirstLook::Moves { count, best_over } => (count, best_over),

@@ -199,6 +199,57 @@ impl Unmoves for LeftOutWins {
     }
 }
 
+/// The same graph keeping its wins in 1 in the index, valued by the rules all
+/// the same (first look [`gsolve_engine::FirstLook::ByRules`]): no parent
+/// counts them and the solvers never propagate from them; the parents' walk
+/// leaves them out, as rules games do.
+#[derive(Clone, Debug)]
+struct KeptWins(LeftOutWins);
+
+impl Game for KeptWins {
+    type Position = u64;
+    type Move = u64;
+    fn terminal(&self, p: &u64) -> Option<Outcome> {
+        self.0.terminal(p)
+    }
+    fn moves(&self, p: &u64, moves: &mut Vec<u64>) {
+        self.0.moves(p, moves)
+    }
+    fn play(&self, p: &u64, mv: &u64) -> u64 {
+        self.0.play(p, mv)
+    }
+}
+
+impl Indexed for KeptWins {
+    fn terminals_indexed(&self) -> bool {
+        false
+    }
+    fn value_by_rules(&self, p: &u64) -> Option<gsolve_engine::Value> {
+        self.0.value_by_rules(p)
+    }
+    fn index_size(&self) -> u64 {
+        self.0.index_size()
+    }
+    fn index(&self, p: &u64) -> u64 {
+        *p
+    }
+    fn position(&self, index: u64) -> Option<u64> {
+        self.0 .0.position(index).filter(|p| self.0 .0.terminal(p).is_none())
+    }
+}
+
+impl Unmoves for KeptWins {
+    fn for_each_parent(&self, p: &u64, f: impl FnMut(u64)) {
+        self.0.for_each_parent(p, f)
+    }
+}
+
+/// The engine's values of [`HiddenTerminals`] (no wins by the rules), the
+/// reference for [`KeptWins`]: equal at every index.
+fn kept_wins_expected(graph: &Graph) -> Solution {
+    gsolve_engine::retrograde::solve(&HiddenTerminals(graph.clone()))
+}
+
 fn same(expected: &Solution, got: &Solution, what: &str) {
     assert_eq!(expected.len(), got.len(), "{what}: sizes");
     for i in 0..expected.len() {
@@ -255,6 +306,10 @@ fn two_workers_give_the_engines_values_on_random_graphs() {
         let left_out = LeftOutWins(graph.clone());
         let expected = gsolve_engine::retrograde::solve(&left_out);
         same(&expected, &two_workers(&left_out), &format!("seed {seed}, wins in 1 left out: {graph:?}"));
+        let kept = KeptWins(left_out);
+        let what = format!("seed {seed}, wins in 1 kept: {graph:?}");
+        same(&kept_wins_expected(&graph), &gsolve_engine::retrograde::solve(&kept), &what);
+        same(&kept_wins_expected(&graph), &two_workers(&kept), &what);
     }
 }
 
@@ -275,6 +330,8 @@ fn scanned_levels_give_the_engines_values_on_random_graphs() {
             let left_out = LeftOutWins(graph.clone());
             let expected = gsolve_engine::retrograde::solve(&left_out);
             same(&expected, &two_workers_listing(&left_out, Some(limit)), &what(", wins in 1 left out"));
+            let kept = KeptWins(left_out);
+            same(&kept_wins_expected(&graph), &two_workers_listing(&kept, Some(limit)), &what(", wins in 1 kept"));
         }
     }
 }

@@ -26,12 +26,19 @@ pub struct UnmoveMismatch {
 pub fn unmoves_match_moves<G: Unmoves>(game: &G) -> Result<(), UnmoveMismatch> {
     // edges[(child, parent)] = (count by moves, count by unmoves)
     let mut edges: HashMap<(u64, u64), (usize, usize)> = HashMap::new();
+    // A parent the rules value may be yielded or not: its edges are not counted.
+    let valued_by_rules =
+        |q: u64| game.position(q).is_some_and(|p| game.terminal(&p).is_none() && game.value_by_rules(&p).is_some());
     for i in 0..game.index_size() {
         let Some(p) = game.position(i) else { continue };
         assert_eq!(game.index(&p), i, "index(position({i})) != {i}");
         let terminal = game.terminal(&p).is_some();
-        assert_eq!(game.value_by_rules(&p).filter(|_| !terminal), None, "value_by_rules of the indexed position {i}");
-        if !terminal {
+        // An indexed win by the rules ([`FirstLook::ByRules`]): retrograde
+        // never asks its parents (none counts it), and its moves count as any
+        // position's.
+        let by_rules = !terminal && game.value_by_rules(&p).is_some();
+        assert!(!by_rules || !game.terminals_indexed(), "value_by_rules of the indexed position {i}");
+        if !terminal && !by_rules {
             game.for_each_child(&p, |c| {
                 if !game.terminals_indexed() && game.value_by_rules(&c).is_some() {
                     return;
@@ -43,10 +50,10 @@ pub fn unmoves_match_moves<G: Unmoves>(game: &G) -> Result<(), UnmoveMismatch> {
                 edges.entry((ci, i)).or_default().0 += 1;
             });
         }
-        if game.terminals_indexed() || !terminal {
+        if game.terminals_indexed() || !terminal && !by_rules {
             let mut by_position = Vec::new();
             game.for_each_parent(&p, |q| by_position.push(game.index(&q)));
-            for &q in &by_position {
+            for &q in by_position.iter().filter(|&&q| !valued_by_rules(q)) {
                 edges.entry((i, q)).or_default().1 += 1;
             }
             // The parents' indices straight from the child's index: the same ones.
@@ -73,31 +80,32 @@ pub fn unmoves_match_moves<G: Unmoves>(game: &G) -> Result<(), UnmoveMismatch> {
     }
 }
 
-/// Checks [`Indexed::value_by_rules`] on every child of every indexed position:
-/// a value of remoteness 0 exactly for terminal positions, and otherwise at most
-/// a win in 1 that a move makes good (a child terminal and lost for its side to
-/// move). The first parent whose child breaks it, as `Err(index)`.
+/// Checks [`Indexed::value_by_rules`] on every indexed position and every
+/// child of one: a value of remoteness 0 exactly for terminal positions, and
+/// otherwise at most a win in 1 that a move makes good (a child terminal and
+/// lost for its side to move). The first position whose own value or a
+/// child's breaks it, as `Err(index)`.
 pub fn values_by_rules_hold<G: Indexed>(game: &G) -> Result<(), u64> {
     use crate::value::Value;
+    let holds = |c: &G::Position| {
+        let terminal = game.terminal(c);
+        match game.value_by_rules(c) {
+            None => terminal.is_none(),
+            Some(Value::Win(1)) if terminal.is_none() => {
+                let mut wins = false;
+                game.for_each_child(c, |g| wins |= game.terminal(&g) == Some(crate::Outcome::Loss));
+                wins
+            }
+            Some(value) => terminal.map(|o| o.value()) == Some(value),
+        }
+    };
     for i in 0..game.index_size() {
         let Some(p) = game.position(i) else { continue };
         if game.terminal(&p).is_some() {
             continue;
         }
-        let mut ok = true;
-        game.for_each_child(&p, |c| {
-            let terminal = game.terminal(&c);
-            let holds = match game.value_by_rules(&c) {
-                None => terminal.is_none(),
-                Some(Value::Win(1)) if terminal.is_none() => {
-                    let mut wins = false;
-                    game.for_each_child(&c, |g| wins |= game.terminal(&g) == Some(crate::Outcome::Loss));
-                    wins
-                }
-                Some(value) => terminal.map(|o| o.value()) == Some(value),
-            };
-            ok &= holds;
-        });
+        let mut ok = holds(&p);
+        game.for_each_child(&p, |c| ok &= holds(&c));
         if !ok {
             return Err(i);
         }

@@ -100,7 +100,11 @@ pub trait Indexed: Game {
     ///
     /// Where some position that is not terminal gets `Some`,
     /// [`Indexed::terminals_indexed`] must be false: retrograde analysis then
-    /// values such children from here and never propagates from them.
+    /// values such children from here and never propagates from them. Such a
+    /// win in 1 may also have an index (an index of placements cannot leave
+    /// out every position where some piece can take the royal one): its first
+    /// look is then [`FirstLook::ByRules`], and the solvers store its value
+    /// without propagating from it, since no parent counted it as a child.
     /// [`crate::check::unmoves_match_moves`] checks the wins in 1 against the moves.
     fn value_by_rules(&self, position: &Self::Position) -> Option<Value> {
         self.terminal(position).map(|outcome| outcome.value())
@@ -145,6 +149,15 @@ pub trait Indexed: Game {
 pub enum FirstLook {
     /// The game is over here ([`Game::terminal`]).
     Over(Outcome),
+    /// Not over, and a win in 1 by the rules ([`Indexed::value_by_rules`]
+    /// gives `Some(Value::Win(1))`): the index holds it, but each parent's
+    /// first look valued it from the rules rather than counting it, so
+    /// solvers store the win and never propagate from it.
+    ///
+    /// Why: in Dobutsu shogi 44% of the index is a win in 1 where some piece
+    /// can take the lion; walking their parents only to count them down was
+    /// the largest level of the solve.
+    ByRules,
     /// Play goes on. Where every terminal position is indexed
     /// ([`Indexed::terminals_indexed`]), `count` is the number of moves and
     /// `best_over` is `None`. Otherwise `count` is the number of moves to
@@ -171,6 +184,9 @@ pub fn first_look<G: Indexed + ?Sized>(game: &G, position: &G::Position) -> Firs
     if game.terminals_indexed() {
         return FirstLook::Moves { count: game.move_count(position), best_over: None };
     }
+    if game.value_by_rules(position).is_some() {
+        return FirstLook::ByRules;
+    }
     let (mut count, mut best_over) = (0usize, None::<crate::Value>);
     game.for_each_child(position, |child| match game.value_by_rules(&child) {
         Some(value) => best_over = best_over.max(Some(value.parent_view())),
@@ -186,7 +202,8 @@ pub fn first_look<G: Indexed + ?Sized>(game: &G, position: &G::Position) -> Firs
 /// yields `p` exactly as many times as `p` has moves leading to `c` (in a game
 /// whose index keeps one position of each class of symmetric positions: to a
 /// position of `c`'s class, `p` and `c` being kept positions). Terminal
-/// positions are never parents (they have no moves). The retrograde solver counts
+/// positions are never parents (they have no moves). A parent the rules value
+/// ([`FirstLook::ByRules`]) may be left out: no solver changes its value. The retrograde solver counts
 /// children down with this, so a missing or extra parent gives wrong values;
 /// [`crate::check::unmoves_match_moves`] tests the invariant for a game.
 pub trait Unmoves: Indexed {

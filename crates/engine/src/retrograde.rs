@@ -10,7 +10,9 @@
 //!    rules value ([`Indexed::value_by_rules`]: terminal ones, and wins in 1 an
 //!    index may leave out) valued here instead: a lost one makes the position a
 //!    win in 1, and only the other children are counted (details in
-//!    `Solver::initialize`).
+//!    `Solver::initialize`). An indexed position the rules value so
+//!    ([`FirstLook::ByRules`]) is decided here and never propagated from: its
+//!    parents did not count it.
 //! 2. **propagate**: positions are processed level by level, level `r` holding the
 //!    positions decided with remoteness `r`. For each parent of a processed position:
 //!    - child lost → parent (if undecided) wins in `r + 1`: the first lost child met
@@ -23,7 +25,7 @@
 //!    has no lost child (it would be decided) and prefers a tie to a draw, so it ties
 //!    in one more ply than its fastest tied child: a breadth-first pass from all tied
 //!    positions in order of remoteness.
-//! 4. what is still undecided is a draw.
+//! 4. what is still undecided is a draw; the wins by the rules are written.
 //!
 //! # Parallelism without atomics
 //! The index is cut into blocks dealt round-robin to the worker threads, each thread
@@ -158,6 +160,7 @@ enum Restart {
 /// | `r << 2 \| 1`, `2`, `3` | decided: a loss, tie, win in `r` plies |
 /// | `0` | a draw: never decided (written by the last step), or a tie waiting for a look at its children (`Update::TiePending`) |
 /// | `4` | a hole: the index names no position |
+/// | `(TIED \| 1) << 2` ([`Cell::BY_RULES`]) | a win in 1 by the rules ([`FirstLook::ByRules`]): decided, never propagated from; a win in 1 after the last step |
 /// | `(TIED? \| count + 1) << 2`, `count ≥ 1` | undecided: `count` children not yet processed; the `TIED` bit of the payload once one of the processed children tied |
 ///
 /// | cell | `TIED` (payload bit) | most moves | largest remoteness |
@@ -169,6 +172,11 @@ trait Cell: Slot {
     const TIED: u32;
     /// The most children an undecided cell counts: `count + 1` stays below `TIED`.
     const MAX_COUNT: u32 = Self::TIED - 2;
+    /// The code of a win in 1 by the rules ([`FirstLook::ByRules`]) until the
+    /// last step: "tied, no child left", which no undecided cell holds (its
+    /// count would be 0), and not a win in 1's code, which the scan of level 1
+    /// would find and propagate from.
+    const BY_RULES: u32 = (Self::TIED | 1) << 2;
 
     /// The cell of a code (cut to its width, as [`Slot::of`]).
     #[inline]
@@ -196,11 +204,12 @@ trait Cell: Slot {
         Self::of_code(((count + 1) | if tied { Self::TIED } else { 0 }) << 2)
     }
 
-    /// True for an undecided position (not for a decided one, a pending tie or a hole).
+    /// True for an undecided position (not for a decided one, a pending tie, a
+    /// win by the rules or a hole).
     #[inline]
     fn is_undecided(self) -> bool {
         let code = self.code();
-        code & 3 == 0 && code > PackedValue::NONE.0
+        code & 3 == 0 && code > PackedValue::NONE.0 && code != Self::BY_RULES
     }
 }
 
@@ -640,12 +649,15 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
         if !ties.is_empty() {
             solver.spread_ties(ties)?;
         }
-        // Step 4.
-        solver
-            .cells
-            .par_iter_mut()
-            .filter(|cell| cell.is_undecided())
-            .for_each(|cell| *cell = K::of(PackedValue::DRAW));
+        // Step 4, and the wins by the rules get their value.
+        let win_in_1 = K::of_value(Value::Win(1));
+        solver.cells.par_iter_mut().for_each(|cell| {
+            if cell.code() == K::BY_RULES {
+                *cell = win_in_1;
+            } else if cell.is_undecided() {
+                *cell = K::of(PackedValue::DRAW);
+            }
+        });
         Ok(K::solution(solver.cells))
     }
 
@@ -705,6 +717,10 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
                             if seeds_are_terminal {
                                 level0.push(index << 2 | tag_of(outcome.value()));
                             }
+                            return;
+                        }
+                        FirstLook::ByRules => {
+                            *cell = K::of_code(K::BY_RULES);
                             return;
                         }
                         FirstLook::Moves { count, best_over } => (count, best_over),

@@ -341,6 +341,66 @@ impl Unmoves for HiddenWins<'_> {
     }
 }
 
+/// The same game keeping those wins in 1 in its index, valued by the rules all
+/// the same: their first look is [`gsolve_engine::FirstLook::ByRules`], no
+/// parent counts them, and the solvers store them without propagating from
+/// them (the path of rules games where a piece other than the royal one can
+/// take the other's royal piece). With `leave_out_parents`, the parents' walk
+/// leaves such wins out too, as the contract allows.
+struct KeptWins<'a> {
+    wins: HiddenWins<'a>,
+    leave_out_parents: bool,
+}
+
+impl Game for KeptWins<'_> {
+    type Position = u64;
+    type Move = usize;
+
+    fn terminal(&self, p: &u64) -> Option<Outcome> {
+        self.wins.terminal(p)
+    }
+
+    fn moves(&self, p: &u64, moves: &mut Vec<usize>) {
+        self.wins.moves(p, moves)
+    }
+
+    fn play(&self, p: &u64, mv: &usize) -> u64 {
+        self.wins.play(p, mv)
+    }
+}
+
+impl Indexed for KeptWins<'_> {
+    fn terminals_indexed(&self) -> bool {
+        false
+    }
+
+    fn value_by_rules(&self, p: &u64) -> Option<Value> {
+        self.wins.value_by_rules(p)
+    }
+
+    fn index_size(&self) -> u64 {
+        self.wins.0.index_size()
+    }
+
+    fn index(&self, p: &u64) -> u64 {
+        self.wins.0.index(p)
+    }
+
+    fn position(&self, index: u64) -> Option<u64> {
+        self.wins.0.position(index)
+    }
+}
+
+impl Unmoves for KeptWins<'_> {
+    fn for_each_parent(&self, p: &u64, mut f: impl FnMut(u64)) {
+        self.wins.0.for_each_parent(p, |q| {
+            if !(self.leave_out_parents && self.wins.hidden(q)) {
+                f(q)
+            }
+        })
+    }
+}
+
 // ---------------------------------------------------------------------------------
 // The naive reference solver
 // ---------------------------------------------------------------------------------
@@ -506,10 +566,27 @@ fn check_solvers(game: &GraphGame) -> Result<Solution, String> {
     let hidden_wins = with_wins(retrograde::solve(&wins));
     let hidden_wins_forward = with_wins(retrograde::solve_forward_only(&wins));
     let hidden_wins_scanned = with_wins(retrograde::solve_with(&wins, &scanned));
+    // Wins in 1 indexed but valued by the rules: every index has its value.
+    let kept = |leave_out_parents| KeptWins { wins: HiddenWins(game), leave_out_parents };
+    let all =
+        |solution: Solution| -> Vec<Option<Value>> { (0..game.index_size()).map(|i| solution.value(i)).collect() };
+    for leave_out_parents in [false, true] {
+        if let Err(mismatch) = check::unmoves_match_moves(&kept(leave_out_parents)) {
+            return Err(format!("kept wins (parents left out: {leave_out_parents}): {mismatch:?}"));
+        }
+    }
+    let kept_wins = all(retrograde::solve(&kept(false)));
+    let kept_wins_left_out = all(retrograde::solve(&kept(true)));
+    let kept_wins_forward = all(retrograde::solve_forward_only(&kept(false)));
+    let kept_wins_scanned = all(retrograde::solve_with(&kept(true), &scanned));
     for (name, values) in [
         ("solve, wins in 1 not indexed", &hidden_wins),
         ("solve_forward_only, wins in 1 not indexed", &hidden_wins_forward),
         ("solve, wins in 1 not indexed, levels scanned", &hidden_wins_scanned),
+        ("solve, wins in 1 indexed, valued by the rules", &kept_wins),
+        ("solve, wins in 1 indexed, valued by the rules, not parents", &kept_wins_left_out),
+        ("solve_forward_only, wins in 1 indexed, valued by the rules", &kept_wins_forward),
+        ("solve, wins in 1 indexed, valued by the rules, not parents, levels scanned", &kept_wins_scanned),
     ] {
         let mismatches: Vec<String> = (0..game.index_size())
             .filter(|&i| values[i as usize] != expected[i as usize])

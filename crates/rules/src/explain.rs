@@ -268,7 +268,7 @@ impl RulesGame {
                 };
                 let folded = match index.folding().royal_pair {
                     Some([first, second]) => format!(
-                        "{folded}; `{}` and `{}` placed as a pair, without the positions where the side to move can take the other's (wins in 1 by the rules)",
+                        "{folded}; `{}` and `{}` placed as a pair, without the positions where the side to move can take the other's (wins in 1 by the rules; where another piece can, the position keeps its entry and is valued by the rules too)",
                         self.groups()[first].letter,
                         self.groups()[second].letter
                     ),

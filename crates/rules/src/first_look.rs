@@ -75,13 +75,28 @@ pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex
         return FirstLook::Over(outcome);
     }
     let pair = index.royal_pair();
+    if pair.is_some_and(|pair| pair.side_takes_royal(to_move, pieces)) {
+        return FirstLook::ByRules;
+    }
+    let child_to_move = 1 - to_move;
+    // The cells each piece of the child's side to move takes on for sure, and
+    // all of them: a move of the side to move changes them only by taking
+    // one of those pieces.
+    let mut threats = [0u128; N];
+    if let Some(pair) = pair {
+        for (k, &q) in pieces.iter().enumerate() {
+            if pair.side_of(group_of(q)) == child_to_move {
+                threats[k] = pair.sure_takes(group_of(q), cell_of(q));
+            }
+        }
+    }
+    let all_threats = threats.iter().fold(0, |set, &t| set | t);
     let [first, second] = pair.map_or([usize::MAX; 2], |pair| pair.groups());
     // The royal cells as (first, second), where both stand.
     let royal_cells = pair.and_then(|_| {
         let cell = |g: usize| pieces.iter().find(|&&q| group_of(q) == g).map(|&q| cell_of(q));
         Some((cell(first)?, cell(second)?))
     });
-    let child_to_move = 1 - to_move;
     let (mut count, mut best_over) = (0usize, None::<Value>);
     // The cells with a piece, on boards of at most 128 cells: most moves
     // take nothing, and this says so without looking at every piece.
@@ -89,15 +104,15 @@ pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex
     // The cell of the piece moved last and its place in `pieces`.
     let mut mover = (u32::MAX, 0usize);
     moves::for_each(tables, p, |m| {
-        // The child's word and royal cells (none where a royal piece was taken
-        // without ending the game: no index holds such a child).
-        let (child_word, child_royals) = match m.steps() {
-            [] => (word, royal_cells),
+        // The child's word, royal cells (none where a royal piece was taken
+        // without ending the game: no index holds such a child) and threats.
+        let (child_word, child_royals, child_threats) = match m.steps() {
+            [] => (word, royal_cells, all_threats),
             &[(from, to)] if from >= DROP => {
                 let g = (from - DROP) as usize;
-                (word | table.word_at(g * cells + to as usize), royal_cells)
+                (word | table.word_at(g * cells + to as usize), royal_cells, all_threats)
             }
-            &[(from, to)] if from == to => (word, royal_cells),
+            &[(from, to)] if from == to => (word, royal_cells, all_threats),
             &[(from, to)] => {
                 let (from, to) = (from as u32, to as u32);
                 // The mover: a piece's moves come one after another, so it is
@@ -120,6 +135,7 @@ pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex
                     Some(occupied) if occupied >> to & 1 == 0 => None,
                     _ => pieces.iter().position(|&q| cell_of(q) == to),
                 };
+                let mut child_threats = all_threats;
                 match taken {
                     None => child_word |= all_but[k],
                     Some(taken) => {
@@ -131,17 +147,24 @@ pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex
                                 child_word |= w;
                             }
                         }
+                        child_threats = 0;
+                        for (j, &t) in threats[..pieces.len()].iter().enumerate() {
+                            if j != taken {
+                                child_threats |= t;
+                            }
+                        }
                     }
                 }
-                (child_word, royals)
+                (child_word, royals, child_threats)
             }
             _ => unreachable!("a side that moves one piece moves one piece"),
         };
+        // A child where some piece of its side to move can take the mover's
+        // royal piece is a win in 1 by the rules, whichever piece it is.
         let value = match table.outcome(child_word, child_to_move) {
             Some(outcome) => Some(outcome.value()),
-            None => pair
-                .zip(child_royals)
-                .filter(|&(pair, (x, y))| pair.takes_royal(child_to_move, x, y))
+            None => child_royals
+                .filter(|&(x, y)| child_threats >> if to_move == 0 { x } else { y } & 1 == 1)
                 .map(|_| Value::Win(1)),
         };
         match value {

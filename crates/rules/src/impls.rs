@@ -3,7 +3,7 @@
 
 use crate::board::{Board, Map};
 use crate::game::RulesGame;
-use crate::position::{cell_of, group_of, RulesPosition};
+use crate::position::RulesPosition;
 use crate::spec::Rules;
 use gsolve_engine::{Indexed, Tiered, Unmoves, Variant};
 use gsolve_games::notation::PlainNotation;
@@ -184,17 +184,16 @@ impl<const N: usize> Indexed for RulesGame<N> {
 
     /// Where the royal pieces are ranked as a pair ([`crate::index`], "Royal
     /// pieces placed as a pair"), a position where the side to move can take
-    /// the other's royal piece at once is a win in 1, and has no index.
+    /// the other's royal piece at once is a win in 1: with its royal piece it
+    /// has no index, with another piece it has one, but the solvers value it
+    /// from here all the same ([`gsolve_engine::FirstLook::ByRules`]).
     #[inline]
     fn value_by_rules(&self, p: &RulesPosition<N>) -> Option<gsolve_engine::Value> {
         if let Some(outcome) = gsolve_engine::Game::terminal(self, p) {
             return Some(outcome.value());
         }
         let pair = self.index()?.royal_pair()?;
-        let [first, second] = pair.groups();
-        let cell = |g: usize| p.packed().iter().find(|&&q| group_of(q) == g).map(|&q| cell_of(q));
-        let (x, y) = (cell(first)?, cell(second)?);
-        pair.takes_royal(p.to_move(), x, y).then_some(gsolve_engine::Value::Win(1))
+        pair.side_takes_royal(p.to_move(), p.packed()).then_some(gsolve_engine::Value::Win(1))
     }
 
     /// 0 for a game without an index (never built from parameters).

@@ -59,7 +59,9 @@
 //! piece at once (one of its royal piece's moves lands on it: the first cell of
 //! a ray, any cell of a leap). Such a position is a win in 1 by the rules
 //! ([`gsolve_engine::Indexed::value_by_rules`]), like an ended one: nothing is
-//! stored for it. The other royal group's digit is then 1 (its cell is known),
+//! stored for it. Where another piece of the side to move takes the royal
+//! piece for sure ([`RoyalPair::sure_takes`]) the position keeps its entry
+//! but is valued by the rules too ([`gsolve_engine::FirstLook::ByRules`]). The other royal group's digit is then 1 (its cell is known),
 //! and the groups between the two count its cell as taken where its places lie
 //! among theirs, as later groups count earlier ones'.
 //!
@@ -279,9 +281,12 @@ pub(crate) struct RoyalPair {
     rank_of: Vec<u32>,
     /// `cells_of[rank]`: `(x, y)`.
     cells_of: Vec<(u32, u32)>,
-    /// `takes[side][x]`: the cells side's royal piece standing on `x` can take an
-    /// enemy piece on whatever else stands on the board.
-    takes: [Vec<u128>; 2],
+    /// `takes_by[g · cells + x]`: the cells a piece of group `g` (of either
+    /// side) standing on `x` can take an enemy piece on whatever else stands
+    /// on the board.
+    takes_by: Vec<u128>,
+    /// Each group's side.
+    side_of: Vec<u8>,
 }
 
 impl RoyalPair {
@@ -324,42 +329,62 @@ impl RoyalPair {
         if !shaped {
             return None;
         }
-        // The cells a royal piece takes on for sure: a ray's first cell, or any
-        // cell of a leap, where the move may land on an enemy.
-        let takes = [first, second].map(|g| {
-            (0..cells)
-                .map(|x| {
-                    let mut set = 0u128;
-                    for ray in board.rays(g, x).iter().filter(|ray| ray.onto.enemy()) {
-                        let targets = board.ray_cells(ray);
-                        let reach = if ray.leap { targets.len() } else { targets.len().min(1) };
-                        for &y in &targets[..reach] {
-                            set |= 1u128 << y;
-                        }
-                    }
-                    set
-                })
-                .collect::<Vec<u128>>()
-        });
+        // The cells a piece takes on for sure: a ray's first cell, or any
+        // cell of a leap, where the move may land on an enemy. A piece moves
+        // one at a time, and no ending but taking the royal piece can come
+        // first (`royal_capture_ends`), so taking it is a move that wins.
+        let sure_takes = |g: usize, x: u32| {
+            let mut set = 0u128;
+            for ray in board.rays(g, x).iter().filter(|ray| ray.onto.enemy()) {
+                let targets = board.ray_cells(ray);
+                let reach = if ray.leap { targets.len() } else { targets.len().min(1) };
+                for &y in &targets[..reach] {
+                    set |= 1u128 << y;
+                }
+            }
+            set
+        };
+        let takes_by = (0..tables.groups()).flat_map(|g| (0..cells).map(move |x| sure_takes(g, x))).collect();
+        let side_of = (0..tables.groups()).map(|g| tables.side_of(g) as u8).collect();
         let mut rank_of = vec![u32::MAX; (cells * cells) as usize];
         let mut cells_of = Vec::new();
         for &x in &places[first].cells {
             for &y in &places[second].cells {
-                if x != y && takes[0][x as usize] >> y & 1 == 0 {
+                if x != y && sure_takes(first, x) >> y & 1 == 0 {
                     rank_of[(x * cells + y) as usize] = cells_of.len() as u32;
                     cells_of.push((x, y));
                 }
             }
         }
-        Some(RoyalPair { first, second, cells, rank_of, cells_of, takes })
+        Some(RoyalPair { first, second, cells, rank_of, cells_of, takes_by, side_of })
     }
 
-    /// Can the side to move take the other side's royal piece at once, the
-    /// first side's royal piece standing on `first` and the second's on `second`?
+    /// The cells a piece of group `g` on `x` takes on for sure, an enemy
+    /// piece standing there.
     #[inline]
-    pub(crate) fn takes_royal(&self, to_move: usize, first: u32, second: u32) -> bool {
-        let (from, to) = if to_move == 0 { (first, second) } else { (second, first) };
-        self.takes[to_move][from as usize] >> to & 1 == 1
+    pub(crate) fn sure_takes(&self, g: usize, x: u32) -> u128 {
+        self.takes_by[g * self.cells as usize + x as usize]
+    }
+
+    /// Its group's side.
+    #[inline]
+    pub(crate) fn side_of(&self, g: usize) -> usize {
+        self.side_of[g] as usize
+    }
+
+    /// Can the side to move take the other side's royal piece at once with
+    /// any of its pieces, as [`RoyalPair::sure_takes`] says: a win in 1 by
+    /// the rules ([`gsolve_engine::Indexed::value_by_rules`]). `pieces` are a
+    /// position's packed pieces; `false` where the other royal piece is gone.
+    #[inline]
+    pub(crate) fn side_takes_royal(&self, to_move: usize, pieces: &[u32]) -> bool {
+        let royal = if to_move == 0 { self.second } else { self.first };
+        let Some(&target) = pieces.iter().find(|&&q| group_of(q) == royal) else { return false };
+        let target = cell_of(target);
+        pieces.iter().any(|&q| {
+            let g = group_of(q);
+            self.side_of(g) == to_move && self.sure_takes(g, cell_of(q)) >> target & 1 == 1
+        })
     }
 
     /// The two royal groups.

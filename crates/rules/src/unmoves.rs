@@ -283,6 +283,7 @@ impl Parents<'_> {
             !check_tiers || self.index.is_some_and(|index| index.tier_of(&counts[..n + slots]).is_some())
         };
         let words = Words::of(t, c);
+        let threats = Threats::of(self.index, c, side);
         let mut can_pass = false;
         let mut seen = Seen::default();
         let mut occupied = None;
@@ -296,7 +297,9 @@ impl Parents<'_> {
             if let Some(drop) = t.drop_targets(g) {
                 // Dropped here: the parent lacks the piece (and had it in hand).
                 let occupied = *occupied.get_or_insert_with(|| c.occupied());
-                let landed = drop.allowed[to as usize] && (!drop.gravity || t.rests_on(to, occupied));
+                let landed = drop.allowed[to as usize]
+                    && (!drop.gravity || t.rests_on(to, occupied))
+                    && !threats.as_ref().is_some_and(|threats| threats.take(threats.others[k]));
                 let slot = t.hand_slot_of(g) as usize;
                 let hand_room = !drop.from_hand || c.in_hand(slot) < 15;
                 if landed && hand_room {
@@ -336,7 +339,8 @@ impl Parents<'_> {
                 for ray in board.back_rays(mover, to) {
                     for &from in board.ray_cells(ray) {
                         let occupied = c.at(from).is_some() || c.is_wall(from);
-                        if !occupied {
+                        let by_rules = threats.as_ref().is_some_and(|threats| threats.take_moved(k, mover, from));
+                        if !occupied && !by_rules {
                             // The piece stood on `from`; `to` was empty or held an enemy.
                             let (quiet, capture) = (ray.onto.empty(), ray.onto.enemy());
                             let moved_word = words.as_ref().map(|w| w.others[k] | w.at(mover, from));
@@ -368,7 +372,7 @@ impl Parents<'_> {
                 }
             }
         }
-        if can_pass {
+        if can_pass && !threats.as_ref().is_some_and(|threats| threats.take(threats.all)) {
             let mut parent = *c;
             parent.pass_turn();
             self.emit_by_word(Parent::Built(parent), words.as_ref().map(|w| w.all), f);
@@ -518,6 +522,73 @@ struct Back<'w, 't, const N: usize> {
     mover: usize,
     from: u32,
     words: Option<(&'w Words<'t, N>, usize)>,
+}
+
+/// What the side that moved threatens in its parents: where the royal pieces
+/// are ranked as a pair ([`crate::index::RoyalPair`]), a parent where that side
+/// could take the other's royal piece at once is a win in 1 by the rules
+/// ([`gsolve_engine::FirstLook::ByRules`]): no solver changes its value, so
+/// the walk leaves it out, as it leaves out parents that are over. A parent's
+/// threats are those of the child's pieces of that side, the moved piece
+/// where it came from (a piece taken, put back, is the other side's; a
+/// dropped piece goes back to the hand).
+///
+/// Why: 44% of Dobutsu's index is such a win, and each was a parent located
+/// and looked up for nothing.
+struct Threats<'p, const N: usize> {
+    pair: &'p crate::index::RoyalPair,
+    /// The cell of the child's side to move's royal piece.
+    target: u32,
+    /// `others[k]`: the cells the side's pieces but the child's k-th take on
+    /// for sure.
+    others: [u128; N],
+    /// Those of all of them.
+    all: u128,
+}
+
+impl<'p, const N: usize> Threats<'p, N> {
+    /// The threats of `side` (the one that moved) in `c`, where the index
+    /// ranks the royal pieces as a pair and `c` has the other's.
+    fn of(index: Option<&'p PlacementIndex>, c: &RulesPosition<N>, side: usize) -> Option<Self> {
+        let pair = index?.royal_pair()?;
+        let royal = pair.groups()[1 - side];
+        let pieces = c.packed();
+        let target = cell_of(*pieces.iter().find(|&&q| group_of(q) == royal)?);
+        let mut threats = Threats { pair, target, others: [0; N], all: 0 };
+        let at = |q: u32| {
+            let g = group_of(q);
+            if pair.side_of(g) == side {
+                pair.sure_takes(g, cell_of(q))
+            } else {
+                0
+            }
+        };
+        let mut before = 0;
+        for (k, &q) in pieces.iter().enumerate() {
+            threats.others[k] = before;
+            before |= at(q);
+        }
+        let mut after = 0;
+        for (k, &q) in pieces.iter().enumerate().rev() {
+            threats.others[k] |= after;
+            after |= at(q);
+        }
+        threats.all = before;
+        Some(threats)
+    }
+
+    /// Do the cells `threats` hold the royal piece's?
+    #[inline]
+    fn take(&self, threats: u128) -> bool {
+        threats >> self.target & 1 == 1
+    }
+
+    /// [`Self::take`] in the parent where the child's `k`-th piece stood on
+    /// `from` as a piece of group `mover`.
+    #[inline]
+    fn take_moved(&self, k: usize, mover: usize, from: u32) -> bool {
+        self.take(self.others[k] | self.pair.sure_takes(mover, from))
+    }
 }
 
 /// The ending words of a child's pieces, where the endings are one table and

@@ -8,7 +8,7 @@
 mod common;
 
 use common::{load, rules_value};
-use gsolve_engine::{check, Game, Indexed};
+use gsolve_engine::{check, FirstLook, Game, Indexed};
 use gsolve_games::notation::PlainNotation;
 use gsolve_games::rng::SplitMix64;
 use gsolve_rules::symmetry::{CellMap, Symmetry};
@@ -338,17 +338,27 @@ fn folded_indexes_hold_the_unfolded_values() {
 }
 
 /// The royal pieces ranked as a pair (positions where the side to move can take
-/// the other's royal piece left out, valued by the rules as wins in 1): the
-/// values of the unfolded index, on random rules files with a royal piece a
-/// side, and the Dobutsu endgame's pair (6 cells for the lion to move, 11 for
-/// the other, less those next to it).
+/// the other's royal piece with its own left out, valued by the rules as wins
+/// in 1; with another piece kept in the index, valued by the rules all the
+/// same: first look `ByRules`, left out of the parents): the values of the
+/// unfolded index, on random rules files with a royal piece a side, and the
+/// Dobutsu endgame's pair (6 cells for the lion to move, 11 for the other,
+/// less those next to it).
 #[test]
 fn royal_pairs_hold_the_unfolded_values() {
     let s = setup(load("dobutsu"), None, None, Some("l../.h./.G./..L s E")).unwrap();
     let game = s.game.with_limits(&s.game.counts(&s.position)).unwrap();
     assert_eq!(game.placement_index().unwrap().folding().royal_pair, Some([0, 5]));
+    let by_rules = |game: &RulesGame| {
+        let mut n = 0u64;
+        game.for_each_first_look_in(0..game.index_size(), |_, look| n += (look == FirstLook::ByRules) as u64);
+        n
+    };
+    // The hen and the giraffe next to the lion: kept wins by the rules.
+    let endgame = by_rules(&game);
+    assert!(endgame > 100, "{endgame} wins by the rules in the Dobutsu endgame");
     let mut rng = SplitMix64::new(0x0007_a1e5);
-    let (mut paired, mut compared) = (0, 0);
+    let (mut paired, mut compared, mut kept_wins) = (0, 0, 0);
     for case in 0..3000 {
         let mut text = random_rules(&mut rng, true);
         if !text.contains("captured") {
@@ -361,12 +371,15 @@ fn royal_pairs_hold_the_unfolded_values() {
         let n = compare(&game, &format!("case {case}: {position}\n{text}"));
         paired += (n > 0) as usize;
         compared += n;
+        kept_wins += by_rules(&game);
         if paired == 120 {
             break;
         }
     }
-    eprintln!("{paired} games with the royal pieces as a pair; {compared} positions compared");
-    assert!(paired >= 100 && compared > 100_000);
+    eprintln!(
+        "{paired} games with the royal pieces as a pair; {compared} positions compared; {kept_wins} kept wins by the rules"
+    );
+    assert!(paired >= 100 && compared > 100_000 && kept_wins > 10_000);
 }
 
 /// A tablebase names what its index folds (`symmetry`): this version's fold
