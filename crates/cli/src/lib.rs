@@ -285,7 +285,7 @@ pub(crate) struct OutputArgs {
     #[arg(long)]
     pub(crate) force: bool,
     /// zstd compression level, 1 (fastest) to 22 (smallest).
-    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(i32).range(1..=22))]
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(i32).range(1..=22))]
     pub(crate) level: i32,
 }
 
