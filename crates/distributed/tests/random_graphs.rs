@@ -206,19 +206,7 @@ impl Unmoves for LeftOutWins {
 #[derive(Clone, Debug)]
 struct KeptWins(LeftOutWins);
 
-impl Game for KeptWins {
-    type Position = u64;
-    type Move = u64;
-    fn terminal(&self, p: &u64) -> Option<Outcome> {
-        self.0.terminal(p)
-    }
-    fn moves(&self, p: &u64, moves: &mut Vec<u64>) {
-        self.0.moves(p, moves)
-    }
-    fn play(&self, p: &u64, mv: &u64) -> u64 {
-        self.0.play(p, mv)
-    }
-}
+graph_moves!(KeptWins);
 
 impl Indexed for KeptWins {
     fn terminals_indexed(&self) -> bool {
