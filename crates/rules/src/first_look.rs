@@ -19,8 +19,11 @@
 //! words of the pieces still there and the word of the piece where it lands.
 //! Hands play no part in the words. Where the royal pieces are ranked as a pair
 //! ([`crate::index`], "Royal pieces placed as a pair"), a child that is not over
-//! is a win in 1 for its side to move when that side's royal piece can take the
-//! other's, read from the two royal cells after the move.
+//! is a win in 1 for its side to move when one of that side's pieces takes the
+//! other's royal piece for sure ([`crate::index::RoyalPair::sure_takes`]): the
+//! OR of those pieces' cells taken (a move changes it only by taking one of
+//! them) against the mover's royal cell after the move. A position that is such
+//! a win itself is [`FirstLook::ByRules`], its moves not counted.
 //!
 //! This is [`gsolve_engine::first_look`] on [`crate::game::RulesGame`]'s
 //! `value_by_rules`, answer for answer; a test compares the two on random
