@@ -78,7 +78,7 @@ pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex
         return FirstLook::Over(outcome);
     }
     let pair = index.royal_pair();
-    if pair.is_some_and(|pair| pair.side_takes_royal(to_move, pieces)) {
+    if pair.is_some_and(|pair| pair.side_takes_royal(tables, to_move, pieces)) {
         return FirstLook::ByRules;
     }
     let child_to_move = 1 - to_move;
@@ -88,7 +88,7 @@ pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex
     let mut threats = [0u128; N];
     if let Some(pair) = pair {
         for (k, &q) in pieces.iter().enumerate() {
-            if pair.side_of(group_of(q)) == child_to_move {
+            if tables.side_of(group_of(q)) == child_to_move {
                 threats[k] = pair.sure_takes(group_of(q), cell_of(q));
             }
         }

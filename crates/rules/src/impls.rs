@@ -193,7 +193,7 @@ impl<const N: usize> Indexed for RulesGame<N> {
             return Some(outcome.value());
         }
         let pair = self.index()?.royal_pair()?;
-        pair.side_takes_royal(p.to_move(), p.packed()).then_some(gsolve_engine::Value::Win(1))
+        pair.side_takes_royal(self.tables(), p.to_move(), p.packed()).then_some(gsolve_engine::Value::Win(1))
     }
 
     /// 0 for a game without an index (never built from parameters).

@@ -61,7 +61,8 @@
 //! ([`gsolve_engine::Indexed::value_by_rules`]), like an ended one: nothing is
 //! stored for it. Where another piece of the side to move takes the royal
 //! piece for sure ([`RoyalPair::sure_takes`]) the position keeps its entry
-//! but is valued by the rules too ([`gsolve_engine::FirstLook::ByRules`]). The other royal group's digit is then 1 (its cell is known),
+//! but is valued by the rules too ([`gsolve_engine::FirstLook::ByRules`]).
+//! The other royal group's digit is then 1 (its cell is known),
 //! and the groups between the two count its cell as taken where its places lie
 //! among theirs, as later groups count earlier ones'.
 //!
@@ -285,8 +286,6 @@ pub(crate) struct RoyalPair {
     /// side) standing on `x` can take an enemy piece on whatever else stands
     /// on the board.
     takes_by: Vec<u128>,
-    /// Each group's side.
-    side_of: Vec<u8>,
 }
 
 impl RoyalPair {
@@ -345,7 +344,6 @@ impl RoyalPair {
             set
         };
         let takes_by = (0..tables.groups()).flat_map(|g| (0..cells).map(move |x| sure_takes(g, x))).collect();
-        let side_of = (0..tables.groups()).map(|g| tables.side_of(g) as u8).collect();
         let mut rank_of = vec![u32::MAX; (cells * cells) as usize];
         let mut cells_of = Vec::new();
         for &x in &places[first].cells {
@@ -356,7 +354,7 @@ impl RoyalPair {
                 }
             }
         }
-        Some(RoyalPair { first, second, cells, rank_of, cells_of, takes_by, side_of })
+        Some(RoyalPair { first, second, cells, rank_of, cells_of, takes_by })
     }
 
     /// The cells a piece of group `g` on `x` takes on for sure, an enemy
@@ -366,24 +364,18 @@ impl RoyalPair {
         self.takes_by[g * self.cells as usize + x as usize]
     }
 
-    /// Its group's side.
-    #[inline]
-    pub(crate) fn side_of(&self, g: usize) -> usize {
-        self.side_of[g] as usize
-    }
-
     /// Can the side to move take the other side's royal piece at once with
     /// any of its pieces, as [`RoyalPair::sure_takes`] says: a win in 1 by
     /// the rules ([`gsolve_engine::Indexed::value_by_rules`]). `pieces` are a
     /// position's packed pieces; `false` where the other royal piece is gone.
     #[inline]
-    pub(crate) fn side_takes_royal(&self, to_move: usize, pieces: &[u32]) -> bool {
+    pub(crate) fn side_takes_royal(&self, tables: &Tables, to_move: usize, pieces: &[u32]) -> bool {
         let royal = if to_move == 0 { self.second } else { self.first };
         let Some(&target) = pieces.iter().find(|&&q| group_of(q) == royal) else { return false };
         let target = cell_of(target);
         pieces.iter().any(|&q| {
             let g = group_of(q);
-            self.side_of(g) == to_move && self.sure_takes(g, cell_of(q)) >> target & 1 == 1
+            tables.side_of(g) == to_move && self.sure_takes(g, cell_of(q)) >> target & 1 == 1
         })
     }
 

@@ -283,7 +283,7 @@ impl Parents<'_> {
             !check_tiers || self.index.is_some_and(|index| index.tier_of(&counts[..n + slots]).is_some())
         };
         let words = Words::of(t, c);
-        let threats = Threats::of(self.index, c, side);
+        let threats = Threats::of(t, self.index, c, side);
         let mut can_pass = false;
         let mut seen = Seen::default();
         let mut occupied = None;
@@ -549,7 +549,7 @@ struct Threats<'p, const N: usize> {
 impl<'p, const N: usize> Threats<'p, N> {
     /// The threats of `side` (the one that moved) in `c`, where the index
     /// ranks the royal pieces as a pair and `c` has the other's.
-    fn of(index: Option<&'p PlacementIndex>, c: &RulesPosition<N>, side: usize) -> Option<Self> {
+    fn of(tables: &Tables, index: Option<&'p PlacementIndex>, c: &RulesPosition<N>, side: usize) -> Option<Self> {
         let pair = index?.royal_pair()?;
         let royal = pair.groups()[1 - side];
         let pieces = c.packed();
@@ -557,7 +557,7 @@ impl<'p, const N: usize> Threats<'p, N> {
         let mut threats = Threats { pair, target, others: [0; N], all: 0 };
         let at = |q: u32| {
             let g = group_of(q);
-            if pair.side_of(g) == side {
+            if tables.side_of(g) == side {
                 pair.sure_takes(g, cell_of(q))
             } else {
                 0
