@@ -310,6 +310,12 @@ impl RulesGame {
                 "pawn-like: each group ranked on its own places, so tier sweeps rank a position's children move by move from bit sets, no move played"
             );
         }
+        if self.first_look_from_bit_sets() {
+            let _ = writeln!(
+                out,
+                "short moves: each piece's moves are two bit sets (onto empty cells, onto enemies), read in retrograde's first look without walking a ray"
+            );
+        }
         if self.is_pursuit() {
             let _ = writeln!(
                 out,

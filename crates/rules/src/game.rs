@@ -197,6 +197,19 @@ impl<const N: usize> RulesGame<N> {
         self.scan.is_some()
     }
 
+    /// Does retrograde's first look at a position ([`crate::first_look`]) read
+    /// each piece's moves from two bit sets, its targets onto empty cells and
+    /// onto enemies ([`Tables::short_targets`]: every ray one cell long or a
+    /// leap, boards of at most 128 cells), rather than walk its rays? Dobutsu
+    /// shogi, Fox and Hounds with hands, steppers with drops.
+    pub fn first_look_from_bit_sets(&self) -> bool {
+        use gsolve_engine::Indexed;
+        self.index.is_ok()
+            && self.steps().is_none()
+            && crate::first_look::applies(&self.tables, self.terminals_indexed())
+            && !self.tables.short_target_sets().is_empty()
+    }
+
     /// The dense index, if the game has one (no trails, and it fits in 64 bits).
     pub fn placement_index(&self) -> Result<&PlacementIndex, &str> {
         self.index.as_ref().map_err(|why| why.as_str())

@@ -151,10 +151,8 @@ pub(crate) struct PlacementScan {
     /// the group.
     ranked: Vec<Option<(u32, Vec<u32>)>>,
     /// Where every ray is one cell long or leaps (pawns, Breakthrough, knights):
-    /// `targets[2 * (g * cells + c)]` the cells a piece of group g on cell c may
-    /// move to when empty, `+ 1` those it may capture on; empty otherwise (the
-    /// rays are walked).
-    targets: Vec<u128>,
+    /// [`Tables::short_target_sets`]; empty otherwise (the rays are walked).
+    targets: Vec<[u128; 2]>,
     /// `quiet[g]`: no reach check counts a piece of group g on its places (pawns:
     /// the goal row is no place), so the group's hits come from a piece that
     /// just arrived off its places alone.
@@ -273,28 +271,6 @@ impl PlacementScan {
                 })
             })
             .collect();
-        let board = tables.board();
-        let short =
-            (0..groups).all(|g| (0..cells as u32).all(|c| board.rays(g, c).iter().all(|ray| ray.leap || ray.len <= 1)));
-        let mut targets = Vec::new();
-        if short {
-            targets = vec![0u128; 2 * groups * cells];
-            for g in 0..groups {
-                for c in 0..cells as u32 {
-                    let at = 2 * (g * cells + c as usize);
-                    for ray in board.rays(g, c) {
-                        for &to in board.ray_cells(ray) {
-                            if ray.onto.empty() {
-                                targets[at] |= 1u128 << to;
-                            }
-                            if ray.onto.enemy() {
-                                targets[at + 1] |= 1u128 << to;
-                            }
-                        }
-                    }
-                }
-            }
-        }
         let reach_bits =
             if endings.reach_bits().is_empty() { vec![0; groups * cells] } else { endings.reach_bits().to_vec() };
         let mut quiet = [true; MAX_GROUPS];
@@ -313,7 +289,7 @@ impl PlacementScan {
             colex,
             pieces,
             ranked,
-            targets,
+            targets: tables.short_target_sets().to_vec(),
             quiet,
             advance: tables.advances().to_vec(),
             reach_bits,
@@ -503,10 +479,10 @@ impl PlacementScan {
                     pieces = pieces.rest();
                     if !self.targets.is_empty() {
                         // Short rays: the targets are two bit sets.
-                        let at = 2 * (g * self.cells + from as usize);
+                        let [onto_empty, onto_enemy] = self.targets[g * self.cells + from as usize];
                         let empty = !(own | enemy);
-                        let mut to_empty = B::of(self.targets[at]) & empty;
-                        let mut to_enemy = B::of(self.targets[at + 1]) & enemy;
+                        let mut to_empty = B::of(onto_empty) & empty;
+                        let mut to_enemy = B::of(onto_enemy) & enemy;
                         while to_empty | to_enemy != B::EMPTY {
                             let capture = to_empty == B::EMPTY;
                             let bits = if capture { &mut to_enemy } else { &mut to_empty };

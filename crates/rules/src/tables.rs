@@ -46,6 +46,9 @@ pub(crate) struct DropTargets {
     pub(crate) gravity: bool,
     /// From the side's hand (else an endless supply).
     pub(crate) from_hand: bool,
+    /// `allowed` as a bit set (bit c: cell c), on boards of at most 128 cells
+    /// (every board with drops: [`MAX_PIECES`] cells at most).
+    pub(crate) allowed_set: u128,
 }
 
 /// The rules compiled for one board (module docs).
@@ -85,6 +88,9 @@ pub(crate) struct Tables {
     endings: Endings,
     /// [`Tables::steps_only`].
     steps_only: bool,
+    /// [`Tables::short_targets`]: empty where some ray is longer than a cell
+    /// and does not leap, or the board has more than 128 cells.
+    short_targets: Vec<[u128; 2]>,
 }
 
 impl Tables {
@@ -143,12 +149,12 @@ impl Tables {
         let drops = groups
             .iter()
             .map(|g| {
-                rules.kinds[g.kind].drop.as_ref().map(|d| DropTargets {
-                    allowed: (0..board.cells() as u32)
-                        .map(|c| d.zone.is_none_or(|z| board.in_zone(z, g.side, c)))
-                        .collect(),
-                    gravity: d.gravity,
-                    from_hand: d.from_hand,
+                rules.kinds[g.kind].drop.as_ref().map(|d| {
+                    let allowed: Vec<bool> =
+                        (0..board.cells() as u32).map(|c| d.zone.is_none_or(|z| board.in_zone(z, g.side, c))).collect();
+                    let allowed_set =
+                        allowed.iter().enumerate().take(128).filter(|(_, &a)| a).fold(0u128, |s, (c, _)| s | 1 << c);
+                    DropTargets { allowed, gravity: d.gravity, from_hand: d.from_hand, allowed_set }
                 })
             })
             .collect();
@@ -181,6 +187,7 @@ impl Tables {
         }
         let advance = advances(&rules, &board, &group_side);
         let steps_only = !rules.has_drops() && !rules.has_promotions() && !rules.has_trails() && slot_group.is_empty();
+        let short_targets = short_targets(&board);
         Ok(Tables {
             rules,
             board,
@@ -199,7 +206,26 @@ impl Tables {
             advance,
             endings,
             steps_only,
+            short_targets,
         })
+    }
+
+    /// Where every ray of every group is one cell long or leaps (steppers,
+    /// knights; not a slider) on a board of at most 128 cells, the targets of a
+    /// piece of group g on cell c as two bit sets, `[onto an empty cell, onto
+    /// an enemy]`: with no trail, its moves are those sets against the empty
+    /// and the enemy cells, each target once however many rays reach it, as
+    /// [`crate::moves`] yields them. `None` for any other game.
+    #[inline]
+    pub(crate) fn short_targets(&self, g: usize, c: u32) -> Option<[u128; 2]> {
+        self.short_targets.get(g * self.board.cells() + c as usize).copied()
+    }
+
+    /// Every group's and cell's [`Tables::short_targets`], laid out `g * cells
+    /// + c`; empty for a game without them.
+    #[inline]
+    pub(crate) fn short_target_sets(&self) -> &[[u128; 2]] {
+        &self.short_targets
     }
 
     /// The rules the tables were compiled from.
@@ -434,6 +460,35 @@ fn advances(rules: &Rules, board: &Board, group_side: &[usize]) -> Vec<u16> {
         }
     }
     advance
+}
+
+/// [`Tables::short_targets`] of every group and cell, laid out `g * cells +
+/// c`; empty where a ray is longer than a cell and does not leap, or the board
+/// has more than 128 cells.
+fn short_targets(board: &Board) -> Vec<[u128; 2]> {
+    let (groups, cells) = (board.groups.len(), board.cells());
+    let short = cells <= 128
+        && (0..groups).all(|g| (0..cells as u32).all(|c| board.rays(g, c).iter().all(|ray| ray.leap || ray.len <= 1)));
+    if !short {
+        return Vec::new();
+    }
+    let mut targets = vec![[0u128; 2]; groups * cells];
+    for g in 0..groups {
+        for c in 0..cells as u32 {
+            let at = &mut targets[g * cells + c as usize];
+            for ray in board.rays(g, c) {
+                for &to in board.ray_cells(ray) {
+                    if ray.onto.empty() {
+                        at[0] |= 1u128 << to;
+                    }
+                    if ray.onto.enemy() {
+                        at[1] |= 1u128 << to;
+                    }
+                }
+            }
+        }
+    }
+    targets
 }
 
 /// Piece counts the game can hold: at most [`MAX_PIECES`] on the board, and few
