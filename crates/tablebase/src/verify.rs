@@ -231,9 +231,17 @@ fn derive<G: Indexed>(
     if children.is_empty() {
         return Ok(Value::Loss(0));
     }
+    // A child the rules value is valued so (it may have no index). One of them
+    // lost at once makes the position a win in 1, the best value there is,
+    // whatever the other children store: their stored values are not read
+    // (each is checked at its own index). Why: in Dobutsu shogi 44% of the
+    // positions can take the lion, and locating their children was most of
+    // their check.
+    if children.iter().any(|child| game.value_by_rules(child) == Some(Value::Loss(0))) {
+        return Ok(Value::Win(1));
+    }
     let (mut fastest_loss, mut fastest_tie, mut slowest_win, mut draw) = (None::<u32>, None::<u32>, None::<u32>, false);
     for child in children.iter() {
-        // A child the rules value is valued so (it may have no index).
         let value = match game.value_by_rules(child) {
             Some(value) => value,
             None => child_value(child)?,
