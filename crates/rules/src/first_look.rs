@@ -221,8 +221,10 @@ enum Short {
 /// a pass where a piece may stay. The same moves, not in the same order
 /// (a first look only counts them and keeps the best ended child).
 ///
-/// Why: walking each ray cell by cell and building each move was most of
-/// Dobutsu shogi's first look, a fifth of its solve.
+/// Why: each piece's moves are two set operations, where the rays were walked
+/// cell by cell and each move built and matched. It measured 0.97 of the CPU
+/// of a Dobutsu endgame's build, within the noise: the first look's time is
+/// in each position's words and each move's ending, not in finding the moves.
 #[inline]
 fn short_moves<const N: usize>(tables: &Tables, p: &RulesPosition<N>, mut f: impl FnMut(Short)) {
     let to_move = p.to_move();
