@@ -25,6 +25,12 @@
 //! them) against the mover's royal cell after the move. A position that is such
 //! a win itself is [`FirstLook::ByRules`], its moves not counted.
 //!
+//! The moves themselves: where every ray is one cell long or a leap
+//! ([`Tables::short_targets`]: Dobutsu shogi), each piece's are its two target
+//! sets met with the empty and the enemy cells, and the drops an allowed set
+//! met with the empty cells ([`short_moves`]); elsewhere [`moves::for_each`]
+//! walks the rays.
+//!
 //! This is [`gsolve_engine::first_look`] on [`crate::game::RulesGame`]'s
 //! `value_by_rules`, answer for answer; a test compares the two on random
 //! games.
