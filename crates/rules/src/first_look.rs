@@ -285,7 +285,7 @@ fn short_moves<const N: usize>(tables: &Tables, p: &RulesPosition<N>, mut f: imp
                 let occupied = own | enemy;
                 for &top in tables.column_tops() {
                     if let Some(to) = tables.fall(top, occupied) {
-                        if drop.allowed[to as usize] {
+                        if drop.allows(to) {
                             f(Short::Drop { group: g, to });
                         }
                     }

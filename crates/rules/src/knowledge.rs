@@ -245,7 +245,7 @@ impl Knowledge {
                 continue;
             }
             for cell in 0..board.cells() as u32 {
-                if occupied >> cell & 1 == 0 && drop.allowed[cell as usize] && add(1u128 << cell) {
+                if occupied >> cell & 1 == 0 && drop.allows(cell) && add(1u128 << cell) {
                     return true;
                 }
             }

@@ -300,14 +300,14 @@ pub(crate) fn drop_moves<const N: usize>(t: &Tables, p: &RulesPosition<N>, side:
         if drop.gravity {
             for &top in t.column_tops() {
                 if let Some(cell) = t.fall(top, occupied) {
-                    if drop.allowed[cell as usize] {
+                    if drop.allows(cell) {
                         f(RulesMove::drop(g, cell));
                     }
                 }
             }
         } else {
             for cell in 0..t.board().cells() as u32 {
-                if occupied >> cell & 1 == 0 && drop.allowed[cell as usize] {
+                if occupied >> cell & 1 == 0 && drop.allows(cell) {
                     f(RulesMove::drop(g, cell));
                 }
             }

@@ -177,7 +177,7 @@ impl Symmetry {
                     if a.gravity != b.gravity
                         || a.from_hand != b.from_hand
                         || (a.gravity && !self.map.keeps_rows())
-                        || !same_cells(&a.allowed, &b.allowed)
+                        || !(0..board.cells() as u32).all(|c| a.allows(c) == b.allows(cells[c as usize]))
                     {
                         return false;
                     }

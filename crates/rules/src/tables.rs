@@ -40,15 +40,21 @@ pub(crate) struct PromotionTo {
 /// as it stands where moves are made and run backwards.
 #[derive(Clone, Debug)]
 pub(crate) struct DropTargets {
-    /// `allowed[c]`: the piece may land on cell c (its zone, or every cell).
-    pub(crate) allowed: Vec<bool>,
     /// Dropped into a column, the piece falls ([`crate::spec::DropRule::gravity`]).
     pub(crate) gravity: bool,
     /// From the side's hand (else an endless supply).
     pub(crate) from_hand: bool,
-    /// `allowed` as a bit set (bit c: cell c), on boards of at most 128 cells
-    /// (every board with drops: [`MAX_PIECES`] cells at most).
+    /// The cells the piece may land on (its zone, or every cell), bit c for
+    /// cell c: a board with drops has at most [`MAX_PIECES`] cells.
     pub(crate) allowed_set: u128,
+}
+
+impl DropTargets {
+    /// May the piece land on `cell`?
+    #[inline]
+    pub(crate) fn allows(&self, cell: u32) -> bool {
+        cell < 128 && self.allowed_set >> cell & 1 == 1
+    }
 }
 
 /// The rules compiled for one board (module docs).
@@ -150,11 +156,11 @@ impl Tables {
             .iter()
             .map(|g| {
                 rules.kinds[g.kind].drop.as_ref().map(|d| {
-                    let allowed: Vec<bool> =
-                        (0..board.cells() as u32).map(|c| d.zone.is_none_or(|z| board.in_zone(z, g.side, c))).collect();
-                    let allowed_set =
-                        allowed.iter().enumerate().take(128).filter(|(_, &a)| a).fold(0u128, |s, (c, _)| s | 1 << c);
-                    DropTargets { allowed, gravity: d.gravity, from_hand: d.from_hand, allowed_set }
+                    // Boards of more than MAX_PIECES cells are refused below.
+                    let allowed_set = (0..board.cells().min(128) as u32)
+                        .filter(|&c| d.zone.is_none_or(|z| board.in_zone(z, g.side, c)))
+                        .fold(0u128, |set, c| set | 1 << c);
+                    DropTargets { gravity: d.gravity, from_hand: d.from_hand, allowed_set }
                 })
             })
             .collect();

@@ -297,7 +297,7 @@ impl Parents<'_> {
             if let Some(drop) = t.drop_targets(g) {
                 // Dropped here: the parent lacks the piece (and had it in hand).
                 let occupied = *occupied.get_or_insert_with(|| c.occupied());
-                let landed = drop.allowed[to as usize]
+                let landed = drop.allows(to)
                     && (!drop.gravity || t.rests_on(to, occupied))
                     && !threats.as_ref().is_some_and(|threats| threats.take(threats.others[k]));
                 let slot = t.hand_slot_of(g) as usize;

@@ -237,21 +237,28 @@ fn derive<G: Indexed>(
     // (each is checked at its own index). Why: in Dobutsu shogi 44% of the
     // positions can take the lion, and locating their children was most of
     // their check.
-    if children.iter().any(|child| game.value_by_rules(child) == Some(Value::Loss(0))) {
+    let (mut fastest_loss, mut fastest_tie, mut slowest_win, mut draw) = (None::<u32>, None::<u32>, None::<u32>, false);
+    let mut tally = |value: Value| match value {
+        Value::Loss(r) => fastest_loss = Some(fastest_loss.map_or(r, |f| f.min(r))),
+        Value::Tie(r) => fastest_tie = Some(fastest_tie.map_or(r, |f| f.min(r))),
+        Value::Draw => draw = true,
+        Value::Win(r) => slowest_win = Some(slowest_win.map_or(r, |s| s.max(r))),
+    };
+    // The children the rules value first; those left are read from the table.
+    let mut lost_at_once = false;
+    children.retain(|child| match game.value_by_rules(child) {
+        Some(value) => {
+            lost_at_once |= value == Value::Loss(0);
+            tally(value);
+            false
+        }
+        None => true,
+    });
+    if lost_at_once {
         return Ok(Value::Win(1));
     }
-    let (mut fastest_loss, mut fastest_tie, mut slowest_win, mut draw) = (None::<u32>, None::<u32>, None::<u32>, false);
     for child in children.iter() {
-        let value = match game.value_by_rules(child) {
-            Some(value) => value,
-            None => child_value(child)?,
-        };
-        match value {
-            Value::Loss(r) => fastest_loss = Some(fastest_loss.map_or(r, |f| f.min(r))),
-            Value::Tie(r) => fastest_tie = Some(fastest_tie.map_or(r, |f| f.min(r))),
-            Value::Draw => draw = true,
-            Value::Win(r) => slowest_win = Some(slowest_win.map_or(r, |s| s.max(r))),
-        }
+        tally(child_value(child)?);
     }
     Ok(match (fastest_loss, fastest_tie, draw, slowest_win) {
         (Some(r), ..) => Value::Win(r + 1),
