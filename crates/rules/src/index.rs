@@ -1387,6 +1387,19 @@ impl PlacementIndex {
         self.singles
     }
 
+    /// The number of pieces of each placement of tier `tier` in an index of
+    /// [`Self::singles`] (one a group present).
+    #[inline]
+    pub(crate) fn single_count(&self, tier: usize) -> usize {
+        self.tier_present[tier].count_ones() as usize
+    }
+
+    /// The groups with pieces in tier `tier`, as a bit set of groups.
+    #[inline]
+    pub(crate) fn tier_groups(&self, tier: usize) -> u64 {
+        self.tier_present[tier]
+    }
+
     /// The group ranks of `index` of tier `tier` in an index of [`Self::singles`],
     /// one a group with a piece, in group order, written to `digits` (room for
     /// the tier's pieces).

@@ -73,6 +73,15 @@ pub(crate) struct Steps {
     targets: Vec<(u32, u32)>,
     backward: Vec<Span>,
     origins: Vec<Origin>,
+    /// `landed[g * cells + c]`: where `lands[start..end]` lists the distinct
+    /// ending words of a piece of g on the targets of `forward[g * cells + c]`,
+    /// each with how many targets have it.
+    landed: Vec<(u32, u32)>,
+    lands: Vec<(u32, u32)>,
+    /// For each group g, the enemy groups a piece of g may have captured: those
+    /// the index has room for that it does not meet (a meeting ends the game),
+    /// as a bit set of groups.
+    captives: Vec<u64>,
 }
 
 /// The cells of a piece's rays (see [`Steps`]).
@@ -130,7 +139,21 @@ impl Steps {
         let board = t.board();
         let cells = board.cells();
         let endings = t.endings().table().expect("the game's endings are a table");
-        let mut steps = Steps { forward: Vec::new(), targets: Vec::new(), backward: Vec::new(), origins: Vec::new() };
+        let mut steps = Steps {
+            forward: Vec::new(),
+            targets: Vec::new(),
+            backward: Vec::new(),
+            origins: Vec::new(),
+            landed: Vec::new(),
+            lands: Vec::new(),
+            captives: (0..t.groups())
+                .map(|g| {
+                    (0..t.groups())
+                        .filter(|&h| t.side_of(h) != t.side_of(g) && t.meet_code(g, h) == 0 && index.limits()[h] > 0)
+                        .fold(0, |set, h| set | 1 << h)
+                })
+                .collect(),
+        };
         for g in 0..t.groups() {
             for c in 0..cells as u32 {
                 let word = |cell: u32| endings.word_at(g * cells + cell as usize) as u32;
@@ -148,6 +171,14 @@ impl Steps {
                 }
                 let end = steps.targets.len();
                 steps.forward.push(Span::of(all(rays).into_iter(), start as usize, end));
+                let first = steps.lands.len();
+                for &(_, landed) in &steps.targets[start as usize..end] {
+                    match steps.lands[first..].iter_mut().find(|(word, _)| *word == landed) {
+                        Some((_, times)) => *times += 1,
+                        None => steps.lands.push((landed, 1)),
+                    }
+                }
+                steps.landed.push((first as u32, steps.lands.len() as u32));
                 let rays = board.back_rays(g, c);
                 let start = steps.origins.len();
                 for ray in rays {
@@ -177,6 +208,14 @@ impl Steps {
     fn forward(&self, cells: usize, g: usize, c: u32) -> (Span, &[(u32, u32)]) {
         let span = self.forward[g * cells + c as usize];
         (span, &self.targets[span.start as usize..span.end as usize])
+    }
+
+    /// The distinct ending words of a piece of group g landing on the targets
+    /// [`Self::forward`] lists for cell c, each with its number of targets.
+    #[inline]
+    fn lands(&self, cells: usize, g: usize, c: u32) -> &[(u32, u32)] {
+        let (start, end) = self.landed[g * cells + c as usize];
+        &self.lands[start as usize..end as usize]
     }
 
     /// The backward span of a piece of group g on cell c, and its origins when
@@ -210,7 +249,15 @@ pub(crate) fn for_each_parent_index<const N: usize>(
     f: &mut impl FnMut(u64),
 ) {
     if index.singles() {
-        return single_parent_indices::<N>(t, index, steps, child, f);
+        // The tier fixes how many pieces there are: one, two or three (the
+        // pursuits) get their own copy of the walk, whose loops over the pieces
+        // the compiler unrolls.
+        return match index.single_count(index.tier_at(child)) {
+            1 => single_parent_indices::<N, 1, true>(t, index, steps, child, f),
+            2 => single_parent_indices::<N, 2, true>(t, index, steps, child, f),
+            3 => single_parent_indices::<N, 3, true>(t, index, steps, child, f),
+            _ => single_parent_indices::<N, N, false>(t, index, steps, child, f),
+        };
     }
     let tier = index.tier_at(child);
     let offset = index.tiers()[tier].offset;
@@ -333,7 +380,9 @@ pub(crate) fn for_each_parent_index<const N: usize>(
 /// below h's: by `[to < cell_h] − [from < cell_h]`. Every other rank stays.
 /// Why: recomputing each changed group's rank from a list rebuilt for every
 /// parent was most of the walk, where a few comparisons do.
-fn single_parent_indices<const N: usize>(
+///
+/// `K` is room for the child's pieces; where `EXACT`, the tier has exactly `K`.
+fn single_parent_indices<const N: usize, const K: usize, const EXACT: bool>(
     t: &Tables,
     index: &PlacementIndex,
     steps: &Steps,
@@ -342,11 +391,12 @@ fn single_parent_indices<const N: usize>(
 ) {
     let tier = index.tier_at(child);
     let offset = index.tiers()[tier].offset;
-    let mut child_pieces = [0u32; N];
-    let mut ranks = [(0u64, 0u64); N];
+    let mut child_pieces = [0u32; K];
+    let mut ranks = [(0u64, 0u64); K];
     let n = index
         .unrank_singles(tier, child - offset, &mut child_pieces, &mut ranks)
         .expect("a parent's index names a position");
+    let n = if EXACT { K } else { n };
     let pieces = &child_pieces[..n];
     let endings = t.endings().table().expect("the game's endings are a table");
     let board = t.board();
@@ -355,12 +405,11 @@ fn single_parent_indices<const N: usize>(
     let word_of = |q: u32| endings.word_at(group_of(q) * cells + cell_of(q) as usize);
     let over = |word: usize| endings.outcome(word, side).is_some();
     let child_rank = (child - offset) >> 1;
-    let mut words = [0usize; N];
+    let mut words = [0usize; K];
     for (w, &q) in words.iter_mut().zip(pieces) {
         *w = word_of(q);
     }
     let words = &words[..n];
-    let mut list = [0u32; N];
     let mut can_pass = false;
     for (i, &packed) in pieces.iter().enumerate() {
         let g = group_of(packed);
@@ -401,34 +450,34 @@ fn single_parent_indices<const N: usize>(
             if !spread {
                 base = base.wrapping_add(change(span.lo));
             }
+            // A parent's index is `at + slot × step` (the side to move is the
+            // index's last bit).
+            let (at, step) =
+                (offset.wrapping_add(base.wrapping_mul(2)).wrapping_add(side as u64), mult.wrapping_mul(2));
             // Can a parent have had an enemy on `to` (of a group the tier has
             // none of, where the index has room for one, that the piece does
             // not meet)?
-            let captures = n < N
-                && (0..t.groups()).any(|h| {
-                    t.side_of(h) != side
-                        && t.meet_code(g, h) == 0
-                        && index.limits()[h] > 0
-                        && !pieces.iter().any(|&q| group_of(q) == h)
-                });
+            let captures = n < N && steps.captives[g] & !index.tier_groups(tier) != 0;
             for origin in origins {
                 let word = others | origin.word as usize;
                 if origin.kinds & QUIET != 0 && !over(word) {
                     f(if origin.slot == u32::MAX {
                         u64::MAX // off the group's places: no tier holds the parent
-                    } else {
-                        let base = if spread { raw.wrapping_add(change(origin.cell)) } else { base };
+                    } else if spread {
+                        let base = raw.wrapping_add(change(origin.cell));
                         offset + base.wrapping_add((origin.slot as u64).wrapping_mul(mult)) * 2 + side as u64
+                    } else {
+                        at.wrapping_add((origin.slot as u64).wrapping_mul(step))
                     });
                 }
                 if captures && origin.kinds & CAPTURE != 0 {
-                    single_capture_parents(t, index, pieces, i, origin.cell, word, side, &mut list, f);
+                    single_capture_parents::<N>(t, index, steps, pieces, i, origin.cell, word, side, f);
                 }
             }
             continue;
         }
         // Another piece near: each ray walked, as for a position.
-        blocked_single_parents(t, index, pieces, &ranks[..n], i, others, base, side, offset, &mut list, f);
+        blocked_single_parents::<N>(t, index, steps, pieces, &ranks[..n], i, others, base, side, offset, f);
     }
     if can_pass && !over(words.iter().fold(0, |word, &w| word | w)) {
         f(child ^ 1);
@@ -448,6 +497,7 @@ fn single_parent_indices<const N: usize>(
 fn blocked_single_parents<const N: usize>(
     t: &Tables,
     index: &PlacementIndex,
+    steps: &Steps,
     pieces: &[u32],
     ranks: &[(u64, u64)],
     i: usize,
@@ -455,7 +505,6 @@ fn blocked_single_parents<const N: usize>(
     base: u64,
     side: usize,
     offset: u64,
-    list: &mut [u32; N],
     f: &mut impl FnMut(u64),
 ) {
     let endings = t.endings().table().expect("the game's endings are a table");
@@ -502,7 +551,7 @@ fn blocked_single_parents<const N: usize>(
                 }
                 if ray.onto.enemy() && n < N && (!dedupe || seen.get_or_insert_with(Seen::default).insert((from, true)))
                 {
-                    single_capture_parents(t, index, pieces, i, from, word, side, list, f);
+                    single_capture_parents::<N>(t, index, steps, pieces, i, from, word, side, f);
                 }
             }
             if occupied && !ray.leap {
@@ -523,27 +572,26 @@ fn blocked_single_parents<const N: usize>(
 fn single_capture_parents<const N: usize>(
     t: &Tables,
     index: &PlacementIndex,
+    steps: &Steps,
     pieces: &[u32],
     i: usize,
     from: u32,
     word: usize,
     side: usize,
-    list: &mut [u32; N],
     f: &mut impl FnMut(u64),
 ) {
     let endings = t.endings().table().expect("the game's endings are a table");
     let cells = t.board().cells();
     let (g, to, n) = (group_of(pieces[i]), cell_of(pieces[i]), pieces.len());
-    for h in 0..t.groups() {
-        if t.side_of(h) == side || t.meet_code(g, h) != 0 {
-            continue;
-        }
-        if pieces.iter().any(|&q| group_of(q) == h) || index.limits()[h] == 0 {
-            continue;
-        }
+    let present = pieces.iter().fold(0u64, |set, &q| set | 1 << group_of(q));
+    let mut captives = steps.captives[g] & !present;
+    let mut list = [0u32; N];
+    while captives != 0 {
+        let h = captives.trailing_zeros() as usize;
+        captives &= captives - 1;
         if endings.outcome(word | endings.word_at(h * cells + to as usize), side).is_none() {
-            moved_back(pieces, i, pack(g, from), list);
-            insert_sorted(list, n, pack(h, to));
+            moved_back(pieces, i, pack(g, from), &mut list);
+            insert_sorted(&mut list, n, pack(h, to));
             let located = index.locate_pieces(&list[..n + 1], side);
             f(located.map_or(u64::MAX, |(t, i)| index.tiers()[t].offset + i));
         }
@@ -571,49 +619,88 @@ pub(crate) fn for_each_first_look_in<const N: usize>(
     range: std::ops::Range<u64>,
     f: &mut impl FnMut(u64, FirstLook),
 ) {
-    let endings = t.endings().table().expect("the game's endings are a table");
-    let cells = t.board().cells();
-    let word_of = |q: u32| endings.word_at(group_of(q) * cells + cell_of(q) as usize);
     let end = range.end.min(index.size());
     let mut at = range.start;
     while at < end {
         let tier = index.tier_at(at);
         let info = &index.tiers()[tier];
         let tier_end = end.min(info.offset + info.size);
-        let mut look = |at: u64, list: &[u32]| {
-            let pair = at & !1;
-            let mut words = [0usize; N];
-            for (w, &q) in words.iter_mut().zip(list) {
-                *w = word_of(q);
-            }
-            for i in at..(pair + 2).min(tier_end) {
-                let to_move = (i & 1) as usize;
-                if info.sides >> to_move & 1 == 1 {
-                    f(i, first_look(t, steps, list, &words[..list.len()], to_move, terminals_indexed));
-                }
-            }
-        };
-        let mut list = [0u32; N];
         if index.singles() {
-            // The tier's placements in order: the group ranks stepped, not
-            // divided out of each index.
-            let mut digits = [0u64; N];
-            let mut ranks = [(0u64, 0u64); N];
-            index.single_ranks(tier, (at & !1) - info.offset, &mut digits);
-            while at < tier_end {
-                if let Some(n) = index.singles_at(tier, &digits, &mut list, &mut ranks) {
-                    look(at, &list[..n]);
-                }
-                index.next_single_ranks(tier, &mut digits);
-                at = (at & !1) + 2;
-            }
+            // As for the parents: the tier fixes the number of pieces, and one,
+            // two or three get their own copy of the loop.
+            let looks = (t, index, steps, terminals_indexed, tier);
+            at = match index.single_count(tier) {
+                1 => single_looks::<1, true>(looks, at..tier_end, f),
+                2 => single_looks::<2, true>(looks, at..tier_end, f),
+                3 => single_looks::<3, true>(looks, at..tier_end, f),
+                _ => single_looks::<N, false>(looks, at..tier_end, f),
+            };
             continue;
         }
+        let mut list = [0u32; N];
         while at < tier_end {
             if let Some(n) = index.unrank_pieces(tier, (at & !1) - info.offset, &mut list) {
-                look(at, &list[..n]);
+                look_at_pair::<N>(t, steps, terminals_indexed, tier_end, info.sides, at, &list[..n], f);
             }
             at = (at & !1) + 2;
+        }
+    }
+}
+
+/// [`for_each_first_look_in`] over `range`, within tier `tier` of an index of
+/// [`PlacementIndex::singles`]: the tier's placements in order, the group ranks
+/// stepped, not divided out of each index. `K` is room for a placement's
+/// pieces; where `EXACT` the tier has exactly `K`. Returns `range.end`.
+#[inline(always)]
+fn single_looks<const K: usize, const EXACT: bool>(
+    (t, index, steps, terminals_indexed, tier): (&Tables, &PlacementIndex, &Steps, bool, usize),
+    range: std::ops::Range<u64>,
+    f: &mut impl FnMut(u64, FirstLook),
+) -> u64 {
+    let info = &index.tiers()[tier];
+    let mut at = range.start;
+    let mut list = [0u32; K];
+    let mut digits = [0u64; K];
+    let mut ranks = [(0u64, 0u64); K];
+    index.single_ranks(tier, (at & !1) - info.offset, &mut digits);
+    while at < range.end {
+        if let Some(n) = index.singles_at(tier, &digits, &mut list, &mut ranks) {
+            let n = if EXACT { K } else { n };
+            look_at_pair::<K>(t, steps, terminals_indexed, range.end, info.sides, at, &list[..n], f);
+        }
+        index.next_single_ranks(tier, &mut digits);
+        at = (at & !1) + 2;
+    }
+    at
+}
+
+/// Calls `f` with the first look of each index from `at` to the end of its
+/// pair (the placement of `list` with either side to move) before `end`,
+/// those of the sides to move `sides` has (bit s: side s); `list` holds at
+/// most `K` pieces.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn look_at_pair<const K: usize>(
+    t: &Tables,
+    steps: &Steps,
+    terminals_indexed: bool,
+    end: u64,
+    sides: u8,
+    at: u64,
+    list: &[u32],
+    f: &mut impl FnMut(u64, FirstLook),
+) {
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let cells = t.board().cells();
+    let pair = at & !1;
+    let mut words = [0usize; K];
+    for (w, &q) in words.iter_mut().zip(list) {
+        *w = endings.word_at(group_of(q) * cells + cell_of(q) as usize);
+    }
+    for i in at..(pair + 2).min(end) {
+        let to_move = (i & 1) as usize;
+        if sides >> to_move & 1 == 1 {
+            f(i, first_look(t, steps, list, &words[..list.len()], to_move, terminals_indexed));
         }
     }
 }
@@ -652,13 +739,12 @@ fn first_look(
             if terminals_indexed {
                 count += targets.len();
             } else {
-                for &(_, landed) in targets {
-                    tally(
-                        &mut count,
-                        &mut best_over,
-                        terminals_indexed,
-                        endings.outcome(others | landed as usize, next),
-                    );
+                // Targets alike in their ending word end alike: asked once.
+                for &(landed, times) in steps.lands(cells, g, from) {
+                    match endings.outcome(others | landed as usize, next) {
+                        Some(outcome) => best_over = best_over.max(Some(outcome.value().parent_view())),
+                        None => count += times as usize,
+                    }
                 }
             }
             continue;
