@@ -252,11 +252,12 @@ pub(crate) fn for_each_parent_index<const N: usize>(
         // The tier fixes how many pieces there are: one, two or three (the
         // pursuits) get their own copy of the walk, whose loops over the pieces
         // the compiler unrolls.
-        return match index.single_count(index.tier_at(child)) {
-            1 => single_parent_indices::<N, 1, true>(t, index, steps, child, f),
-            2 => single_parent_indices::<N, 2, true>(t, index, steps, child, f),
-            3 => single_parent_indices::<N, 3, true>(t, index, steps, child, f),
-            _ => single_parent_indices::<N, N, false>(t, index, steps, child, f),
+        let tier = index.tier_at(child);
+        return match index.single_count(tier) {
+            1 => single_parent_indices::<N, 1, true>(t, index, steps, tier, child, f),
+            2 => single_parent_indices::<N, 2, true>(t, index, steps, tier, child, f),
+            3 => single_parent_indices::<N, 3, true>(t, index, steps, tier, child, f),
+            _ => single_parent_indices::<N, N, false>(t, index, steps, tier, child, f),
         };
     }
     let tier = index.tier_at(child);
@@ -381,15 +382,16 @@ pub(crate) fn for_each_parent_index<const N: usize>(
 /// Why: recomputing each changed group's rank from a list rebuilt for every
 /// parent was most of the walk, where a few comparisons do.
 ///
-/// `K` is room for the child's pieces; where `EXACT`, the tier has exactly `K`.
+/// `K` is room for the child's pieces; where `EXACT`, its tier `tier` has
+/// exactly `K`.
 fn single_parent_indices<const N: usize, const K: usize, const EXACT: bool>(
     t: &Tables,
     index: &PlacementIndex,
     steps: &Steps,
+    tier: usize,
     child: u64,
     f: &mut impl FnMut(u64),
 ) {
-    let tier = index.tier_at(child);
     let offset = index.tiers()[tier].offset;
     let mut child_pieces = [0u32; K];
     let mut ranks = [(0u64, 0u64); K];
@@ -424,14 +426,15 @@ fn single_parent_indices<const N: usize, const K: usize, const EXACT: bool>(
         // The child's rank without the piece's own group's part.
         let mut base = child_rank.wrapping_sub(rank.wrapping_mul(mult));
         let (span, origins) = steps.backward(cells, g, to);
-        if !near(pieces, i, &span, true) {
+        let spread = near(pieces, i, &span, false);
+        if !spread || !near(pieces, i, &span, true) {
             // No other piece on a ray: every origin is free. Where none stands
-            // on the span either, every other piece stands below all origins or
-            // above all of them, so the parents' ranks differ only in this
-            // group's slot: the count of earlier pieces within it below the
-            // origin, and the change of later groups holding it, are the same
-            // for all of them. Else they are counted for each origin.
-            let spread = near(pieces, i, &span, false);
+            // on the span either (`spread` false), every other piece stands
+            // below all origins or above all of them, so the parents' ranks
+            // differ only in this group's slot: the count of earlier pieces
+            // within it below the origin, and the change of later groups
+            // holding it, are the same for all of them. Else they are counted
+            // for each origin.
             // The ranks' change from the other pieces, for an origin `from`.
             let change = |from: u32| {
                 let (mut change, mut below) = (0u64, 0u32);
