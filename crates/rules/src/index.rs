@@ -1408,19 +1408,21 @@ impl PlacementIndex {
         let base = tier * self.groups;
         let mut rest = index >> self.side_shift;
         let mut present = self.tier_present[tier];
-        let mut k = 0;
-        while present != 0 {
+        // Bounded by the room, so that a small room's loop is unrolled.
+        for digit in digits.iter_mut() {
+            if present == 0 {
+                break;
+            }
             let g = present.trailing_zeros() as usize;
             present &= present - 1;
             // The last group's rank is what is left: no division.
-            digits[k] = if present == 0 {
+            *digit = if present == 0 {
                 rest
             } else {
                 let (quotient, rank) = div_rem(rest, self.tier_radices[base + g], self.tier_magic[base + g]);
                 rest = quotient;
                 rank
             };
-            k += 1;
         }
     }
 
@@ -1470,9 +1472,12 @@ impl PlacementIndex {
         debug_assert!(self.singles);
         let cells = self.cells as usize;
         let mut mult = 1u64;
-        let mut n = 0;
         let mut present = self.tier_present[tier];
-        while present != 0 {
+        // Bounded by the room, so that a small room's loop is unrolled.
+        for n in 0..N {
+            if present == 0 {
+                return Some(n);
+            }
             let g = present.trailing_zeros() as usize;
             present &= present - 1;
             let rank = digits[n];
@@ -1499,9 +1504,9 @@ impl PlacementIndex {
             list[n] = pack(g, cell);
             ranks[n] = (rank, mult);
             mult = mult.wrapping_mul(self.radix(tier, g));
-            n += 1;
         }
-        Some(n)
+        debug_assert_eq!(present, 0, "room for every piece of the tier");
+        Some(N)
     }
 
     /// [`Self::singles_at`] of `index` in tier `tier`.
