@@ -1485,15 +1485,29 @@ impl PlacementIndex {
             let mut slot = rank as u32;
             if within != 0 {
                 let slots = &self.slot_of[g * cells..];
-                loop {
-                    let below = list[..n]
+                let below = |slot: u32| {
+                    list[..n]
                         .iter()
                         .filter(|&&q| within >> group_of(q) & 1 == 1 && slots[cell_of(q) as usize] <= slot)
-                        .count() as u32;
-                    if rank as u32 + below == slot {
-                        break;
+                        .count() as u32
+                };
+                if N <= 4 {
+                    // The iteration grows `s` by at least one each time it does
+                    // not stop, and the count below is at most n: n steps reach
+                    // the fixed point. Taken without a test, they leave no
+                    // branch to mispredict (which piece stands first is a coin
+                    // toss from one index to the next).
+                    for _ in 0..n {
+                        slot = rank as u32 + below(slot);
                     }
-                    slot = rank as u32 + below;
+                } else {
+                    loop {
+                        let next = rank as u32 + below(slot);
+                        if next == slot {
+                            break;
+                        }
+                        slot = next;
+                    }
                 }
             }
             let cell = self.place_cells[g * cells + slot as usize];

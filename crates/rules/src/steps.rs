@@ -424,17 +424,25 @@ fn single_parent_indices<const N: usize, const K: usize, const EXACT: bool>(
         let (rank, mult) = ranks[i];
         let within = index.groups_within(g);
         // The child's rank without the piece's own group's part.
-        let mut base = child_rank.wrapping_sub(rank.wrapping_mul(mult));
+        let base = child_rank.wrapping_sub(rank.wrapping_mul(mult));
         let (span, origins) = steps.backward(cells, g, to);
-        let spread = near(pieces, i, &span, false);
-        if !spread || !near(pieces, i, &span, true) {
-            // No other piece on a ray: every origin is free. Where none stands
-            // on the span either (`spread` false), every other piece stands
-            // below all origins or above all of them, so the parents' ranks
-            // differ only in this group's slot: the count of earlier pieces
-            // within it below the origin, and the change of later groups
-            // holding it, are the same for all of them. Else they are counted
-            // for each origin.
+        // The other pieces on the span, and the cell of the last.
+        let (mut spread, mut split) = (0, u32::MAX);
+        for (j, &q) in pieces.iter().enumerate() {
+            if j != i && span.spans(cell_of(q)) {
+                (spread, split) = (spread + 1, cell_of(q));
+            }
+        }
+        if spread == 0 || !near(pieces, i, &span, true) {
+            // No other piece on a ray: every origin is free. The parents'
+            // ranks differ in this group's slot, and in the count of earlier
+            // pieces within it below the origin and the change of later groups
+            // holding it, which only a piece between two origins makes differ.
+            // Where none stands on the span, every other piece stands below
+            // all origins or above all of them: one change for all. Where one
+            // does (on `split`, on no ray), the origins below it share the
+            // change of the span's least cell, those above it that of its
+            // greatest. Else the change is counted for each origin.
             // The ranks' change from the other pieces, for an origin `from`.
             let change = |from: u32| {
                 let (mut change, mut below) = (0u64, 0u32);
@@ -449,14 +457,19 @@ fn single_parent_indices<const N: usize, const K: usize, const EXACT: bool>(
                 }
                 change.wrapping_sub((below as u64).wrapping_mul(mult))
             };
-            let raw = base;
-            if !spread {
-                base = base.wrapping_add(change(span.lo));
-            }
             // A parent's index is `at + slot × step` (the side to move is the
-            // index's last bit).
-            let (at, step) =
-                (offset.wrapping_add(base.wrapping_mul(2)).wrapping_add(side as u64), mult.wrapping_mul(2));
+            // index's last bit), `at` the one below `split` or above it.
+            let at =
+                |change: u64| offset.wrapping_add(base.wrapping_add(change).wrapping_mul(2)).wrapping_add(side as u64);
+            let step = mult.wrapping_mul(2);
+            let (below, above) = match spread {
+                0 => {
+                    let at = at(change(span.lo));
+                    (at, at)
+                }
+                1 => (at(change(span.lo)), at(change(span.hi))),
+                _ => (0, 0),
+            };
             // Can a parent have had an enemy on `to` (of a group the tier has
             // none of, where the index has room for one, that the piece does
             // not meet)?
@@ -466,10 +479,17 @@ fn single_parent_indices<const N: usize, const K: usize, const EXACT: bool>(
                 if origin.kinds & QUIET != 0 && !over(word) {
                     f(if origin.slot == u32::MAX {
                         u64::MAX // off the group's places: no tier holds the parent
-                    } else if spread {
-                        let base = raw.wrapping_add(change(origin.cell));
-                        offset + base.wrapping_add((origin.slot as u64).wrapping_mul(mult)) * 2 + side as u64
                     } else {
+                        let at = match spread {
+                            0 | 1 => {
+                                if origin.cell < split {
+                                    below
+                                } else {
+                                    above
+                                }
+                            }
+                            _ => at(change(origin.cell)),
+                        };
                         at.wrapping_add((origin.slot as u64).wrapping_mul(step))
                     });
                 }
