@@ -55,14 +55,18 @@ pub(crate) fn ranks_parents(tables: &Tables, index: &PlacementIndex) -> bool {
 /// of the backward rays.
 ///
 /// ```text
-///   forward[g * cells + c]  = span: lo, hi, start, end: targets[start..end],
-///                             on: bit k set when cell lo + k is on a ray
-///   backward[g * cells + c] = the same for origins[start..end]
-///   targets[k] = (cell, word of a piece of g there)
+///   forward[g * cells + c]  = span: lo, hi, start, end: lands[start..end]
+///   forward_rays[g * cells + c] = bit k set when cell lo + k is on a ray
+///   backward[g * cells + c], backward_rays[...] = the same for origins[start..end]
+///   lands[k] = (word of a piece of g on a target, how many targets have it)
 ///   origins[k] = (cell, slot of the cell among g's places, word, QUIET | CAPTURE)
 /// ```
 /// A piece on the span but on no ray blocks nothing and is not captured: the
-/// lists hold, only its place below or above each origin differs.
+/// lists hold, only its place below or above each origin differs. The moves'
+/// targets are kept as their distinct ending words, each with its count:
+/// targets alike in their word end alike, so whether they end is asked once.
+/// The rays' bits lie apart from the spans: asked only where a piece stands
+/// on a span, they would crowd the cache lines every position reads.
 ///
 /// Why: walking each ray and asking every cell whether a piece stands there was
 /// most of counting a position's moves and of listing its parents, where, with a
@@ -70,14 +74,11 @@ pub(crate) fn ranks_parents(tables: &Tables, index: &PlacementIndex) -> bool {
 #[derive(Clone, Debug)]
 pub(crate) struct Steps {
     forward: Vec<Span>,
-    targets: Vec<(u32, u32)>,
-    backward: Vec<Span>,
-    origins: Vec<Origin>,
-    /// `landed[g * cells + c]`: where `lands[start..end]` lists the distinct
-    /// ending words of a piece of g on the targets of `forward[g * cells + c]`,
-    /// each with how many targets have it.
-    landed: Vec<(u32, u32)>,
+    forward_rays: Vec<u128>,
     lands: Vec<(u32, u32)>,
+    backward: Vec<Span>,
+    backward_rays: Vec<u128>,
+    origins: Vec<Origin>,
     /// For each group g, the enemy groups a piece of g may have captured: those
     /// the index has room for that it does not meet (a meeting ends the game),
     /// as a bit set of groups.
@@ -91,16 +92,16 @@ struct Span {
     hi: u32,
     start: u32,
     end: u32,
-    /// Bit k: cell `lo + k` is on a ray; all set where the span is 128 cells or
-    /// more (cells past the first 128 are then taken to be on a ray).
-    on: u128,
 }
 
 impl Span {
-    fn of(cells: impl Iterator<Item = u32> + Clone, start: usize, end: usize) -> Span {
+    /// The span of the rays' `cells`, and its rays' bits: bit k set when cell
+    /// `lo + k` is on a ray; all set where the span is 128 cells or more (cells
+    /// past the first 128 are then taken to be on a ray).
+    fn of(cells: impl Iterator<Item = u32> + Clone, start: usize, end: usize) -> (Span, u128) {
         let (lo, hi) = (cells.clone().min().unwrap_or(u32::MAX), cells.clone().max().unwrap_or(0));
         let on = if hi >= lo && hi - lo < 128 { cells.fold(0u128, |on, c| on | 1 << (c - lo)) } else { u128::MAX };
-        Span { lo, hi, start: start as u32, end: end as u32, on }
+        (Span { lo, hi, start: start as u32, end: end as u32 }, on)
     }
 
     /// Does `cell` lie on the span?
@@ -109,10 +110,10 @@ impl Span {
         (self.lo..=self.hi).contains(&cell)
     }
 
-    /// Does `cell` lie on a ray?
+    /// Does `cell` lie on a ray, `on` the rays' bits ([`Self::of`])?
     #[inline(always)]
-    fn on_ray(&self, cell: u32) -> bool {
-        self.spans(cell) && (cell - self.lo >= 128 || self.on >> (cell - self.lo) & 1 == 1)
+    fn on_ray(&self, on: u128, cell: u32) -> bool {
+        self.spans(cell) && (cell - self.lo >= 128 || on >> (cell - self.lo) & 1 == 1)
     }
 }
 
@@ -141,11 +142,11 @@ impl Steps {
         let endings = t.endings().table().expect("the game's endings are a table");
         let mut steps = Steps {
             forward: Vec::new(),
-            targets: Vec::new(),
-            backward: Vec::new(),
-            origins: Vec::new(),
-            landed: Vec::new(),
+            forward_rays: Vec::new(),
             lands: Vec::new(),
+            backward: Vec::new(),
+            backward_rays: Vec::new(),
+            origins: Vec::new(),
             captives: (0..t.groups())
                 .map(|g| {
                     (0..t.groups())
@@ -161,24 +162,20 @@ impl Steps {
                     rays.iter().flat_map(|ray| board.ray_cells(ray).iter().copied()).collect::<Vec<u32>>()
                 };
                 let rays = board.rays(g, c);
-                let start = steps.targets.len() as u32;
+                let mut targets: Vec<u32> = Vec::new();
                 for ray in rays.iter().filter(|ray| ray.onto.empty()) {
-                    for &to in board.ray_cells(ray) {
-                        if !steps.targets[start as usize..].iter().any(|&(cell, _)| cell == to) {
-                            steps.targets.push((to, word(to)));
-                        }
-                    }
+                    targets.extend(board.ray_cells(ray).iter().filter(|&to| !targets.contains(to)).collect::<Vec<_>>());
                 }
-                let end = steps.targets.len();
-                steps.forward.push(Span::of(all(rays).into_iter(), start as usize, end));
-                let first = steps.lands.len();
-                for &(_, landed) in &steps.targets[start as usize..end] {
-                    match steps.lands[first..].iter_mut().find(|(word, _)| *word == landed) {
+                let start = steps.lands.len();
+                for landed in targets.into_iter().map(word) {
+                    match steps.lands[start..].iter_mut().find(|(word, _)| *word == landed) {
                         Some((_, times)) => *times += 1,
                         None => steps.lands.push((landed, 1)),
                     }
                 }
-                steps.landed.push((first as u32, steps.lands.len() as u32));
+                let (span, on) = Span::of(all(rays).into_iter(), start, steps.lands.len());
+                steps.forward.push(span);
+                steps.forward_rays.push(on);
                 let rays = board.back_rays(g, c);
                 let start = steps.origins.len();
                 for ray in rays {
@@ -195,27 +192,21 @@ impl Steps {
                         }
                     }
                 }
-                let end = steps.origins.len();
-                steps.backward.push(Span::of(all(rays).into_iter(), start, end));
+                let (span, on) = Span::of(all(rays).into_iter(), start, steps.origins.len());
+                steps.backward.push(span);
+                steps.backward_rays.push(on);
             }
         }
         steps
     }
 
-    /// The span of a piece of group g on cell c, and its targets when no other
-    /// piece stands on a ray.
+    /// The span of a piece of group g on cell c, and the distinct ending words
+    /// of such a piece on its targets when no other piece stands on a ray,
+    /// each with its number of targets.
     #[inline]
     fn forward(&self, cells: usize, g: usize, c: u32) -> (Span, &[(u32, u32)]) {
         let span = self.forward[g * cells + c as usize];
-        (span, &self.targets[span.start as usize..span.end as usize])
-    }
-
-    /// The distinct ending words of a piece of group g landing on the targets
-    /// [`Self::forward`] lists for cell c, each with its number of targets.
-    #[inline]
-    fn lands(&self, cells: usize, g: usize, c: u32) -> &[(u32, u32)] {
-        let (start, end) = self.landed[g * cells + c as usize];
-        &self.lands[start as usize..end as usize]
+        (span, &self.lands[span.start as usize..span.end as usize])
     }
 
     /// The backward span of a piece of group g on cell c, and its origins when
@@ -227,14 +218,17 @@ impl Steps {
     }
 }
 
-/// Does a piece of `pieces` other than the one at place `i` stand on the span
-/// (`on_ray` false) or on one of its rays (`on_ray` true)?
+/// Does a piece of `pieces` other than the one at place `i` stand on one of
+/// the rays of `span`, whose rays' bits are `on`?
 #[inline(always)]
-fn near(pieces: &[u32], i: usize, span: &Span, on_ray: bool) -> bool {
-    pieces
-        .iter()
-        .enumerate()
-        .any(|(j, &q)| j != i && if on_ray { span.on_ray(cell_of(q)) } else { span.spans(cell_of(q)) })
+fn on_rays(pieces: &[u32], i: usize, span: &Span, on: u128) -> bool {
+    pieces.iter().enumerate().any(|(j, &q)| j != i && span.on_ray(on, cell_of(q)))
+}
+
+/// Does a piece of `pieces` other than the one at place `i` stand on `span`?
+#[inline(always)]
+fn on_span(pieces: &[u32], i: usize, span: &Span) -> bool {
+    pieces.iter().enumerate().any(|(j, &q)| j != i && span.spans(cell_of(q)))
 }
 
 /// Calls `f` with the index of each parent of the position at `child` (which
@@ -433,7 +427,7 @@ fn single_parent_indices<const N: usize, const K: usize, const EXACT: bool>(
                 (spread, split) = (spread + 1, cell_of(q));
             }
         }
-        if spread == 0 || !near(pieces, i, &span, true) {
+        if spread == 0 || !on_rays(pieces, i, &span, steps.backward_rays[g * cells + to as usize]) {
             // No other piece on a ray: every origin is free. The parents'
             // ranks differ in this group's slot, and in the count of earlier
             // pieces within it below the origin and the change of later groups
@@ -720,29 +714,34 @@ fn look_at_pair<const K: usize>(
     for (w, &q) in words.iter_mut().zip(list) {
         *w = endings.word_at(group_of(q) * cells + cell_of(q) as usize);
     }
+    // The placement's ending with either side to move: the position's own, and
+    // a pass's child's, asked once for the pair.
+    let all = words.iter().fold(0, |word, &w| word | w);
+    let ends = [endings.outcome(all, 0), endings.outcome(all, 1)];
     for i in at..(pair + 2).min(end) {
         let to_move = (i & 1) as usize;
         if sides >> to_move & 1 == 1 {
-            f(i, first_look(t, steps, list, &words[..list.len()], to_move, terminals_indexed));
+            f(i, first_look(t, steps, list, &words[..list.len()], ends, to_move, terminals_indexed));
         }
     }
 }
 
 /// The [`FirstLook`] of the position of `pieces` (whose ending words are
-/// `words`) with `to_move` to move (see [`for_each_first_look_in`]).
+/// `words`, and `ends` the ending of the placement with each side to move)
+/// with `to_move` to move (see [`for_each_first_look_in`]).
 #[inline(always)]
 fn first_look(
     t: &Tables,
     steps: &Steps,
     pieces: &[u32],
     words: &[usize],
+    ends: [Option<Outcome>; 2],
     to_move: usize,
     terminals_indexed: bool,
 ) -> FirstLook {
     let endings = t.endings().table().expect("the game's endings are a table");
     let cells = t.board().cells();
-    let all = words.iter().fold(0, |word, &w| word | w);
-    if let Some(outcome) = endings.outcome(all, to_move) {
+    if let Some(outcome) = ends[to_move] {
         return FirstLook::Over(outcome);
     }
     let next = 1 - to_move;
@@ -756,14 +755,13 @@ fn first_look(
         can_pass |= t.stays(g);
         let from = cell_of(packed);
         let others = words.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |word, (_, &w)| word | w);
-        let (span, targets) = steps.forward(cells, g, from);
-        if !near(pieces, i, &span, true) {
+        let (span, lands) = steps.forward(cells, g, from);
+        if !on_span(pieces, i, &span) || !on_rays(pieces, i, &span, steps.forward_rays[g * cells + from as usize]) {
             // Nothing in the way and nothing to capture: the listed targets.
             if terminals_indexed {
-                count += targets.len();
+                count += lands.iter().map(|&(_, times)| times as usize).sum::<usize>();
             } else {
-                // Targets alike in their ending word end alike: asked once.
-                for &(landed, times) in steps.lands(cells, g, from) {
+                for &(landed, times) in lands {
                     match endings.outcome(others | landed as usize, next) {
                         Some(outcome) => best_over = best_over.max(Some(outcome.value().parent_view())),
                         None => count += times as usize,
@@ -778,7 +776,7 @@ fn first_look(
         best_over = best_over.max(blocked_best);
     }
     if can_pass {
-        tally(&mut count, &mut best_over, terminals_indexed, endings.outcome(all, next));
+        tally(&mut count, &mut best_over, terminals_indexed, ends[next]);
     }
     FirstLook::Moves { count, best_over }
 }
