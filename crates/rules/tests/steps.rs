@@ -233,3 +233,62 @@ fn bundled_examples_rank_parents_children_and_endings_as_the_general_path() {
     }
     assert!(ranked >= 3, "{ranked} bundled games ranked their parents");
 }
+
+/// Four kinds of one piece each: tiers of four, three, two and one single
+/// pieces, so that the parents' walk and the first look run both their copies
+/// made for one to three pieces and the general one (room for more).
+#[test]
+fn four_single_pieces_rank_parents_children_and_endings_as_the_general_path() {
+    let text = r#"
+[game]
+name = "four"
+sides = ["a", "b"]
+
+[board]
+map = true
+
+[piece.w]
+side = "a"
+letter = "W"
+moves = [{ steps = "orthogonal", onto = "any" }]
+stay = true
+
+[piece.x]
+side = "a"
+letter = "X"
+moves = [{ steps = "diagonal", range = 2, onto = "any" }]
+
+[piece.y]
+side = "b"
+letter = "Y"
+moves = [{ steps = "king", onto = "any" }]
+
+[piece.z]
+side = "b"
+letter = "Z"
+moves = [{ steps = "knight", onto = "empty" }, { steps = "orthogonal", range = "slide", onto = "enemy" }]
+
+[zone.goal]
+mark = "G"
+
+[[end]]
+when = "no-pieces"
+result = "loss"
+
+[[end]]
+when = "reach"
+zone = "goal"
+side = "b"
+check = "after-reply"
+result = "win"
+"#;
+    let rules = Arc::new(Rules::parse(text).expect("the rules"));
+    for position in ["WX.G/.#../YZ.. a", "W.Y/#G./X.Z b"] {
+        let set = setup(rules.clone(), None, None, Some(position)).unwrap_or_else(|e| panic!("{position}: {e}"));
+        let index = set.game.placement_index().expect("an index");
+        assert!(set.game.ranks_parents() && index.singles(), "{position}: parents ranked from single pieces");
+        let most = (0..index.tiers().len()).map(|tier| index.tiers()[tier].counts.iter().filter(|&&c| c > 0).count());
+        assert_eq!(most.max(), Some(4), "{position}: a tier of four pieces");
+        assert!(compare(&set.game, position) > 1000, "{position}: positions checked");
+    }
+}
