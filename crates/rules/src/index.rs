@@ -264,6 +264,24 @@ pub(crate) struct GroupRanks {
     unranked: u32,
 }
 
+/// The two pieces of a placement in a tier of two single pieces
+/// ([`PlacementIndex::unrank_pair`]); index 0 is the earlier group's.
+///
+/// | field | meaning |
+/// |---|---|
+/// | `groups[k]`, `cells[k]` | the k-th piece's group and cell |
+/// | `ranks[k]` | its group's rank: the placement's rank in the tier is `ranks[0] + ranks[1] × radix` |
+/// | `radix` | the first group's radix in the tier (the second group's multiplier) |
+/// | `within` | the first group is within the second's places: the second's rank counts the first piece when it stands below |
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SinglePair {
+    pub(crate) groups: [usize; 2],
+    pub(crate) cells: [u32; 2],
+    pub(crate) ranks: [u64; 2],
+    pub(crate) radix: u64,
+    pub(crate) within: bool,
+}
+
 /// The last count vector's code and tier met by [`PlacementIndex::locate_hinted`].
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct TierHint(Option<(u64, usize)>);
@@ -1535,6 +1553,51 @@ impl PlacementIndex {
         let mut digits = [0u64; N];
         self.single_ranks(tier, index, &mut digits);
         self.singles_at(tier, &digits, list, ranks)
+    }
+
+    /// [`Self::unrank_singles`] of `index` in tier `tier`, which holds exactly
+    /// two pieces (one of each of two groups): `None` for a hole.
+    ///
+    /// The rank within the tier is `r0 + r1 × radix0` (module docs): the first
+    /// group's rank is its piece's slot (no group comes before it), the
+    /// second's its slot less one where the first piece stands within its
+    /// places on a lower slot, so its slot is `r1 + [slot of the first piece ≤
+    /// r1]` (the fixed point of [`Self::singles_at`] after its one step). Why
+    /// apart: the general unranking's loops over the room and the digits were
+    /// a sixth of a pursuit's parent walk.
+    #[inline(always)]
+    pub(crate) fn unrank_pair(&self, tier: usize, index: u64) -> Option<SinglePair> {
+        debug_assert!(self.singles && self.single_count(tier) == 2);
+        let cells = self.cells as usize;
+        let present = self.tier_present[tier];
+        let first = present.trailing_zeros() as usize;
+        let second = (present & (present - 1)).trailing_zeros() as usize;
+        let at = tier * self.groups + first;
+        let radix = self.tier_radices[at];
+        let (second_rank, first_rank) = div_rem(index >> self.side_shift, radix, self.tier_magic[at]);
+        let first_cell = self.place_cells[first * cells + first_rank as usize];
+        let within = self.within_of[second] >> first & 1 == 1;
+        let mut slot = second_rank as u32;
+        // A cell off the second group's places has slot u32::MAX: never below.
+        slot += (within && self.slot_of[second * cells + first_cell as usize] <= slot) as u32;
+        let second_cell = self.place_cells[second * cells + slot as usize];
+        let pair = (second_cell != first_cell).then_some(SinglePair {
+            groups: [first, second],
+            cells: [first_cell, second_cell],
+            ranks: [first_rank, second_rank],
+            radix,
+            within,
+        });
+        // The general unranking, as a check in the tests' builds.
+        #[cfg(debug_assertions)]
+        {
+            let (mut list, mut ranks) = ([0u32; 2], [(0u64, 0u64); 2]);
+            let expected = self.unrank_singles(tier, index, &mut list, &mut ranks).map(|_| (list, ranks));
+            let got =
+                pair.map(|p| ([0, 1].map(|k| pack(p.groups[k], p.cells[k])), [(p.ranks[0], 1), (p.ranks[1], p.radix)]));
+            debug_assert_eq!(got, expected, "tier {tier}, index {index}");
+        }
+        pair
     }
 
     /// The slot of `cell` among group `g`'s places, `u32::MAX` if it is not one.

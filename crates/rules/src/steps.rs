@@ -235,6 +235,10 @@ fn on_span(pieces: &[u32], i: usize, span: &Span) -> bool {
 /// names a position), as [`crate::unmoves::parents`] yields the parents, in a
 /// game [`ranks_parents`] accepts; `N` is the room of the game's positions
 /// (a capture's parent has a piece more, and must fit).
+///
+/// Out of line: put inline into its caller, which walks the other games'
+/// parents too, it left the caller's update out of line in the pair's walk.
+#[inline(never)]
 pub(crate) fn for_each_parent_index<const N: usize>(
     t: &Tables,
     index: &PlacementIndex,
@@ -243,17 +247,42 @@ pub(crate) fn for_each_parent_index<const N: usize>(
     f: &mut impl FnMut(u64),
 ) {
     if index.singles() {
-        // The tier fixes how many pieces there are: one, two or three (the
-        // pursuits) get their own copy of the walk, whose loops over the pieces
-        // the compiler unrolls.
+        // The tier fixes how many pieces there are: one or three get their own
+        // copy of the walk, whose loops over the pieces the compiler unrolls,
+        // and two (a pursuit of one piece a side) a walk of their own.
+        // The walks other than the pair's are kept out of line: the caller's
+        // update then goes inline into the pair's walk.
         let tier = index.tier_at(child);
         return match index.single_count(tier) {
-            1 => single_parent_indices::<N, 1, true>(t, index, steps, tier, child, f),
-            2 => single_parent_indices::<N, 2, true>(t, index, steps, tier, child, f),
-            3 => single_parent_indices::<N, 3, true>(t, index, steps, tier, child, f),
-            _ => single_parent_indices::<N, N, false>(t, index, steps, tier, child, f),
+            2 => pair_parent_indices::<N>(t, index, steps, tier, child, f),
+            count => other_single_parent_indices::<N>(t, index, steps, tier, count, child, f),
         };
     }
+    many_parent_indices::<N>(t, index, child, f)
+}
+
+/// [`for_each_parent_index`] in a tier of `count` single pieces, `count` not
+/// two: one and three get a copy of the walk of their own.
+#[inline(never)]
+fn other_single_parent_indices<const N: usize>(
+    t: &Tables,
+    index: &PlacementIndex,
+    steps: &Steps,
+    tier: usize,
+    count: usize,
+    child: u64,
+    f: &mut impl FnMut(u64),
+) {
+    match count {
+        1 => single_parent_indices::<N, 1, true>(t, index, steps, tier, child, f),
+        3 => single_parent_indices::<N, 3, true>(t, index, steps, tier, child, f),
+        _ => single_parent_indices::<N, N, false>(t, index, steps, tier, child, f),
+    }
+}
+
+/// [`for_each_parent_index`] where a group may have more than one piece.
+#[inline(never)]
+fn many_parent_indices<const N: usize>(t: &Tables, index: &PlacementIndex, child: u64, f: &mut impl FnMut(u64)) {
     let tier = index.tier_at(child);
     let offset = index.tiers()[tier].offset;
     let mut child_pieces = [0u32; N];
@@ -497,6 +526,99 @@ fn single_parent_indices<const N: usize, const K: usize, const EXACT: bool>(
         blocked_single_parents::<N>(t, index, steps, pieces, &ranks[..n], i, others, base, side, offset, f);
     }
     if can_pass && !over(words.iter().fold(0, |word, &w| word | w)) {
+        f(child ^ 1);
+    }
+}
+
+/// [`single_parent_indices`] in a tier of exactly two pieces (chase, Queen's
+/// Case: every position of a pursuit with one piece a side): the same parents
+/// in the same order, from [`PlacementIndex::unrank_pair`].
+///
+/// With one other piece, on cell `other`, moving a piece back changes the
+/// ranks by one of two amounts, whether the origin lies below `other` or
+/// above it (it never lies on it: a piece on a ray blocks it, and that walk
+/// is [`blocked_single_parents`]):
+///
+/// ```text
+///   moved  rank of the parent (r0 + r1 × radix, w = [first within second])
+///   first  slot0(from) + (r1 + w·([to < other] − [from < other])) × radix
+///   second r0 + (slot1(from) − w·[other < from]) × radix
+/// ```
+///
+/// so a parent's index is `below` or `above` plus its origin's slot times the
+/// moved group's step. Why apart from the copy for any count: its loops over
+/// the pieces, the span's spread and the change counted in a closure were
+/// most of the instructions of a pursuit's walk, where two pieces need none.
+#[inline(always)]
+fn pair_parent_indices<const N: usize>(
+    t: &Tables,
+    index: &PlacementIndex,
+    steps: &Steps,
+    tier: usize,
+    child: u64,
+    f: &mut impl FnMut(u64),
+) {
+    let offset = index.tiers()[tier].offset;
+    let pair = index.unrank_pair(tier, child - offset).expect("a parent's index names a position");
+    let endings = t.endings().table().expect("the game's endings are a table");
+    let cells = t.board().cells();
+    let side = 1 - (child & 1) as usize;
+    let over = |word: usize| endings.outcome(word, side).is_some();
+    let words = [0, 1].map(|k| endings.word_at(pair.groups[k] * cells + pair.cells[k] as usize));
+    let child_rank = (child - offset) >> 1;
+    let mults = [1, pair.radix];
+    let within = pair.within as u64;
+    let mut can_pass = false;
+    // The pieces of the side that moved, as bits: a loop the compiler does not
+    // unroll, so that the update `f` is called from one place in the walk (and
+    // put inline there).
+    let mut movers = (t.side_of(pair.groups[0]) == side) as u32 | ((t.side_of(pair.groups[1]) == side) as u32) << 1;
+    while movers != 0 {
+        let i = movers.trailing_zeros() as usize;
+        movers &= movers - 1;
+        let (g, to) = (pair.groups[i], pair.cells[i]);
+        can_pass |= t.stays(g);
+        let (other, others) = (pair.cells[1 - i], words[1 - i]);
+        // The child's rank without the moved group's part.
+        let base = child_rank.wrapping_sub(pair.ranks[i].wrapping_mul(mults[i]));
+        let (span, origins) = steps.backward(cells, g, to);
+        if span.on_ray(steps.backward_rays[g * cells + to as usize], other) {
+            let pieces = [0, 1].map(|k| pack(pair.groups[k], pair.cells[k]));
+            let ranks = [(pair.ranks[0], 1), (pair.ranks[1], pair.radix)];
+            blocked_single_parents::<N>(t, index, steps, &pieces, &ranks, i, others, base, side, offset, f);
+            continue;
+        }
+        // The ranks without the slot's part, for origins below `other` and
+        // above it (the table above; wrapping: a transient may be negative).
+        let (below, above) = if i == 0 {
+            let was = (to < other) as u64;
+            let change = |now: u64| within.wrapping_mul(was.wrapping_sub(now)).wrapping_mul(pair.radix);
+            (base.wrapping_add(change(1)), base.wrapping_add(change(0)))
+        } else {
+            (base, base.wrapping_sub(within.wrapping_mul(pair.radix)))
+        };
+        let at = |rank: u64| offset.wrapping_add(rank.wrapping_mul(2)).wrapping_add(side as u64);
+        let (below, above) = (at(below), at(above));
+        let step = mults[i].wrapping_mul(2);
+        // Can a parent have had an enemy on `to` ([`single_parent_indices`])?
+        let captures = 2 < N && steps.captives[g] & !index.tier_groups(tier) != 0;
+        for origin in origins {
+            let word = others | origin.word as usize;
+            if origin.kinds & QUIET != 0 && !over(word) {
+                f(if origin.slot == u32::MAX {
+                    u64::MAX // off the group's places: no tier holds the parent
+                } else {
+                    let at = if origin.cell < other { below } else { above };
+                    at.wrapping_add((origin.slot as u64).wrapping_mul(step))
+                });
+            }
+            if captures && origin.kinds & CAPTURE != 0 {
+                let pieces = [0, 1].map(|k| pack(pair.groups[k], pair.cells[k]));
+                single_capture_parents::<N>(t, index, steps, &pieces, i, origin.cell, word, side, f);
+            }
+        }
+    }
+    if can_pass && !over(words[0] | words[1]) {
         f(child ^ 1);
     }
 }
