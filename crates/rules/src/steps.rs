@@ -235,10 +235,6 @@ fn on_span(pieces: &[u32], i: usize, span: &Span) -> bool {
 /// names a position), as [`crate::unmoves::parents`] yields the parents, in a
 /// game [`ranks_parents`] accepts; `N` is the room of the game's positions
 /// (a capture's parent has a piece more, and must fit).
-///
-/// Out of line: put inline into its caller, which walks the other games'
-/// parents too, it left the caller's update out of line in the pair's walk.
-#[inline(never)]
 pub(crate) fn for_each_parent_index<const N: usize>(
     t: &Tables,
     index: &PlacementIndex,
