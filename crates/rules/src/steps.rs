@@ -246,8 +246,6 @@ pub(crate) fn for_each_parent_index<const N: usize>(
         // The tier fixes how many pieces there are: one or three get their own
         // copy of the walk, whose loops over the pieces the compiler unrolls,
         // and two (a pursuit of one piece a side) a walk of their own.
-        // The walks other than the pair's are kept out of line: the caller's
-        // update then goes inline into the pair's walk.
         let tier = index.tier_at(child);
         return match index.single_count(tier) {
             2 => pair_parent_indices::<N>(t, index, steps, tier, child, f),
@@ -259,7 +257,6 @@ pub(crate) fn for_each_parent_index<const N: usize>(
 
 /// [`for_each_parent_index`] in a tier of `count` single pieces, `count` not
 /// two: one and three get a copy of the walk of their own.
-#[inline(never)]
 fn other_single_parent_indices<const N: usize>(
     t: &Tables,
     index: &PlacementIndex,
@@ -277,7 +274,6 @@ fn other_single_parent_indices<const N: usize>(
 }
 
 /// [`for_each_parent_index`] where a group may have more than one piece.
-#[inline(never)]
 fn many_parent_indices<const N: usize>(t: &Tables, index: &PlacementIndex, child: u64, f: &mut impl FnMut(u64)) {
     let tier = index.tier_at(child);
     let offset = index.tiers()[tier].offset;
