@@ -540,7 +540,8 @@ fn single_parent_indices<const N: usize, const K: usize, const EXACT: bool>(
 /// so a parent's index is `below` or `above` plus its origin's slot times the
 /// moved group's step. Why apart from the copy for any count: its loops over
 /// the pieces, the span's spread and the change counted in a closure were
-/// most of the instructions of a pursuit's walk, where two pieces need none.
+/// about a quarter of the instructions of a pursuit's walk (callgrind), where
+/// two pieces need none of them.
 #[inline(always)]
 fn pair_parent_indices<const N: usize>(
     t: &Tables,
