@@ -248,29 +248,13 @@ pub(crate) fn for_each_parent_index<const N: usize>(
         // and two (a pursuit of one piece a side) a walk of their own.
         let tier = index.tier_at(child);
         return match index.single_count(tier) {
+            1 => single_parent_indices::<N, 1, true>(t, index, steps, tier, child, f),
             2 => pair_parent_indices::<N>(t, index, steps, tier, child, f),
-            count => other_single_parent_indices::<N>(t, index, steps, tier, count, child, f),
+            3 => single_parent_indices::<N, 3, true>(t, index, steps, tier, child, f),
+            _ => single_parent_indices::<N, N, false>(t, index, steps, tier, child, f),
         };
     }
     many_parent_indices::<N>(t, index, child, f)
-}
-
-/// [`for_each_parent_index`] in a tier of `count` single pieces, `count` not
-/// two: one and three get a copy of the walk of their own.
-fn other_single_parent_indices<const N: usize>(
-    t: &Tables,
-    index: &PlacementIndex,
-    steps: &Steps,
-    tier: usize,
-    count: usize,
-    child: u64,
-    f: &mut impl FnMut(u64),
-) {
-    match count {
-        1 => single_parent_indices::<N, 1, true>(t, index, steps, tier, child, f),
-        3 => single_parent_indices::<N, 3, true>(t, index, steps, tier, child, f),
-        _ => single_parent_indices::<N, N, false>(t, index, steps, tier, child, f),
-    }
 }
 
 /// [`for_each_parent_index`] where a group may have more than one piece.
@@ -562,9 +546,7 @@ fn pair_parent_indices<const N: usize>(
     let mults = [1, pair.radix];
     let within = pair.within as u64;
     let mut can_pass = false;
-    // The pieces of the side that moved, as bits: a loop the compiler does not
-    // unroll, so that the update `f` is called from one place in the walk (and
-    // put inline there).
+    // The pieces of the side that moved, as bits (usually one of the two).
     let mut movers = (t.side_of(pair.groups[0]) == side) as u32 | ((t.side_of(pair.groups[1]) == side) as u32) << 1;
     while movers != 0 {
         let i = movers.trailing_zeros() as usize;

@@ -235,8 +235,9 @@ fn bundled_examples_rank_parents_children_and_endings_as_the_general_path() {
 }
 
 /// Four kinds of one piece each: tiers of four, three, two and one single
-/// pieces, so that the parents' walk and the first look run both their copies
-/// made for one to three pieces and the general one (room for more).
+/// pieces, so that the parents' walk and the first look run the walks made for
+/// one to three pieces (the parents' of two: the pair's) and the general one
+/// (room for more).
 #[test]
 fn four_single_pieces_rank_parents_children_and_endings_as_the_general_path() {
     let text = r#"
