@@ -97,6 +97,8 @@ pub(crate) struct Tables {
     /// [`Tables::short_targets`]: empty where some ray is longer than a cell
     /// and does not leap, or the board has more than 128 cells.
     short_targets: Vec<[u128; 2]>,
+    /// [`Tables::short_sources`]: `short_targets` transposed (empty with it).
+    short_sources: Vec<[u128; 2]>,
 }
 
 impl Tables {
@@ -194,6 +196,7 @@ impl Tables {
         let advance = advances(&rules, &board, &group_side);
         let steps_only = !rules.has_drops() && !rules.has_promotions() && !rules.has_trails() && slot_group.is_empty();
         let short_targets = short_targets(&board);
+        let short_sources = transpose_targets(&short_targets, n, board.cells());
         Ok(Tables {
             rules,
             board,
@@ -213,6 +216,7 @@ impl Tables {
             endings,
             steps_only,
             short_targets,
+            short_sources,
         })
     }
 
@@ -225,6 +229,21 @@ impl Tables {
     #[inline]
     pub(crate) fn short_targets(&self, g: usize, c: u32) -> Option<[u128; 2]> {
         self.short_targets.get(g * self.board.cells() + c as usize).copied()
+    }
+
+    /// Where [`Tables::short_targets`] are known, the cells a piece of group g
+    /// on cell c may have come from by a move, as two bit sets, `[by a move onto
+    /// an empty cell, by a capture]`: the cells whose targets hold c. Such a
+    /// move is never blocked on its way, so an origin is one exactly when it
+    /// was empty in the parent (the child's cell is empty, or the moved
+    /// piece's own). `None` for any other game.
+    ///
+    /// Why: the parents' walk took each backward ray's cells one by one and
+    /// looked each up among the pieces; with these it reads the origins off
+    /// the child's occupied cells at once, each once.
+    #[inline]
+    pub(crate) fn short_sources(&self, g: usize, c: u32) -> Option<[u128; 2]> {
+        self.short_sources.get(g * self.board.cells() + c as usize).copied()
     }
 
     /// Every group's and cell's [`Tables::short_targets`], laid out `g * cells
@@ -495,6 +514,29 @@ fn short_targets(board: &Board) -> Vec<[u128; 2]> {
         }
     }
     targets
+}
+
+/// [`Tables::short_sources`] from [`Tables::short_targets`] (`targets`, laid out
+/// `g * cells + c` for `groups` groups): bit f of the sources of (g, c) is set
+/// exactly where bit c of the targets of (g, f) is, for each of the two sets.
+fn transpose_targets(targets: &[[u128; 2]], groups: usize, cells: usize) -> Vec<[u128; 2]> {
+    if targets.is_empty() {
+        return Vec::new();
+    }
+    let mut sources = vec![[0u128; 2]; groups * cells];
+    for g in 0..groups {
+        for from in 0..cells {
+            for (set, &reach) in targets[g * cells + from].iter().enumerate() {
+                let mut reach = reach;
+                while reach != 0 {
+                    let to = reach.trailing_zeros() as usize;
+                    reach &= reach - 1;
+                    sources[g * cells + to][set] |= 1u128 << from;
+                }
+            }
+        }
+    }
+    sources
 }
 
 /// Piece counts the game can hold: at most [`MAX_PIECES`] on the board, and few

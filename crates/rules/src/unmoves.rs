@@ -189,6 +189,8 @@ impl Parents<'_> {
         let words = Words::of(t, c);
         let mut can_pass = false;
         let mut seen = Seen::default();
+        // Steps leave no walls (no trails): the occupied cells are the pieces'.
+        let mut occupied = None;
         for (i, &packed) in pieces.iter().enumerate() {
             let g = group_of(packed);
             if t.side_of(g) != side {
@@ -196,23 +198,43 @@ impl Parents<'_> {
             }
             can_pass |= t.stays(g);
             let to = cell_of(packed);
-            let dedupe = board.back_rays_overlap(g, to);
-            seen.clear();
-            for ray in board.back_rays(g, to) {
-                for &from in board.ray_cells(ray) {
-                    let occupied = pieces.iter().any(|&q| cell_of(q) == from);
-                    if !occupied {
-                        let moved_word = words.as_ref().map(|w| w.others[i] | w.at(g, from));
-                        if ray.onto.empty() && (!dedupe || seen.insert((from, false))) {
-                            let parent = Parent::Quiet { child: c, at: i, quiet: Quiet { group: g, from, to } };
-                            self.emit_by_word(parent, moved_word, f);
-                        }
-                        if ray.onto.enemy() && c.piece_count() < N && (!dedupe || seen.insert((from, true))) {
-                            self.step_capture_parents(c, i, from, words.as_ref().zip(moved_word), f);
-                        }
+            // The piece stood on `from`, empty in the child.
+            let mut visit = |from: u32, quiet: bool, capture: bool| {
+                let moved_word = words.as_ref().map(|w| w.others[i] | w.at(g, from));
+                if quiet {
+                    let parent = Parent::Quiet { child: c, at: i, quiet: Quiet { group: g, from, to } };
+                    self.emit_by_word(parent, moved_word, f);
+                }
+                if capture && c.piece_count() < N {
+                    self.step_capture_parents(c, i, from, words.as_ref().zip(moved_word), f);
+                }
+            };
+            match t.short_sources(g, to) {
+                // Each origin once, read off the occupied cells.
+                Some([by_quiet, by_capture]) => {
+                    let blocked = *occupied.get_or_insert_with(|| c.occupied());
+                    let mut origins = (by_quiet | by_capture) & !blocked;
+                    while origins != 0 {
+                        let from = origins.trailing_zeros();
+                        origins &= origins - 1;
+                        visit(from, by_quiet >> from & 1 == 1, by_capture >> from & 1 == 1);
                     }
-                    if occupied && !ray.leap {
-                        break;
+                }
+                None => {
+                    let dedupe = board.back_rays_overlap(g, to);
+                    seen.clear();
+                    for ray in board.back_rays(g, to) {
+                        for &from in board.ray_cells(ray) {
+                            let occupied = pieces.iter().any(|&q| cell_of(q) == from);
+                            if !occupied {
+                                let quiet = ray.onto.empty() && (!dedupe || seen.insert((from, false)));
+                                let capture = ray.onto.enemy() && (!dedupe || seen.insert((from, true)));
+                                visit(from, quiet, capture);
+                            }
+                            if occupied && !ray.leap {
+                                break;
+                            }
+                        }
                     }
                 }
             }
@@ -332,37 +354,58 @@ impl Parents<'_> {
                     counts[g] -= 1;
                     counts[mover] += 1;
                 }
-                seen.clear();
-                // An origin on two backward rays would be yielded twice: checked only
-                // where rays share cells.
-                let dedupe = board.back_rays_overlap(mover, to);
-                for ray in board.back_rays(mover, to) {
-                    for &from in board.ray_cells(ray) {
-                        let occupied = c.at(from).is_some() || c.is_wall(from);
-                        let by_rules = threats.as_ref().is_some_and(|threats| threats.take_moved(k, mover, from));
-                        if !occupied && !by_rules {
-                            // The piece stood on `from`; `to` was empty or held an enemy.
-                            let (quiet, capture) = (ray.onto.empty(), ray.onto.enemy());
-                            let moved_word = words.as_ref().map(|w| w.others[k] | w.at(mover, from));
-                            if quiet && (!dedupe || seen.insert((from, false))) && in_index(&counts) {
-                                let parent = if mover == g {
-                                    Parent::Quiet { child: c, at: k, quiet: Quiet { group: g, from, to } }
-                                } else {
-                                    // A promotion undone: the counts change.
-                                    let mut parent = *c;
-                                    parent.replace_at(k, pack(mover, from));
-                                    parent.pass_turn();
-                                    Parent::Built(parent)
-                                };
-                                self.emit_by_word(parent, moved_word, f);
-                            }
-                            if capture && c.piece_count() < N && (!dedupe || seen.insert((from, true))) {
-                                let back = Back { at: k, packed, mover, from, words: words.as_ref().zip(moved_word) };
-                                self.capture_parents(c, back, &mut counts, limits, check_tiers, f);
-                            }
+                // The piece stood on `from`, which is empty in the child; `to`
+                // was empty (`quiet`) or held an enemy (`capture`).
+                let mut visit = |from: u32, quiet: bool, capture: bool, counts: &mut [u8; 64 + MAX_HAND_SLOTS]| {
+                    if threats.as_ref().is_some_and(|threats| threats.take_moved(k, mover, from)) {
+                        return;
+                    }
+                    let moved_word = words.as_ref().map(|w| w.others[k] | w.at(mover, from));
+                    if quiet && in_index(&counts[..]) {
+                        let parent = if mover == g {
+                            Parent::Quiet { child: c, at: k, quiet: Quiet { group: g, from, to } }
+                        } else {
+                            // A promotion undone: the counts change.
+                            let mut parent = *c;
+                            parent.replace_at(k, pack(mover, from));
+                            parent.pass_turn();
+                            Parent::Built(parent)
+                        };
+                        self.emit_by_word(parent, moved_word, f);
+                    }
+                    if capture && c.piece_count() < N {
+                        let back = Back { at: k, packed, mover, from, words: words.as_ref().zip(moved_word) };
+                        self.capture_parents(c, back, counts, limits, check_tiers, f);
+                    }
+                };
+                match t.short_sources(mover, to) {
+                    // Each origin once, read off the occupied cells.
+                    Some([by_quiet, by_capture]) => {
+                        let blocked = *occupied.get_or_insert_with(|| c.occupied()) | c.walls();
+                        let mut origins = (by_quiet | by_capture) & !blocked;
+                        while origins != 0 {
+                            let from = origins.trailing_zeros();
+                            origins &= origins - 1;
+                            visit(from, by_quiet >> from & 1 == 1, by_capture >> from & 1 == 1, &mut counts);
                         }
-                        if occupied && !ray.leap {
-                            break;
+                    }
+                    None => {
+                        seen.clear();
+                        // An origin on two backward rays would be yielded twice:
+                        // checked only where rays share cells.
+                        let dedupe = board.back_rays_overlap(mover, to);
+                        for ray in board.back_rays(mover, to) {
+                            for &from in board.ray_cells(ray) {
+                                let occupied = c.at(from).is_some() || c.is_wall(from);
+                                if !occupied {
+                                    let quiet = ray.onto.empty() && (!dedupe || seen.insert((from, false)));
+                                    let capture = ray.onto.enemy() && (!dedupe || seen.insert((from, true)));
+                                    visit(from, quiet, capture, &mut counts);
+                                }
+                                if occupied && !ray.leap {
+                                    break;
+                                }
+                            }
                         }
                     }
                 }
