@@ -234,9 +234,9 @@ impl Tables {
     /// Where [`Tables::short_targets`] are known, the cells a piece of group g
     /// on cell c may have come from by a move, as two bit sets, `[by a move onto
     /// an empty cell, by a capture]`: the cells whose targets hold c. Such a
-    /// move is never blocked on its way, so an origin is one exactly when it
-    /// was empty in the parent (the child's cell is empty, or the moved
-    /// piece's own). `None` for any other game.
+    /// move is never blocked on its way, so a cell of these is an origin
+    /// exactly when it is empty in the child (the moved piece stood there in
+    /// the parent). `None` for any other game.
     ///
     /// Why: the parents' walk took each backward ray's cells one by one and
     /// looked each up among the pieces; with these it reads the origins off
