@@ -184,12 +184,10 @@ impl Parents<'_> {
     /// and the checks for drops and promotions that such games never need.
     fn step_parents<const N: usize>(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(Parent<'_, N>)) {
         let t = self.tables;
-        let board = t.board();
         let pieces = c.packed();
         let words = Words::of(t, c);
         let mut can_pass = false;
         let mut seen = Seen::default();
-        // Steps leave no walls (no trails): the occupied cells are the pieces'.
         let mut occupied = None;
         for (i, &packed) in pieces.iter().enumerate() {
             let g = group_of(packed);
@@ -199,7 +197,7 @@ impl Parents<'_> {
             can_pass |= t.stays(g);
             let to = cell_of(packed);
             // The piece stood on `from`, empty in the child.
-            let mut visit = |from: u32, quiet: bool, capture: bool| {
+            let visit = |from: u32, quiet: bool, capture: bool| {
                 let moved_word = words.as_ref().map(|w| w.others[i] | w.at(g, from));
                 if quiet {
                     let parent = Parent::Quiet { child: c, at: i, quiet: Quiet { group: g, from, to } };
@@ -209,35 +207,7 @@ impl Parents<'_> {
                     self.step_capture_parents(c, i, from, words.as_ref().zip(moved_word), f);
                 }
             };
-            match t.short_sources(g, to) {
-                // Each origin once, read off the occupied cells.
-                Some([by_quiet, by_capture]) => {
-                    let blocked = *occupied.get_or_insert_with(|| c.occupied());
-                    let mut origins = (by_quiet | by_capture) & !blocked;
-                    while origins != 0 {
-                        let from = origins.trailing_zeros();
-                        origins &= origins - 1;
-                        visit(from, by_quiet >> from & 1 == 1, by_capture >> from & 1 == 1);
-                    }
-                }
-                None => {
-                    let dedupe = board.back_rays_overlap(g, to);
-                    seen.clear();
-                    for ray in board.back_rays(g, to) {
-                        for &from in board.ray_cells(ray) {
-                            let occupied = pieces.iter().any(|&q| cell_of(q) == from);
-                            if !occupied {
-                                let quiet = ray.onto.empty() && (!dedupe || seen.insert((from, false)));
-                                let capture = ray.onto.enemy() && (!dedupe || seen.insert((from, true)));
-                                visit(from, quiet, capture);
-                            }
-                            if occupied && !ray.leap {
-                                break;
-                            }
-                        }
-                    }
-                }
-            }
+            for_each_origin(t, c, g, to, &mut occupied, &mut seen, visit);
         }
         if can_pass {
             let mut parent = *c;
@@ -283,7 +253,6 @@ impl Parents<'_> {
 
     fn one_piece_parents<const N: usize>(&self, c: &RulesPosition<N>, side: usize, f: &mut impl FnMut(Parent<'_, N>)) {
         let t = self.tables;
-        let board = t.board();
         let n = t.groups();
         let slots = t.hand_groups().len();
         let limits = self.index.map(|index| index.limits());
@@ -356,12 +325,12 @@ impl Parents<'_> {
                 }
                 // The piece stood on `from`, which is empty in the child; `to`
                 // was empty (`quiet`) or held an enemy (`capture`).
-                let mut visit = |from: u32, quiet: bool, capture: bool, counts: &mut [u8; 64 + MAX_HAND_SLOTS]| {
+                let visit = |from: u32, quiet: bool, capture: bool| {
                     if threats.as_ref().is_some_and(|threats| threats.take_moved(k, mover, from)) {
                         return;
                     }
                     let moved_word = words.as_ref().map(|w| w.others[k] | w.at(mover, from));
-                    if quiet && in_index(&counts[..]) {
+                    if quiet && in_index(&counts) {
                         let parent = if mover == g {
                             Parent::Quiet { child: c, at: k, quiet: Quiet { group: g, from, to } }
                         } else {
@@ -375,40 +344,10 @@ impl Parents<'_> {
                     }
                     if capture && c.piece_count() < N {
                         let back = Back { at: k, packed, mover, from, words: words.as_ref().zip(moved_word) };
-                        self.capture_parents(c, back, counts, limits, check_tiers, f);
+                        self.capture_parents(c, back, &mut counts, limits, check_tiers, f);
                     }
                 };
-                match t.short_sources(mover, to) {
-                    // Each origin once, read off the occupied cells.
-                    Some([by_quiet, by_capture]) => {
-                        let blocked = *occupied.get_or_insert_with(|| c.occupied()) | c.walls();
-                        let mut origins = (by_quiet | by_capture) & !blocked;
-                        while origins != 0 {
-                            let from = origins.trailing_zeros();
-                            origins &= origins - 1;
-                            visit(from, by_quiet >> from & 1 == 1, by_capture >> from & 1 == 1, &mut counts);
-                        }
-                    }
-                    None => {
-                        seen.clear();
-                        // An origin on two backward rays would be yielded twice:
-                        // checked only where rays share cells.
-                        let dedupe = board.back_rays_overlap(mover, to);
-                        for ray in board.back_rays(mover, to) {
-                            for &from in board.ray_cells(ray) {
-                                let occupied = c.at(from).is_some() || c.is_wall(from);
-                                if !occupied {
-                                    let quiet = ray.onto.empty() && (!dedupe || seen.insert((from, false)));
-                                    let capture = ray.onto.enemy() && (!dedupe || seen.insert((from, true)));
-                                    visit(from, quiet, capture, &mut counts);
-                                }
-                                if occupied && !ray.leap {
-                                    break;
-                                }
-                            }
-                        }
-                    }
-                }
+                for_each_origin(t, c, mover, to, &mut occupied, &mut seen, visit);
                 if mover != g {
                     counts[g] += 1;
                     counts[mover] -= 1;
@@ -549,6 +488,52 @@ impl Parents<'_> {
                 }
                 choice[i] = 0;
                 i += 1;
+            }
+        }
+    }
+}
+
+/// Calls `visit(from, quiet, capture)` once for each cell `from` a piece of
+/// group `g` on `to` in `c` may have come from: empty in `c`, on a backward
+/// ray not blocked before it; `quiet` if a ray through it moves onto empty
+/// cells, `capture` if one moves onto enemies. Where every move is a step or a
+/// leap ([`Tables::short_sources`]) the origins are read off the occupied
+/// cells and the walls (`occupied`: [`RulesPosition::occupied`] of `c`, made on
+/// first use and kept for the caller), each once; else the rays are walked,
+/// `seen` keeping the origins met where rays share cells.
+#[inline]
+fn for_each_origin<const N: usize>(
+    t: &Tables,
+    c: &RulesPosition<N>,
+    g: usize,
+    to: u32,
+    occupied: &mut Option<u128>,
+    seen: &mut Seen<(u32, bool)>,
+    mut visit: impl FnMut(u32, bool, bool),
+) {
+    if let Some([by_quiet, by_capture]) = t.short_sources(g, to) {
+        let blocked = *occupied.get_or_insert_with(|| c.occupied()) | c.walls();
+        let mut origins = (by_quiet | by_capture) & !blocked;
+        while origins != 0 {
+            let from = origins.trailing_zeros();
+            origins &= origins - 1;
+            visit(from, by_quiet >> from & 1 == 1, by_capture >> from & 1 == 1);
+        }
+        return;
+    }
+    let board = t.board();
+    seen.clear();
+    let dedupe = board.back_rays_overlap(g, to);
+    for ray in board.back_rays(g, to) {
+        for &from in board.ray_cells(ray) {
+            let occupied = c.at(from).is_some() || c.is_wall(from);
+            if !occupied {
+                let quiet = ray.onto.empty() && (!dedupe || seen.insert((from, false)));
+                let capture = ray.onto.enemy() && (!dedupe || seen.insert((from, true)));
+                visit(from, quiet, capture);
+            }
+            if occupied && !ray.leap {
+                break;
             }
         }
     }
