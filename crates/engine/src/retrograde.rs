@@ -49,7 +49,7 @@
 //! the value of a decided one (`Cell`: an update touches one place in memory, not
 //! two), plus the current and next levels' frontier lists, each at most
 //! [`Options::frontier_limit`] entries (by
-//! default half a byte per index). A level with more decided positions is not
+//! default an eighth of a byte per index). A level with more decided positions is not
 //! listed: it is every position whose value is a win or a loss at that level's
 //! remoteness (no other level writes those), found by scanning the values, plus
 //! its ties, which stay listed (a tie decided late can have a smaller
@@ -91,8 +91,10 @@ pub struct Options<'a> {
     pub sort_from: usize,
     /// The most entries a level's frontier list may hold (8 bytes each); a level
     /// with more is not listed but found by scanning the values for its
-    /// remoteness (see "Memory" in the module docs). `None`: one entry per 16
-    /// positions, at least 2²⁰.
+    /// remoteness (see "Memory" in the module docs). `None`: one entry per 64
+    /// positions, at least 2²⁰ (a Dobutsu shogi build peaked at 905 MB against
+    /// 1.11 GB with one per 16, in the same time; one per 256 took 816 MB and
+    /// a slower solve).
     pub frontier_limit: Option<usize>,
 }
 
@@ -640,7 +642,7 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
             progress: options.progress,
             parallel_from: options.parallel_from,
             sort_from: options.sort_from,
-            frontier_limit: options.frontier_limit.unwrap_or((size / 16).max(1 << 20)),
+            frontier_limit: options.frontier_limit.unwrap_or((size / 64).max(1 << 20)),
             paths: PathChoice::default(),
         };
         let (level0, level1, level2, tie_candidates) = solver.initialize()?;
@@ -847,9 +849,21 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
                 Frontier::Scanned { ties: listed_ties, .. } => {
                     ties.extend(listed_ties.iter().map(|e| e >> 2));
                     self.level(&listed_ties, level, &mut next, &mut pending);
+                    // Pieces are gathered until they are worth both cores: a
+                    // level just over the limit holds fewer entries a piece than
+                    // `parallel_from`, and piece by piece ran on one thread (a
+                    // Dobutsu build with the limit at one entry per 64 positions:
+                    // solve 313 s against 271 to 290 s).
+                    let mut gathered = Vec::new();
                     for start in (0..self.cells.len()).step_by(SCAN_PIECE) {
-                        let piece = self.scan(start, level);
-                        self.level(&piece, level, &mut next, &mut pending);
+                        self.scan(start, level, &mut gathered);
+                        if gathered.len() >= self.parallel_from {
+                            self.level(&gathered, level, &mut next, &mut pending);
+                            gathered.clear();
+                        }
+                    }
+                    if !gathered.is_empty() {
+                        self.level(&gathered, level, &mut next, &mut pending);
                     }
                 }
             }
@@ -870,9 +884,10 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
         Ok(ties)
     }
 
-    /// The entries of a level that is not listed among `SCAN_PIECE` indices from
-    /// `start`: positions won or lost at remoteness `level` (its ties are listed).
-    fn scan(&self, start: usize, level: u32) -> Vec<u64> {
+    /// Appends to `out` the entries of a level that is not listed among
+    /// `SCAN_PIECE` indices from `start`: positions won or lost at remoteness
+    /// `level` (its ties are listed).
+    fn scan(&self, start: usize, level: u32, out: &mut Vec<u64>) {
         let win = PackedValue::pack(Value::Win(level)).0;
         let loss = PackedValue::pack(Value::Loss(level)).0;
         let end = (start + SCAN_PIECE).min(self.cells.len());
@@ -892,7 +907,7 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
                 out
             })
             .collect();
-        parts.concat()
+        parts.iter().for_each(|part| out.extend_from_slice(part));
     }
 
     /// Propagates from `frontier` (all or part of a level): decided parents go to
