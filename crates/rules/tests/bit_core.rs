@@ -270,3 +270,26 @@ fn random_step_games_have_the_general_values() {
     eprintln!("{games} games, {cored} with the core: {positions} positions, {by_core} answered by it");
     assert!(games > 700 && cored > 550 && by_core > 25_000, "{games} {cored} {by_core}");
 }
+
+/// The core's search on two threads sharing its table (a rayon pool of two:
+/// probes past a few tens of thousands of positions take a helper) gives the
+/// values of one thread: Breakthrough 5 × 4 from the start (a loss in 22) and
+/// a spread of positions reachable from it, each game searched fresh.
+#[test]
+fn two_threads_find_the_values_of_one() {
+    let values = |threads: usize| {
+        let s = setup(load("breakthrough"), Some((5, 4)), None, None).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let positions = reachable(&s.game, s.position, 4_000);
+        let values: Vec<_> = pool.install(|| {
+            let searcher = Searcher::with_table_entries(&s.game, 1 << 10);
+            positions.iter().step_by(100).map(|p| (show(&s.game, p), searcher.value(p).unwrap())).collect()
+        });
+        let (nodes, _) = s.game.bit_search_stats().expect("searched by the core");
+        (values, nodes)
+    };
+    let ((one, one_nodes), (two, two_nodes)) = (values(1), values(2));
+    assert_eq!(one[0].1, gsolve_engine::Value::Loss(22));
+    assert_eq!(one, two);
+    eprintln!("positions visited: {one_nodes} on one thread, {two_nodes} on two");
+}

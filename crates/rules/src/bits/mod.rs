@@ -24,6 +24,13 @@
 //!
 //! Every other rules file is searched by the engine's alpha-beta as before (the
 //! general path, which the tests compare this one with, value and remoteness).
+//!
+//! # Threads
+//! A search runs on as many threads as rayon's pool has (`-j`), up to
+//! [`MAX_THREADS`]: each null-window probe that outlasts a short walk on the
+//! calling thread is continued by every thread on one shared table (module
+//! `solver`, `Solver::probe`; the table's buckets are sequence locks, module
+//! `table`).
 
 mod layout;
 mod set;
@@ -42,6 +49,9 @@ use std::sync::{Arc, Mutex};
 
 /// The most groups (kinds of one side) a position holds.
 pub(crate) const MAX_GROUPS: usize = 8;
+
+/// The most threads one search runs on (`-j`, rayon's pool, up to this).
+const MAX_THREADS: usize = 8;
 
 /// The bit-set core of one game: its layout, and its search (made on first use:
 /// its table is large), on 64- or 128-bit cell sets.
@@ -167,7 +177,8 @@ impl<B: CellSet> Core<B> {
         }
         let mut solver = self.solver.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let solver = solver.get_or_insert_with(|| Solver::new(Arc::clone(&self.layout), table_entries(l.cells)));
-        Some(solver.score(&pos, budget, observer).ok().map(solver::value_of_score))
+        let threads = rayon::current_num_threads().min(MAX_THREADS);
+        Some(solver.score(&pos, threads, budget, observer).ok().map(solver::value_of_score))
     }
 
     fn stats(&self) -> Option<(u64, usize)> {
@@ -176,7 +187,7 @@ impl<B: CellSet> Core<B> {
     }
 }
 
-/// The table's entries (24 bytes each) for a board of `cells` cells: small
+/// The table's entries (32 bytes each) for a board of `cells` cells: small
 /// boards are solved in few positions, and a table that stays in the caches
 /// is faster; from 5 × 5 on the search visits hundreds of millions.
 fn table_entries(cells: usize) -> usize {

@@ -37,6 +37,7 @@ use super::layout::{Layout, Move, Pos, NONE};
 use super::set::CellSet;
 use super::table::{Table, NO_LOWER, NO_MOVE, NO_UPPER};
 use gsolve_engine::{Observer, Outcome, Progress, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Scores of wins: `M − remoteness` (fits 16 bits with room for the windows).
@@ -45,6 +46,15 @@ const INFINITY: i32 = M + 2;
 
 /// Positions visited between two progress reports.
 const REPORT_EVERY: u64 = 1 << 16;
+
+/// Positions a probe visits on the calling thread before helpers join it: most
+/// probes of small boards end sooner than threads would start. (Breakthrough
+/// 5 × 4 on two threads: 0.81 to 0.86 s at 2^16, 0.87 to 0.89 s at 2^18, 1.16 to
+/// 1.18 s at 2^20, one thread 1.10 to 1.15 s, run the same minute.)
+const SOLO_NODES: u64 = 1 << 16;
+
+/// A helper tries the moves in its own order this many plies below the root.
+const DIVERSE_PLIES: usize = 2;
 
 /// A move with what is known of its child before it is searched.
 #[derive(Clone, Copy)]
@@ -82,6 +92,8 @@ const OPEN: i32 = i32::MIN;
 pub(crate) enum Stopped {
     /// More positions than the budget.
     OutOfBudget,
+    /// Another thread answered the probe first.
+    Halted,
 }
 
 /// A child's score seen from the parent: one ply further, the other side.
@@ -121,30 +133,40 @@ fn score_of(outcome: Outcome) -> i32 {
 /// The search of one game: its layout and table, kept between positions.
 pub(crate) struct Solver<B> {
     layout: Arc<Layout<B>>,
-    /// Proven bounds by position. (A second, cache-sized table for positions
-    /// 12 plies or more below the root took Breakthrough 5 × 4 from 0.53 s to
-    /// 0.44 s, but 5 × 5 from 67 s to more than 275 s of CPU: left out.)
+    /// Proven bounds by position, shared by the threads of a search. (A second,
+    /// cache-sized table for positions 12 plies or more below the root took
+    /// Breakthrough 5 × 4 from 0.53 s to 0.44 s, but 5 × 5 from 67 s to more
+    /// than 275 s of CPU: left out.)
     table: Table,
+    /// Positions visited by every thread of every search.
+    pub(crate) nodes: u64,
+}
+
+/// One thread's walk of one null-window probe: its moves by depth, its counts,
+/// and why it stopped.
+struct Search<'a, B> {
+    layout: &'a Layout<B>,
+    table: &'a Table,
     /// The moves of each depth, reused.
     frames: Vec<Vec<Ranked>>,
     depth: usize,
-    pub(crate) nodes: u64,
-    /// `nodes` beyond which the current call gives up.
+    nodes: u64,
+    /// `nodes` beyond which the walk gives up.
     stop_at: u64,
     stopped: Option<Stopped>,
+    /// 0 for the calling thread, else a helper that tries the moves near the
+    /// root in its own order.
+    variant: usize,
+    /// Set when some thread has answered the probe: the others stop.
+    halt: &'a AtomicBool,
+    observer: Option<Observer<'a>>,
+    /// The exact driver's range, for progress reports.
+    range: (i32, i32),
 }
 
 impl<B: CellSet> Solver<B> {
     pub(crate) fn new(layout: Arc<Layout<B>>, entries: usize) -> Solver<B> {
-        Solver {
-            layout,
-            table: Table::new(entries),
-            frames: Vec::new(),
-            depth: 0,
-            nodes: 0,
-            stop_at: u64::MAX,
-            stopped: None,
-        }
+        Solver { layout, table: Table::new(entries), nodes: 0 }
     }
 
     /// Bytes of the table.
@@ -152,25 +174,21 @@ impl<B: CellSet> Solver<B> {
         self.table.bytes()
     }
 
-    /// The exact score of `p` (not over), or why the search stopped: more than
-    /// `budget` positions visited.
+    /// The exact score of `p` (not over) searched on up to `threads` threads,
+    /// or why the search stopped: the calling thread visited more than
+    /// `budget` positions.
     pub(crate) fn score(
         &mut self,
         p: &Pos<B>,
+        threads: usize,
         budget: Option<u64>,
         observer: Option<Observer<'_>>,
     ) -> Result<i32, Stopped> {
-        self.stop_at = budget.map_or(u64::MAX, |b| self.nodes.saturating_add(b));
-        self.stopped = None;
-        self.depth = 0;
-        let layout = Arc::clone(&self.layout);
+        let mut left = budget.unwrap_or(u64::MAX);
         let (mut low, mut high) = (-M, M);
         let mut t = 0;
         loop {
-            let s = self.negamax(&layout, p, t - 1, t, (low, high), observer);
-            if let Some(stopped) = self.stopped {
-                return Err(stopped);
-            }
+            let s = self.probe(p, t, (low, high), threads, &mut left, observer)?;
             if s >= t {
                 low = s;
             } else {
@@ -184,6 +202,80 @@ impl<B: CellSet> Solver<B> {
         }
     }
 
+    /// Is the score of `p` at least `t`? The fail-soft result of the null window
+    /// (t − 1, t). A probe runs on the calling thread; one that has not ended
+    /// after [`SOLO_NODES`] positions goes on with `threads − 1` helpers
+    /// sharing the table, each trying the moves near the root in its own order
+    /// so that they prove other subtrees first and store them for the others.
+    /// The first thread to finish answers (any thread's answer is exact: the
+    /// table holds only bounds complete searches proved) and halts the others,
+    /// which store nothing once halted. `left`: the calling thread's budget.
+    fn probe(
+        &mut self,
+        p: &Pos<B>,
+        t: i32,
+        range: (i32, i32),
+        threads: usize,
+        left: &mut u64,
+        observer: Option<Observer<'_>>,
+    ) -> Result<i32, Stopped> {
+        let halt = AtomicBool::new(false);
+        let (layout, table) = (&*self.layout, &self.table);
+        let search = |variant: usize, limit: u64, observer: Option<Observer<'_>>| {
+            let mut search = Search {
+                layout,
+                table,
+                frames: Vec::new(),
+                depth: 0,
+                nodes: 0,
+                stop_at: limit,
+                stopped: None,
+                variant,
+                halt: &halt,
+                observer,
+                range,
+            };
+            let s = search.negamax(p, t - 1, t);
+            if search.stopped.is_none() || variant == 0 {
+                // The calling thread ends its probe with the answer or out of
+                // its budget; a helper only with the answer.
+                halt.store(true, Ordering::Relaxed);
+            }
+            (search.stopped.is_none().then_some(s), search.stopped, search.nodes)
+        };
+        let solo = if threads > 1 { SOLO_NODES.min(*left) } else { *left };
+        let (answer, stopped, nodes) = search(0, solo, observer);
+        self.nodes += nodes;
+        *left -= nodes.min(*left);
+        if let Some(s) = answer {
+            return Ok(s);
+        }
+        if *left == 0 || threads <= 1 || stopped != Some(Stopped::OutOfBudget) {
+            return Err(Stopped::OutOfBudget);
+        }
+        // What the solo walk proved is in the table: the threads start there.
+        halt.store(false, Ordering::Relaxed);
+        let limit = *left;
+        let (answer, nodes) = std::thread::scope(|scope| {
+            let helpers: Vec<_> =
+                (1..threads).map(|variant| scope.spawn(move || search(variant, u64::MAX, None))).collect();
+            let (own, _, own_nodes) = search(0, limit, observer);
+            let mut nodes = [own_nodes, 0];
+            let mut answer = own;
+            for helper in helpers {
+                let (theirs, _, their_nodes) = helper.join().expect("a helper search panicked");
+                answer = answer.or(theirs);
+                nodes[1] += their_nodes;
+            }
+            (answer, nodes)
+        });
+        self.nodes += nodes[0] + nodes[1];
+        *left -= nodes[0].min(*left);
+        answer.ok_or(Stopped::OutOfBudget)
+    }
+}
+
+impl<B: CellSet> Search<'_, B> {
     /// Does the side to move of `p` (not over) win at once? `None` when O
     /// stands in a zone checked after the reply: every move would have to be
     /// read (rule 1).
@@ -218,25 +310,20 @@ impl<B: CellSet> Solver<B> {
 
     /// Fail-soft alpha-beta: the score if strictly inside (alpha, beta), else a
     /// bound on the side it fell. `p` is not over (its endings; it may be stuck).
-    /// `range`: the exact driver's range, for progress reports.
-    fn negamax(
-        &mut self,
-        l: &Layout<B>,
-        p: &Pos<B>,
-        mut alpha: i32,
-        mut beta: i32,
-        range: (i32, i32),
-        observer: Option<Observer<'_>>,
-    ) -> i32 {
+    fn negamax(&mut self, p: &Pos<B>, mut alpha: i32, mut beta: i32) -> i32 {
+        let l = self.layout;
         self.nodes += 1;
         if self.nodes.is_multiple_of(REPORT_EVERY) {
-            if let Some(observe) = observer {
+            if let Some(observe) = self.observer {
+                let range = self.range;
                 let bounds = (range.0 > -M || range.1 < M).then(|| (value_of_score(range.0), value_of_score(range.1)));
                 observe(Progress { bounds, ..Progress::new("search", self.nodes, 0) });
             }
         }
         if self.nodes > self.stop_at {
             self.stopped = Some(Stopped::OutOfBudget);
+        } else if self.halt.load(Ordering::Relaxed) {
+            self.stopped = Some(Stopped::Halted);
         }
         if self.stopped.is_some() {
             return 0;
@@ -309,26 +396,23 @@ impl<B: CellSet> Solver<B> {
             }
             frame.push(Ranked { m, leaf, key: 2 * capture as i8 });
         });
-        let best = self.search_moves(l, p, &mut frame, won, (key, mirrored), (alpha, beta), best_move, range, observer);
+        let best = self.search_moves(p, &mut frame, won, (key, mirrored), (alpha, beta), best_move);
         self.frames[self.depth] = frame;
         best
     }
 
     /// The rest of [`Self::negamax`], over the moves in `frame`: `won`, a move
     /// whose child is lost at once for the opponent.
-    #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
-        l: &Layout<B>,
         p: &Pos<B>,
         frame: &mut [Ranked],
         won: Option<usize>,
         (key, mirrored): (u128, bool),
         (mut alpha, beta): (i32, i32),
         best_move: u16,
-        range: (i32, i32),
-        observer: Option<Observer<'_>>,
     ) -> i32 {
+        let l = self.layout;
         // Rule 3.
         if frame.is_empty() {
             return score_of(l.stuck);
@@ -352,7 +436,7 @@ impl<B: CellSet> Solver<B> {
                 let child = l.play(p, r.m);
                 let (low, high) = child_window(*alpha, beta);
                 this.depth += 1;
-                let s = parent_score(this.negamax(l, &child, low, high, range, observer));
+                let s = parent_score(this.negamax(&child, low, high));
                 this.depth -= 1;
                 s
             };
@@ -363,7 +447,13 @@ impl<B: CellSet> Solver<B> {
             *alpha = (*alpha).max(s);
             *alpha >= beta || this.stopped.is_some()
         };
-        let first = frame.iter().position(|r| best_move != NO_MOVE && code(r.m) == best_move);
+        // A helper near the root starts elsewhere, and its own first move before
+        // the table's: so that the threads prove different subtrees.
+        let diverse = self.variant != 0 && self.depth < DIVERSE_PLIES && frame.len() > 1;
+        if diverse {
+            frame.rotate_left(self.variant % frame.len());
+        }
+        let first = frame.iter().position(|r| !diverse && best_move != NO_MOVE && code(r.m) == best_move);
         let cut = first.is_some_and(|i| visit(self, frame[i], &mut alpha, &mut best, &mut best_code));
         if !cut {
             // Threats are read only where the order matters.
