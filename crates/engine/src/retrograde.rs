@@ -79,7 +79,9 @@ pub struct Options<'a> {
     /// on rayon's pool (when it has more than one thread), or, in a game of at
     /// least [`Self::sort_from`] positions, on whichever way of running a level
     /// measured fastest so far (the values are the same). Below about 10⁵ the
-    /// threads' handshake costs more than it saves.
+    /// threads' handshake costs more than it saves. A level found by scanning
+    /// (see [`Self::frontier_limit`]) is walked in batches of this many entries,
+    /// at most the frontier limit.
     pub parallel_from: usize,
     /// Games with at least this many positions sort each large frontier before
     /// its level (see `SORT_FROM`) and fetch the cells of a level's parents ahead
@@ -854,10 +856,12 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
                     // `parallel_from`, and piece by piece ran on one thread (a
                     // Dobutsu build with the limit at one entry per 64 positions:
                     // solve 313 s against 271 to 290 s).
+                    // At most the frontier limit is gathered (past one piece).
+                    let batch = self.parallel_from.min(self.frontier_limit);
                     let mut gathered = Vec::new();
                     for start in (0..self.cells.len()).step_by(SCAN_PIECE) {
                         self.scan(start, level, &mut gathered);
-                        if gathered.len() >= self.parallel_from {
+                        if gathered.len() >= batch {
                             self.level(&gathered, level, &mut next, &mut pending);
                             gathered.clear();
                         }

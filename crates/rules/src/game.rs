@@ -402,6 +402,13 @@ impl<const N: usize> RulesGame<N> {
         self.bits.as_ref()?.stats()
     }
 
+    /// For a game searched by the bit-set core of step games, how many of its
+    /// null-window probes were searched by several threads (`-j`, rayon's
+    /// pool); `None` for other games, or before a search.
+    pub fn bit_search_helped_probes(&self) -> Option<u64> {
+        self.bits.as_ref()?.helped_probes()
+    }
+
     /// The bit-set core of step games, if the game has its shape.
     pub(crate) fn bits(&self) -> Option<&BitCore> {
         self.bits.as_ref()

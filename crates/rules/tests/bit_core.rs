@@ -286,10 +286,12 @@ fn two_threads_find_the_values_of_one() {
             positions.iter().step_by(100).map(|p| (show(&s.game, p), searcher.value(p).unwrap())).collect()
         });
         let (nodes, _) = s.game.bit_search_stats().expect("searched by the core");
-        (values, nodes)
+        (values, nodes, s.game.bit_search_helped_probes().expect("searched by the core"))
     };
-    let ((one, one_nodes), (two, two_nodes)) = (values(1), values(2));
+    let ((one, one_nodes, one_helped), (two, two_nodes, two_helped)) = (values(1), values(2));
     assert_eq!(one[0].1, gsolve_engine::Value::Loss(22));
     assert_eq!(one, two);
-    eprintln!("positions visited: {one_nodes} on one thread, {two_nodes} on two");
+    assert_eq!(one_helped, 0, "one thread has no helper");
+    assert!(two_helped > 0, "some probes took a helper");
+    eprintln!("positions visited: {one_nodes} on one thread, {two_nodes} on two ({two_helped} probes helped)");
 }

@@ -85,7 +85,9 @@ pub trait SearchHooks: Game {
     /// any search of it (a game of a shape with a faster exact solver than this
     /// search: the rules crate's line games): `Some(Ok(value))`, or
     /// `Some(Err(SearchError::OutOfBudget { .. }))` once that solver has visited
-    /// more than `budget` positions (the searcher's [`Searcher::set_node_limit`]).
+    /// more than `budget` positions (the searcher's [`Searcher::set_node_limit`];
+    /// a solver on several threads counts its calling thread's, as
+    /// [`Searcher::value_in_parallel`] does).
     /// `observer` takes its progress. Default: `None`, the search runs.
     fn solve_outright(
         &self,

@@ -137,6 +137,15 @@ impl BitCore {
             BitCore::Wide(core) => core.stats(),
         }
     }
+
+    /// Null-window probes searched by more than one thread; `None` before the
+    /// first search.
+    pub(crate) fn helped_probes(&self) -> Option<u64> {
+        match self {
+            BitCore::Narrow(core) => core.helped_probes(),
+            BitCore::Wide(core) => core.helped_probes(),
+        }
+    }
 }
 
 impl<B: CellSet> Core<B> {
@@ -184,6 +193,11 @@ impl<B: CellSet> Core<B> {
     fn stats(&self) -> Option<(u64, usize)> {
         let solver = self.solver.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         solver.as_ref().map(|s| (s.nodes, s.table_bytes()))
+    }
+
+    fn helped_probes(&self) -> Option<u64> {
+        let solver = self.solver.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        solver.as_ref().map(|s| s.helped_probes)
     }
 }
 

@@ -140,6 +140,8 @@ pub(crate) struct Solver<B> {
     table: Table,
     /// Positions visited by every thread of every search.
     pub(crate) nodes: u64,
+    /// Probes that outlasted the solo walk and were searched by helpers too.
+    pub(crate) helped_probes: u64,
 }
 
 /// One thread's walk of one null-window probe: its moves by depth, its counts,
@@ -166,7 +168,7 @@ struct Search<'a, B> {
 
 impl<B: CellSet> Solver<B> {
     pub(crate) fn new(layout: Arc<Layout<B>>, entries: usize) -> Solver<B> {
-        Solver { layout, table: Table::new(entries), nodes: 0 }
+        Solver { layout, table: Table::new(entries), nodes: 0, helped_probes: 0 }
     }
 
     /// Bytes of the table.
@@ -209,7 +211,9 @@ impl<B: CellSet> Solver<B> {
     /// so that they prove other subtrees first and store them for the others.
     /// The first thread to finish answers (any thread's answer is exact: the
     /// table holds only bounds complete searches proved) and halts the others,
-    /// which store nothing once halted. `left`: the calling thread's budget.
+    /// which store no bound of a search they cut short. `left`: the calling
+    /// thread's budget (helpers count against none; the solo walk's positions
+    /// count, though the threads search them again).
     fn probe(
         &mut self,
         p: &Pos<B>,
@@ -222,6 +226,9 @@ impl<B: CellSet> Solver<B> {
         let halt = AtomicBool::new(false);
         let (layout, table) = (&*self.layout, &self.table);
         let search = |variant: usize, limit: u64, observer: Option<Observer<'_>>| {
+            // A thread that panics halts the others (which have no budget), so
+            // that the panic surfaces at once and not after their whole probe.
+            let _halt_on_panic = HaltOnPanic(&halt);
             let mut search = Search {
                 layout,
                 table,
@@ -255,6 +262,7 @@ impl<B: CellSet> Solver<B> {
         }
         // What the solo walk proved is in the table: the threads start there.
         halt.store(false, Ordering::Relaxed);
+        self.helped_probes += 1;
         let limit = *left;
         let (answer, nodes) = std::thread::scope(|scope| {
             let helpers: Vec<_> =
@@ -272,6 +280,17 @@ impl<B: CellSet> Solver<B> {
         self.nodes += nodes[0] + nodes[1];
         *left -= nodes[0].min(*left);
         answer.ok_or(Stopped::OutOfBudget)
+    }
+}
+
+/// Raises its flag if dropped while its thread panics.
+struct HaltOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for HaltOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
     }
 }
 
@@ -447,8 +466,9 @@ impl<B: CellSet> Search<'_, B> {
             *alpha = (*alpha).max(s);
             *alpha >= beta || this.stopped.is_some()
         };
-        // A helper near the root starts elsewhere, and its own first move before
-        // the table's: so that the threads prove different subtrees.
+        // A helper near the root starts elsewhere and does not take the table's
+        // move first: so that the threads prove different subtrees. (With fewer
+        // moves than helpers some rotate alike: two threads never do.)
         let diverse = self.variant != 0 && self.depth < DIVERSE_PLIES && frame.len() > 1;
         if diverse {
             frame.rotate_left(self.variant % frame.len());
