@@ -248,16 +248,17 @@ impl<B: CellSet> Solver<B> {
                 // its budget; a helper only with the answer.
                 halt.store(true, Ordering::Relaxed);
             }
-            (search.stopped.is_none().then_some(s), search.stopped, search.nodes)
+            (search.stopped.is_none().then_some(s), search.nodes)
         };
         let solo = if threads > 1 { SOLO_NODES.min(*left) } else { *left };
-        let (answer, stopped, nodes) = search(0, solo, observer);
+        let (answer, nodes) = search(0, solo, observer);
         self.nodes += nodes;
         *left -= nodes.min(*left);
         if let Some(s) = answer {
             return Ok(s);
         }
-        if *left == 0 || threads <= 1 || stopped != Some(Stopped::OutOfBudget) {
+        // Nothing halts the solo walk: it stopped on its budget.
+        if *left == 0 || threads <= 1 {
             return Err(Stopped::OutOfBudget);
         }
         // What the solo walk proved is in the table: the threads start there.
@@ -267,11 +268,11 @@ impl<B: CellSet> Solver<B> {
         let (answer, nodes) = std::thread::scope(|scope| {
             let helpers: Vec<_> =
                 (1..threads).map(|variant| scope.spawn(move || search(variant, u64::MAX, None))).collect();
-            let (own, _, own_nodes) = search(0, limit, observer);
+            let (own, own_nodes) = search(0, limit, observer);
             let mut nodes = [own_nodes, 0];
             let mut answer = own;
             for helper in helpers {
-                let (theirs, _, their_nodes) = helper.join().expect("a helper search panicked");
+                let (theirs, their_nodes) = helper.join().expect("a helper search panicked");
                 answer = answer.or(theirs);
                 nodes[1] += their_nodes;
             }
