@@ -31,6 +31,17 @@
 //! met with the empty cells ([`short_moves`]); elsewhere [`moves::for_each`]
 //! walks the rays.
 //!
+//! # From cell sets
+//! Where, besides, every move is short and the index unranks to 64-bit sets
+//! ([`SetLook`]: boards of at most 64 cells; Dobutsu shogi), no piece list is
+//! made at all: each placement is unranked to one cell set a group
+//! ([`PlacementIndex::unrank_sets`]) and [`first_look_sets`] reads everything
+//! from the sets. The ORs of the pieces' words (and threats) but one or two
+//! come from which bits one, two or three pieces have ([`Tally`]); a piece's
+//! quiet targets outside its promotion zone are taken a landing word at a time
+//! (their children differ only in the mover's cell: one ending asked, the
+//! targets counted), and so are the drops that do not fall.
+//!
 //! This is [`gsolve_engine::first_look`] on [`crate::game::RulesGame`]'s
 //! `value_by_rules`, answer for answer; a test compares the two on random
 //! games.
@@ -38,7 +49,7 @@
 //! Why: playing each move into a position and asking the table of its pieces
 //! again was more than half of Dobutsu's first look, a third of its solve.
 
-use crate::index::PlacementIndex;
+use crate::index::{PlacementIndex, MASK_GROUPS};
 use crate::moves::{self, DROP};
 use crate::position::{cell_of, group_of, RulesPosition};
 use crate::spec::Turn;
@@ -302,5 +313,343 @@ fn short_moves<const N: usize>(tables: &Tables, p: &RulesPosition<N>, mut f: imp
     }
     if can_pass {
         f(Short::Pass);
+    }
+}
+
+/// What [`first_look_sets`] reads of a game, laid out once: for each group,
+/// its landing cells by ending word, and its promotion as a set.
+///
+/// ```text
+///   classes[starts[g]..starts[g + 1]] = (word, cells): every cell c where a
+///       piece of g standing there has ending word `word`, distinct words
+///   zone[g], promoted[g]: the cells where a move of g promotes, the group it
+///       becomes (0 and g where it does not promote)
+/// ```
+/// Why by word: a piece's quiet targets whose cells have one word make
+/// children alike in everything the first look asks (the word of the child's
+/// pieces, its royal cells, the threats on them) but the mover's cell, so
+/// whether they are over is asked once for all of them, where it was asked for
+/// each move (most of Dobutsu's first look).
+#[derive(Clone, Debug)]
+pub(crate) struct SetLook {
+    cells: usize,
+    starts: Vec<usize>,
+    classes: Vec<(usize, u64)>,
+    zone: Vec<u64>,
+    promoted: Vec<usize>,
+    forced: Vec<bool>,
+}
+
+impl SetLook {
+    /// The layout for the game of `tables` with `index`, where the first look
+    /// applies ([`applies`]), every move is short ([`Tables::short_targets`])
+    /// and the index unranks to 64-bit sets
+    /// ([`PlacementIndex::unranks_to_sets`]); `None` elsewhere.
+    pub(crate) fn of(tables: &Tables, index: &PlacementIndex, terminals_indexed: bool) -> Option<SetLook> {
+        let cells = tables.board().cells();
+        let table = tables.endings().table()?;
+        let shaped = applies(tables, terminals_indexed)
+            && !tables.short_target_sets().is_empty()
+            && index.unranks_to_sets()
+            && tables.groups() <= MASK_GROUPS;
+        if !shaped {
+            return None;
+        }
+        let mut look = SetLook {
+            cells,
+            starts: vec![0],
+            classes: Vec::new(),
+            zone: Vec::new(),
+            promoted: Vec::new(),
+            forced: Vec::new(),
+        };
+        for g in 0..tables.groups() {
+            let first = look.classes.len();
+            for c in 0..cells {
+                let word = table.word_at(g * cells + c);
+                match look.classes[first..].iter_mut().find(|(w, _)| *w == word) {
+                    Some((_, set)) => *set |= 1 << c,
+                    None => look.classes.push((word, 1 << c)),
+                }
+            }
+            look.starts.push(look.classes.len());
+            let promotion = tables.promotion(g);
+            look.zone.push(promotion.map_or(0, |p| (0..cells).filter(|&c| p.zone[c]).fold(0, |set, c| set | 1 << c)));
+            look.promoted.push(promotion.map_or(g, |p| p.group));
+            look.forced.push(promotion.is_some_and(|p| p.forced));
+        }
+        Some(look)
+    }
+
+    /// The cells of group `g`, by the ending word a piece of `g` has there.
+    #[inline]
+    fn classes(&self, g: usize) -> &[(usize, u64)] {
+        &self.classes[self.starts[g]..self.starts[g + 1]]
+    }
+}
+
+/// Which bits of a set of words are had by one word, and by two (ORs of
+/// words folded in one at a time): the OR of all of them but one or two is
+/// then read off without going over them again.
+#[derive(Clone, Copy, Default)]
+struct Tally<W> {
+    once: W,
+    twice: W,
+    thrice: W,
+}
+
+impl<W> Tally<W>
+where
+    W: Copy + std::ops::BitOr<Output = W> + std::ops::BitAnd<Output = W> + std::ops::Not<Output = W>,
+{
+    #[inline]
+    fn add(&mut self, w: W) {
+        self.thrice = self.thrice | (self.twice & w);
+        self.twice = self.twice | (self.once & w);
+        self.once = self.once | w;
+    }
+
+    /// The OR of every word.
+    #[inline]
+    fn all(&self) -> W {
+        self.once
+    }
+
+    /// The OR of every word but `a`, one of them.
+    #[inline]
+    fn without(&self, a: W) -> W {
+        self.once & !(a & self.once & !self.twice)
+    }
+
+    /// The OR of every word but `a` and `b`, two of them.
+    #[inline]
+    fn without_two(&self, a: W, b: W) -> W {
+        let one = self.once & !self.twice;
+        let two = self.twice & !self.thrice;
+        self.once & !((one & (a | b)) | (two & a & b))
+    }
+}
+
+/// [`first_look`] of the position whose groups stand on `masks` (`masks[g]`:
+/// the cells of group g, [`PlacementIndex::unrank_sets`]) with the hand
+/// counts `hands` (by slot), `to_move` to move, room for `room` pieces: the
+/// same answer, read from the sets.
+///
+/// How it differs: the ORs of the pieces' words and threats with one or two of
+/// them left out come from [`Tally`], not from lists; a piece's quiet targets
+/// outside its promotion zone are taken a word at a time ([`SetLook`]) and
+/// counted, as are the drops off a gravity column; captures, promotions and
+/// falling drops are taken one at a time as before.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn first_look_sets(
+    tables: &Tables,
+    index: &PlacementIndex,
+    look: &SetLook,
+    masks: &[u64; MASK_GROUPS],
+    hands: &[u8],
+    to_move: usize,
+    room: usize,
+) -> FirstLook {
+    let table = tables.endings().table().expect("a set look is made only with an ending table");
+    let cells = look.cells;
+    let groups = tables.groups();
+    let pair = index.royal_pair();
+    let child_to_move = 1 - to_move;
+    // The words of every piece, the threats of the child's side to move's
+    // pieces (which its moves change only by a capture), those of the side to
+    // move's, the sides' cells.
+    let (mut words, mut threats) = (Tally::<usize>::default(), Tally::<u128>::default());
+    let (mut own_takes, mut own, mut enemy, mut pieces) = (0u128, 0u64, 0u64, 0usize);
+    for (g, &mask) in masks[..groups].iter().enumerate() {
+        if mask == 0 {
+            continue;
+        }
+        let side = tables.side_of(g);
+        if side == to_move {
+            own |= mask;
+        } else {
+            enemy |= mask;
+        }
+        pieces += mask.count_ones() as usize;
+        let mut bits = mask;
+        while bits != 0 {
+            let c = bits.trailing_zeros();
+            bits &= bits - 1;
+            words.add(table.word_at(g * cells + c as usize));
+            if let Some(pair) = pair {
+                let takes = pair.sure_takes(g, c);
+                if side == child_to_move {
+                    threats.add(takes);
+                } else {
+                    own_takes |= takes;
+                }
+            }
+        }
+    }
+    let word = words.all();
+    if let Some(outcome) = table.outcome(word, to_move) {
+        return FirstLook::Over(outcome);
+    }
+    let [first, second] = pair.map_or([usize::MAX; 2], |pair| pair.groups());
+    // The royal cells as (first, second), where both stand.
+    let royal_cells = pair.and_then(|_| {
+        let (x, y) = (masks[first], masks[second]);
+        (x != 0 && y != 0).then(|| (x.trailing_zeros(), y.trailing_zeros()))
+    });
+    // The side to move takes the other's royal piece at once.
+    let target = if to_move == 0 { second } else { first };
+    if pair.is_some() && masks[target] != 0 && own_takes >> masks[target].trailing_zeros() & 1 == 1 {
+        return FirstLook::ByRules;
+    }
+    let all_threats = threats.all();
+    let (mut count, mut best_over) = (0usize, None::<Value>);
+    // `targets` children, alike but for the mover's cell, with the child's
+    // word `child_word`, threats `child_threats` and royal cells
+    // `child_royals` (where the mover is the side to move's royal piece, its
+    // cell is each target in turn, `royal_moves`): each over, a win in 1 by
+    // the rules (the child's side to move takes the mover's royal piece for
+    // sure), or counted.
+    let mut tally =
+        |child_word: usize, targets: u64, child_royals: Option<(u32, u32)>, child_threats: u128, royal_moves: bool| {
+            if let Some(outcome) = table.outcome(child_word, child_to_move) {
+                best_over = best_over.max(Some(outcome.value().parent_view()));
+                return;
+            }
+            // The children where the mover's royal piece can be taken.
+            let taken = match child_royals {
+                None => 0,
+                Some(_) if royal_moves => targets & child_threats as u64,
+                Some((x, y)) if child_threats >> if to_move == 0 { x } else { y } & 1 == 1 => targets,
+                Some(_) => 0,
+            };
+            if taken != 0 {
+                best_over = best_over.max(Some(Value::Win(1).parent_view()));
+            }
+            count += (targets & !taken).count_ones() as usize;
+        };
+    let empty = !(own | enemy);
+    let mut can_pass = false;
+    for g in 0..groups {
+        let mask = masks[g];
+        if mask == 0 || tables.side_of(g) != to_move {
+            continue;
+        }
+        can_pass |= tables.stays(g);
+        let royal_moves = g == first || g == second;
+        let (zone, promoted, forced) = (look.zone[g], look.promoted[g], look.forced[g]);
+        let mut bits = mask;
+        while bits != 0 {
+            let from = bits.trailing_zeros();
+            bits &= bits - 1;
+            let own_word = table.word_at(g * cells + from as usize);
+            let rest = words.without(own_word);
+            let [onto_empty, onto_enemy] = tables.short_targets(g, from).expect("short targets");
+            // The royal cells after a move of this piece to `to`.
+            let royals_at = |to: u32| match royal_cells {
+                Some((_, y)) if g == first => Some((to, y)),
+                Some((x, _)) if g == second => Some((x, to)),
+                royals => royals,
+            };
+            let quiet = onto_empty as u64 & empty;
+            for &(class_word, class) in look.classes(g) {
+                let targets = quiet & !zone & class;
+                if targets != 0 {
+                    tally(rest | class_word, targets, royal_cells, all_threats, royal_moves);
+                }
+            }
+            let mut promotes = quiet & zone;
+            while promotes != 0 {
+                let to = promotes.trailing_zeros();
+                promotes &= promotes - 1;
+                let royals = royals_at(to);
+                tally(rest | table.word_at(promoted * cells + to as usize), 1 << to, royals, all_threats, false);
+                if !forced {
+                    tally(rest | table.word_at(g * cells + to as usize), 1 << to, royals, all_threats, false);
+                }
+            }
+            let mut takes = onto_enemy as u64 & enemy;
+            while takes != 0 {
+                let to = takes.trailing_zeros();
+                takes &= takes - 1;
+                let victim = (0..groups).find(|&h| masks[h] >> to & 1 == 1).expect("an enemy stands there");
+                let victim_word = table.word_at(victim * cells + to as usize);
+                let rest = words.without_two(own_word, victim_word);
+                let victim_threats = pair.map_or(0, |pair| pair.sure_takes(victim, to));
+                let child_threats = threats.without(victim_threats);
+                let royals = if victim == first || victim == second { None } else { royals_at(to) };
+                let in_zone = zone >> to & 1 == 1;
+                if in_zone {
+                    tally(rest | table.word_at(promoted * cells + to as usize), 1 << to, royals, child_threats, false);
+                }
+                if !in_zone || !forced {
+                    tally(rest | table.word_at(g * cells + to as usize), 1 << to, royals, child_threats, false);
+                }
+            }
+        }
+    }
+    if pieces < room {
+        for (g, drop) in tables.drops_by_group().iter().enumerate() {
+            let Some(drop) = drop else { continue };
+            if tables.side_of(g) != to_move || (drop.from_hand && hands[tables.hand_slot_of(g) as usize] == 0) {
+                continue;
+            }
+            if drop.gravity {
+                let occupied = (own | enemy) as u128;
+                for &top in tables.column_tops() {
+                    if let Some(to) = tables.fall(top, occupied) {
+                        if drop.allows(to) {
+                            tally(
+                                word | table.word_at(g * cells + to as usize),
+                                1 << to,
+                                royal_cells,
+                                all_threats,
+                                false,
+                            );
+                        }
+                    }
+                }
+                continue;
+            }
+            let allowed = drop.allowed_set as u64 & empty;
+            for &(class_word, class) in look.classes(g) {
+                let targets = allowed & class;
+                if targets != 0 {
+                    tally(word | class_word, targets, royal_cells, all_threats, false);
+                }
+            }
+        }
+    }
+    if can_pass {
+        tally(word, 1, royal_cells, all_threats, false);
+    }
+    FirstLook::Moves { count, best_over }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tally;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The ORs with one or two words left out equal the ORs taken again
+        /// over the others (words of 4 bits: most bits are had by several).
+        #[test]
+        fn tally_leaves_out_words_as_or_of_the_rest(
+            words in proptest::collection::vec(0usize..16, 2..9),
+            a in 0usize..8,
+            b in 0usize..8,
+        ) {
+            let (a, b) = (a % words.len(), b % words.len());
+            prop_assume!(a != b);
+            let mut tally = Tally::default();
+            words.iter().for_each(|&w| tally.add(w));
+            let or_but = |skip: &[usize]| {
+                words.iter().enumerate().filter(|(i, _)| !skip.contains(i)).fold(0, |set, (_, &w)| set | w)
+            };
+            prop_assert_eq!(tally.all(), or_but(&[]));
+            prop_assert_eq!(tally.without(words[a]), or_but(&[a]));
+            prop_assert_eq!(tally.without_two(words[a], words[b]), or_but(&[a, b]));
+        }
     }
 }

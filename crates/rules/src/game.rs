@@ -13,6 +13,7 @@
 use crate::bits::BitCore;
 use crate::board::{Board, Group};
 use crate::error::RulesError;
+use crate::first_look::SetLook;
 use crate::index::{Folds, PlacementIndex};
 use crate::knowledge::Knowledge;
 use crate::lines::book::{BookError, OpeningBook};
@@ -66,6 +67,9 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// The rays laid out for games whose parents are ranked from their child's
     /// pieces ([`crate::steps`]); `None` for other games.
     steps: Option<Arc<Steps>>,
+    /// Retrograde's first look read from the groups' cell sets, for games of
+    /// the shape [`crate::first_look::SetLook`] takes.
+    set_look: Option<Arc<SetLook>>,
 }
 
 impl RulesGame {
@@ -127,7 +131,17 @@ impl RulesGame {
             .ok()
             .filter(|index| fold.is_none() && crate::steps::ranks_parents(&tables, index))
             .map(|index| Arc::new(Steps::new(&tables, index)));
-        Ok(RulesGame { tables, index, race, mirror, side_swap, fold, lines, bits, scan, knowledge, steps })
+        let set_look = index
+            .as_ref()
+            .ok()
+            .filter(|_| steps.is_none())
+            .and_then(|index| {
+                // As `Indexed::terminals_indexed` says, from the parts.
+                let terminals_indexed = !tables.has_meetings() && index.holds_every_ending();
+                SetLook::of(&tables, index, terminals_indexed)
+            })
+            .map(Arc::new);
+        Ok(RulesGame { tables, index, race, mirror, side_swap, fold, lines, bits, scan, knowledge, steps, set_look })
     }
 
     /// The same game with an index for up to `limits[g]` pieces of each group.
@@ -155,6 +169,7 @@ impl RulesGame {
             scan: self.scan.clone(),
             knowledge: self.knowledge.clone(),
             steps: self.steps.clone(),
+            set_look: self.set_look.clone(),
         })
     }
 }
@@ -429,6 +444,12 @@ impl<const N: usize> RulesGame<N> {
     #[inline]
     pub(crate) fn steps(&self) -> Option<&Steps> {
         self.steps.as_deref()
+    }
+
+    /// The layout of the first look from cell sets, where the game has its
+    /// shape ([`SetLook::of`]).
+    pub(crate) fn set_look(&self) -> Option<&SetLook> {
+        self.set_look.as_deref()
     }
 
     /// The number of moves as the general move generator gives them (not the

@@ -106,21 +106,21 @@ impl<const N: usize> RulesGame<N> {
         }
     }
 
-    /// Calls `f(index, position)` for each of `indices` (ascending), holes skipped,
-    /// decoding the pieces once for the two sides to move of one placement: they
-    /// are neighbours (`2i`, `2i + 1`; every tier starts at an even index), where
-    /// the tiers hold both sides (else each index is a placement of its own).
-    /// `decode` gives the pieces at the placement's first index and the sides
-    /// to move they have there (bit s: side s).
-    fn for_each_paired(
+    /// Calls `f(index, decoded, side)` for each of `indices` (ascending), holes
+    /// skipped, decoding the pieces once for the two sides to move of one
+    /// placement: they are neighbours (`2i`, `2i + 1`; every tier starts at an
+    /// even index), where the tiers hold both sides (else each index is a
+    /// placement of its own). `decode` gives the pieces at the placement's
+    /// first index and the sides to move they have there (bit s: side s).
+    fn for_each_paired<T: Copy>(
         &self,
         indices: impl Iterator<Item = u64>,
-        decode: impl Fn(u64) -> Option<(RulesPosition<N>, u8)>,
-        mut f: impl FnMut(u64, RulesPosition<N>),
+        decode: impl Fn(u64) -> Option<(T, u8)>,
+        mut f: impl FnMut(u64, T, usize),
     ) {
         let shift = self.placement().side_shift();
         let side_mask = shift as u64;
-        let mut last: Option<(u64, Option<(RulesPosition<N>, u8)>)> = None;
+        let mut last: Option<(u64, Option<(T, u8)>)> = None;
         for index in indices {
             let pieces = match last {
                 Some((pair, decoded)) if pair == index >> shift => decoded,
@@ -130,14 +130,54 @@ impl<const N: usize> RulesGame<N> {
                     decoded
                 }
             };
-            if let Some((mut p, sides)) = pieces {
+            if let Some((decoded, sides)) = pieces {
                 let side = (index & side_mask) as usize;
                 if sides >> side & 1 == 1 {
-                    p.set_to_move(side);
-                    f(index, p);
+                    f(index, decoded, side);
                 }
             }
         }
+    }
+
+    /// [`Self::for_each_paired`] of positions, each with its side to move.
+    fn for_each_paired_position(
+        &self,
+        indices: impl Iterator<Item = u64>,
+        decode: impl Fn(u64) -> Option<(RulesPosition<N>, u8)>,
+        mut f: impl FnMut(u64, RulesPosition<N>),
+    ) {
+        self.for_each_paired(indices, decode, |index, mut p: RulesPosition<N>, side| {
+            p.set_to_move(side);
+            f(index, p)
+        })
+    }
+
+    /// [`Indexed::for_each_first_look_in`] from the groups' cell sets
+    /// ([`crate::first_look::first_look_sets`]), each placement unranked once
+    /// to sets ([`crate::index::PlacementIndex::unrank_sets`]), no position
+    /// made.
+    fn for_each_set_look_in(
+        &self,
+        look: &crate::first_look::SetLook,
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, gsolve_engine::FirstLook),
+    ) {
+        let (tables, placement) = (self.tables(), self.placement());
+        let groups = tables.groups();
+        let indices = range.start..range.end.min(placement.size());
+        self.for_each_paired(
+            indices,
+            |index| {
+                let tier = placement.tier_at(index);
+                let info = &placement.tiers()[tier];
+                let mut masks = [0u64; crate::index::MASK_GROUPS];
+                placement.unrank_sets::<N>(tier, index - info.offset, &mut masks).then_some(((masks, tier), info.sides))
+            },
+            |index, (masks, tier), side| {
+                let hands = &placement.tiers()[tier].counts[groups..];
+                f(index, crate::first_look::first_look_sets(tables, placement, look, &masks, hands, side, N))
+            },
+        )
     }
 }
 
@@ -214,7 +254,7 @@ impl<const N: usize> Indexed for RulesGame<N> {
     fn for_each_position_in(&self, range: std::ops::Range<u64>, f: impl FnMut(u64, RulesPosition<N>)) {
         let Some(placement) = self.index() else { return };
         let indices = range.start..range.end.min(placement.size());
-        self.for_each_paired(
+        self.for_each_paired_position(
             indices,
             |index| {
                 let tier = placement.tier_at(index);
@@ -226,11 +266,16 @@ impl<const N: usize> Indexed for RulesGame<N> {
     }
 
     /// Read from the piece list where the game's pieces only step
-    /// ([`crate::steps`]); from the pieces' ending words where a turn moves one
-    /// piece and the endings are one table ([`crate::first_look`]); else the
+    /// ([`crate::steps`]); from the groups' cell sets where besides every move
+    /// is short and the board has at most 64 cells ([`crate::first_look`],
+    /// "From cell sets"), else from the pieces' ending words where a turn
+    /// moves one piece and the endings are one table; else the
     /// engine's default (each position decoded, its moves counted or its
     /// children played).
     fn for_each_first_look_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, gsolve_engine::FirstLook)) {
+        if let Some(look) = self.set_look() {
+            return self.for_each_set_look_in(look, range, f);
+        }
         let terminals_indexed = self.terminals_indexed();
         if self.steps().is_none() && crate::first_look::applies(self.tables(), terminals_indexed) {
             let (tables, placement) = (self.tables(), self.placement());
@@ -377,7 +422,7 @@ impl<const N: usize> Tiered for RulesGame<N> {
     ) {
         let placement = self.placement();
         let sides = placement.tier_sides(tier as usize);
-        self.for_each_paired(indices, |index| placement.pieces_in(tier as usize, index).map(|p| (p, sides)), f)
+        self.for_each_paired_position(indices, |index| placement.pieces_in(tier as usize, index).map(|p| (p, sides)), f)
     }
 
     /// Ranked move by move where the game has the shape [`crate::scan`] takes;

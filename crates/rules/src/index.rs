@@ -1801,13 +1801,46 @@ impl PlacementIndex {
     /// general walk's set-up and divisions were a tenth of Dobutsu's solve.
     #[inline]
     fn unrank_small<const N: usize>(&self, tier: usize, index: u64, list: &mut [u32; N]) -> Option<usize> {
+        let mut len = 0;
+        let placed = self.unrank_small_groups::<N>(tier, index, |g, mut bits| {
+            while bits != 0 {
+                list[len] = pack(g, bits.trailing_zeros());
+                len += 1;
+                bits &= bits - 1;
+            }
+        });
+        placed.then_some(len)
+    }
+
+    /// The cells of each group at an index of a tier as 64-bit sets
+    /// (`masks[g]`, bit c for cell c; every other entry 0), on a board of at
+    /// most 64 cells with at most [`MASK_GROUPS`] groups ([`Self::unranks_to_sets`]):
+    /// [`Self::unrank_pieces`] without the list. False where the index is a hole.
+    #[inline]
+    pub(crate) fn unrank_sets<const N: usize>(&self, tier: usize, index: u64, masks: &mut [u64; MASK_GROUPS]) -> bool {
+        *masks = [0; MASK_GROUPS];
+        self.unrank_small_groups::<N>(tier, index, |g, cells| masks[g] = cells)
+    }
+
+    /// Does [`Self::unrank_sets`] unrank this index (at most 64 cells and
+    /// [`MASK_GROUPS`] groups)?
+    pub(crate) fn unranks_to_sets(&self) -> bool {
+        self.cells <= 64 && self.groups <= MASK_GROUPS
+    }
+
+    /// The walk of [`Self::unrank_small`] and [`Self::unrank_sets`]: calls
+    /// `placed(g, cells)` with the cells of each group that has pieces in the
+    /// tier, in group order (the royal pair's second group in its own turn);
+    /// false where the index is a hole (some groups may have been placed).
+    /// No group has more than `N` pieces.
+    #[inline(always)]
+    fn unrank_small_groups<const N: usize>(&self, tier: usize, index: u64, mut placed: impl FnMut(usize, u64)) -> bool {
         debug_assert!(self.cells <= 64 && self.groups <= MASK_GROUPS);
         let info = &self.tiers[tier];
         let groups = self.groups;
         let magics = &self.tier_magic[tier * groups..][..groups];
         let mut masks = [0u64; MASK_GROUPS];
         let mut all = 0u64;
-        let mut len = 0;
         let mut rest = index >> self.side_shift;
         let mut ranks = [0u32; N];
         for (g, &count) in info.counts[..groups].iter().enumerate() {
@@ -1820,17 +1853,15 @@ impl PlacementIndex {
             if let Some(pair) = &self.royal_pair {
                 if g == pair.first {
                     let (x, y) = pair.cells_of[group_rank as usize];
-                    list[len] = pack(g, x);
-                    len += 1;
+                    placed(g, 1 << x);
                     masks[g] = 1 << x;
                     masks[pair.second] = 1 << y;
                     all |= 1 << x | 1 << y;
                     continue;
                 }
                 if g == pair.second {
-                    // Placed with the first: it comes here in the sorted list.
-                    list[len] = pack(g, masks[g].trailing_zeros());
-                    len += 1;
+                    // Placed with the first: it comes here in group order.
+                    placed(g, masks[g]);
                     continue;
                 }
             }
@@ -1854,18 +1885,13 @@ impl PlacementIndex {
                 }
             };
             if mask & all != 0 {
-                return None; // an earlier group not within stands there: a hole
+                return false; // an earlier group not within stands there: a hole
             }
-            let mut bits = mask;
-            while bits != 0 {
-                list[len] = pack(g, bits.trailing_zeros());
-                len += 1;
-                bits &= bits - 1;
-            }
+            placed(g, mask);
             masks[g] = mask;
             all |= mask;
         }
-        Some(len)
+        true
     }
 
     /// The whole-game index of a position.
@@ -2101,7 +2127,7 @@ fn group_places(tables: &Tables, groups: usize, keep: impl Fn(usize, u32) -> boo
 pub(crate) const FEW_PIECES: usize = 16;
 
 /// The most groups whose cells [`Taken`] keeps as bit sets.
-const MASK_GROUPS: usize = 16;
+pub(crate) const MASK_GROUPS: usize = 16;
 
 /// The cells earlier groups took, by group: how many of those within a group lie
 /// below a cell, which free place has a given rank, whether a cell is taken. Bit
