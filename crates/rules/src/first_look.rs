@@ -322,14 +322,16 @@ fn short_moves<const N: usize>(tables: &Tables, p: &RulesPosition<N>, mut f: imp
 /// ```text
 ///   classes[starts[g]..starts[g + 1]] = (word, cells): every cell c where a
 ///       piece of g standing there has ending word `word`, distinct words
-///   zone[g], promoted[g]: the cells where a move of g promotes, the group it
-///       becomes (0 and g where it does not promote)
+///   zone[g], promoted[g], forced[g]: the cells where a move of g promotes,
+///       the group it becomes, whether it must (0, g and false where it does
+///       not promote)
 /// ```
 /// Why by word: a piece's quiet targets whose cells have one word make
 /// children alike in everything the first look asks (the word of the child's
-/// pieces, its royal cells, the threats on them) but the mover's cell, so
-/// whether they are over is asked once for all of them, where it was asked for
-/// each move (most of Dobutsu's first look).
+/// pieces, the threats on the royal pieces, the royal cells unless the mover
+/// is one) but the mover's cell, so whether they are over is asked once for
+/// all of them, where it was asked for each move (most of Dobutsu's first
+/// look); a royal mover's targets are met with the threats as a set.
 #[derive(Clone, Debug)]
 pub(crate) struct SetLook {
     cells: usize,
@@ -388,9 +390,9 @@ impl SetLook {
     }
 }
 
-/// Which bits of a set of words are had by one word, and by two (ORs of
-/// words folded in one at a time): the OR of all of them but one or two is
-/// then read off without going over them again.
+/// Which bits of a set of words are had by at least one word, two, three
+/// (the words folded in one at a time): the OR of all of them but one or two
+/// of them is then read off without going over them again.
 #[derive(Clone, Copy, Default)]
 struct Tally<W> {
     once: W,
@@ -438,10 +440,9 @@ where
 /// How it differs: the ORs of the pieces' words and threats with one or two of
 /// them left out come from [`Tally`], not from lists; a piece's quiet targets
 /// outside its promotion zone are taken a word at a time ([`SetLook`]) and
-/// counted, as are the drops off a gravity column; captures, promotions and
+/// counted, as are the drops without gravity; captures, promotions and
 /// falling drops are taken one at a time as before.
 #[inline]
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn first_look_sets(
     tables: &Tables,
     index: &PlacementIndex,

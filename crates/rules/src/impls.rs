@@ -175,7 +175,17 @@ impl<const N: usize> RulesGame<N> {
             },
             |index, (masks, tier), side| {
                 let hands = &placement.tiers()[tier].counts[groups..];
-                f(index, crate::first_look::first_look_sets(tables, placement, look, &masks, hands, side, N))
+                let look = crate::first_look::first_look_sets(tables, placement, look, &masks, hands, side, N);
+                #[cfg(debug_assertions)]
+                {
+                    // The tests' builds check it against the look from the list.
+                    let offset = placement.tiers()[tier].offset;
+                    let mut p: RulesPosition<N> = placement.pieces_in(tier, index - offset).expect("not a hole");
+                    p.set_to_move(side);
+                    let from_list = crate::first_look::first_look(tables, placement, &p);
+                    debug_assert_eq!(look, from_list, "the first look from sets at {index}");
+                }
+                f(index, look)
             },
         )
     }
@@ -266,10 +276,10 @@ impl<const N: usize> Indexed for RulesGame<N> {
     }
 
     /// Read from the piece list where the game's pieces only step
-    /// ([`crate::steps`]); from the groups' cell sets where besides every move
-    /// is short and the board has at most 64 cells ([`crate::first_look`],
-    /// "From cell sets"), else from the pieces' ending words where a turn
-    /// moves one piece and the endings are one table; else the
+    /// ([`crate::steps`]); where a turn moves one piece and the endings are
+    /// one table ([`crate::first_look`]), from the groups' cell sets if every
+    /// move is short and the board has at most 64 cells ("From cell sets"),
+    /// else from the pieces' ending words; else the
     /// engine's default (each position decoded, its moves counted or its
     /// children played).
     fn for_each_first_look_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, gsolve_engine::FirstLook)) {

@@ -1819,7 +1819,19 @@ impl PlacementIndex {
     #[inline]
     pub(crate) fn unrank_sets<const N: usize>(&self, tier: usize, index: u64, masks: &mut [u64; MASK_GROUPS]) -> bool {
         *masks = [0; MASK_GROUPS];
-        self.unrank_small_groups::<N>(tier, index, |g, cells| masks[g] = cells)
+        let placed = self.unrank_small_groups::<N>(tier, index, |g, cells| masks[g] = cells);
+        #[cfg(debug_assertions)]
+        {
+            let mut general = [0u32; N];
+            let len = self.unrank_general(tier, index, &mut general);
+            debug_assert_eq!(placed, len.is_some(), "the sets find the same holes");
+            if let Some(len) = len {
+                let mut sets = [0u64; MASK_GROUPS];
+                general[..len].iter().for_each(|&q| sets[group_of(q)] |= 1 << cell_of(q));
+                debug_assert_eq!(*masks, sets, "and the same cells");
+            }
+        }
+        placed
     }
 
     /// Does [`Self::unrank_sets`] unrank this index (at most 64 cells and
