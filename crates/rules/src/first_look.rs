@@ -350,10 +350,8 @@ impl SetLook {
     pub(crate) fn of(tables: &Tables, index: &PlacementIndex, terminals_indexed: bool) -> Option<SetLook> {
         let cells = tables.board().cells();
         let table = tables.endings().table()?;
-        let shaped = applies(tables, terminals_indexed)
-            && !tables.short_target_sets().is_empty()
-            && index.unranks_to_sets()
-            && tables.groups() <= MASK_GROUPS;
+        let shaped =
+            applies(tables, terminals_indexed) && !tables.short_target_sets().is_empty() && index.unranks_to_sets();
         if !shaped {
             return None;
         }
