@@ -392,7 +392,7 @@ impl SetLook {
 /// (the words folded in one at a time): the OR of all of them but one or two
 /// of them is then read off without going over them again.
 #[derive(Clone, Copy, Default)]
-struct Tally<W> {
+pub(crate) struct Tally<W> {
     once: W,
     twice: W,
     thrice: W,
@@ -403,7 +403,7 @@ where
     W: Copy + std::ops::BitOr<Output = W> + std::ops::BitAnd<Output = W> + std::ops::Not<Output = W>,
 {
     #[inline]
-    fn add(&mut self, w: W) {
+    pub(crate) fn add(&mut self, w: W) {
         self.thrice = self.thrice | (self.twice & w);
         self.twice = self.twice | (self.once & w);
         self.once = self.once | w;
@@ -411,13 +411,13 @@ where
 
     /// The OR of every word.
     #[inline]
-    fn all(&self) -> W {
+    pub(crate) fn all(&self) -> W {
         self.once
     }
 
     /// The OR of every word but `a`, one of them.
     #[inline]
-    fn without(&self, a: W) -> W {
+    pub(crate) fn without(&self, a: W) -> W {
         self.once & !(a & self.once & !self.twice)
     }
 

@@ -22,6 +22,7 @@ use crate::moves;
 use crate::position::{RulesPosition, MAX_PIECES};
 use crate::race::Race;
 use crate::scan::PlacementScan;
+use crate::set_unmoves::SetUnmoves;
 use crate::spec::Rules;
 use crate::steps::Steps;
 use crate::symmetry::{Fold, Symmetry};
@@ -70,6 +71,9 @@ pub struct RulesGame<const N: usize = MAX_PIECES> {
     /// Retrograde's first look read from the groups' cell sets, for games of
     /// the shape [`crate::first_look::SetLook`] takes.
     set_look: Option<Arc<SetLook>>,
+    /// Retrograde's parents walked on cell sets, for games of the shape
+    /// [`SetUnmoves`] takes.
+    set_unmoves: Option<Arc<SetUnmoves>>,
 }
 
 impl RulesGame {
@@ -141,7 +145,26 @@ impl RulesGame {
                 SetLook::of(&tables, index, terminals_indexed)
             })
             .map(Arc::new);
-        Ok(RulesGame { tables, index, race, mirror, side_swap, fold, lines, bits, scan, knowledge, steps, set_look })
+        let set_unmoves = index
+            .as_ref()
+            .ok()
+            .and_then(|index| SetUnmoves::of(&tables, index, fold.as_deref(), set_look.is_some()))
+            .map(Arc::new);
+        Ok(RulesGame {
+            tables,
+            index,
+            race,
+            mirror,
+            side_swap,
+            fold,
+            lines,
+            bits,
+            scan,
+            knowledge,
+            steps,
+            set_look,
+            set_unmoves,
+        })
     }
 
     /// The same game with an index for up to `limits[g]` pieces of each group.
@@ -170,6 +193,7 @@ impl RulesGame {
             knowledge: self.knowledge.clone(),
             steps: self.steps.clone(),
             set_look: self.set_look.clone(),
+            set_unmoves: self.set_unmoves.clone(),
         })
     }
 }
@@ -450,6 +474,12 @@ impl<const N: usize> RulesGame<N> {
     /// shape ([`SetLook::of`]).
     pub(crate) fn set_look(&self) -> Option<&SetLook> {
         self.set_look.as_deref()
+    }
+
+    /// The layout of the parents' walk on cell sets, where the game has its
+    /// shape ([`SetUnmoves::of`]).
+    pub(crate) fn set_unmoves(&self) -> Option<&SetUnmoves> {
+        self.set_unmoves.as_deref()
     }
 
     /// The number of moves as the general move generator gives them (not the

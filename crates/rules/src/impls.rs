@@ -328,12 +328,36 @@ impl<const N: usize> Unmoves for RulesGame<N> {
     }
 
     /// Ranked from the child's pieces where the game's pieces only step
-    /// ([`crate::steps`]); else each parent built and indexed.
+    /// ([`crate::steps`]); walked on cell sets where the game has that shape
+    /// ([`crate::set_unmoves`]); else each parent built and indexed.
     #[inline]
     fn for_each_parent_index(&self, index: u64, mut f: impl FnMut(u64)) {
         if let Some(steps) = self.steps() {
             return crate::steps::for_each_parent_index::<N>(self.tables(), self.placement(), steps, index, &mut f);
         }
+        if let Some(walk) = self.set_unmoves() {
+            #[cfg(debug_assertions)]
+            {
+                // The tests' builds check the walk on sets against the list's.
+                let (mut on_sets, mut listed) = (Vec::new(), Vec::new());
+                walk.for_each_parent_index::<N>(self.tables(), self.placement(), self.fold(), index, &mut |p| {
+                    on_sets.push(p)
+                });
+                self.for_each_listed_parent_index(index, |p| listed.push(p));
+                on_sets.sort_unstable();
+                listed.sort_unstable();
+                debug_assert_eq!(on_sets, listed, "the parents on sets of {index}");
+            }
+            return walk.for_each_parent_index::<N>(self.tables(), self.placement(), self.fold(), index, &mut f);
+        }
+        self.for_each_listed_parent_index(index, f)
+    }
+}
+
+impl<const N: usize> RulesGame<N> {
+    /// [`Unmoves::for_each_parent_index`] from the child's piece list: each
+    /// parent built, or ranked from the child's ranks where it is quiet.
+    fn for_each_listed_parent_index(&self, index: u64, mut f: impl FnMut(u64)) {
         let position = self.position(index).expect("a parent's index names a position");
         match self.fold() {
             None => {

@@ -264,6 +264,14 @@ pub(crate) struct GroupRanks {
     unranked: u32,
 }
 
+impl GroupRanks {
+    /// Does a tier hold the counts and hands?
+    #[inline]
+    pub(crate) fn has_tier(&self) -> bool {
+        self.tier.is_some()
+    }
+}
+
 /// The two pieces of a placement in a tier of two single pieces
 /// ([`PlacementIndex::unrank_pair`]); index 0 is the earlier group's.
 ///
@@ -1160,27 +1168,48 @@ impl PlacementIndex {
         if self.cells > 64 || self.groups > MASK_GROUPS || self.uses_few(p) {
             return None;
         }
-        let packed = p.packed();
+        let mut masks = [0u64; MASK_GROUPS];
+        for &q in p.packed() {
+            masks[group_of(q)] |= 1 << cell_of(q);
+        }
+        let mut hands = [0u8; MAX_HAND_SLOTS];
+        for (slot, hand) in hands[..self.slots].iter_mut().enumerate() {
+            *hand = p.in_hand(slot);
+        }
+        Some(self.group_ranks_of_sets(&masks, &hands[..self.slots], hint))
+    }
+
+    /// [`Self::group_ranks`] of the placement whose groups stand on `masks`
+    /// (`masks[g]`: group g's cells) with the hand counts `hands` (by slot),
+    /// on a board of at most 64 cells with at most [`MASK_GROUPS`] groups, where
+    /// no position is ranked by [`Self::locate_few`] ([`Self::ranks_sets`]).
+    #[inline]
+    pub(crate) fn group_ranks_of_sets(
+        &self,
+        masks: &[u64; MASK_GROUPS],
+        hands: &[u8],
+        hint: &mut TierHint,
+    ) -> GroupRanks {
+        debug_assert!(self.cells <= 64 && self.groups <= MASK_GROUPS && hands.len() == self.slots);
         let groups = self.groups;
         let cells = self.cells as usize;
-        let mut ranks = GroupRanks::default();
+        let mut ranks = GroupRanks { masks: *masks, ..GroupRanks::default() };
         let mut counts = [0u8; MASK_GROUPS];
         let mut code = 0u64;
-        for &q in packed {
-            let g = group_of(q);
-            counts[g] += 1;
-            code = code.wrapping_add(self.strides[g]);
-            ranks.masks[g] |= 1 << cell_of(q);
+        for g in 0..groups {
+            let count = masks[g].count_ones();
+            counts[g] = count as u8;
+            code = code.wrapping_add(count as u64 * self.strides[g]);
         }
-        for slot in 0..self.slots {
-            code = code.wrapping_add(p.in_hand(slot) as u64 * self.strides[groups + slot]);
+        for (slot, &hand) in hands.iter().enumerate() {
+            code = code.wrapping_add(hand as u64 * self.strides[groups + slot]);
         }
-        let hands_fit = (0..self.slots).all(|slot| p.in_hand(slot) <= self.limits[groups + slot]);
+        let hands_fit = hands.iter().zip(&self.limits[groups..]).all(|(c, l)| c <= l);
         let fits = hands_fit && counts[..groups].iter().zip(&self.limits).all(|(c, l)| c <= l);
         let Some(tier) = fits.then(|| self.tier_of_code_hinted(code, hint)).flatten() else {
             // No tier holds the counts, which a quiet move keeps: no such parent
             // has an index.
-            return Some(ranks);
+            return ranks;
         };
         let info = &self.tiers[tier];
         ranks.tier = Some(tier as u32);
@@ -1219,7 +1248,85 @@ impl PlacementIndex {
                 None => ranks.unranked |= 1 << g,
             }
         }
-        Some(ranks)
+        ranks
+    }
+
+    /// Does [`Self::group_ranks_of_sets`] rank every placement of the index:
+    /// at most 64 cells and [`MASK_GROUPS`] groups, and hands or a royal pair
+    /// (so that no position is ranked by [`Self::locate_few`])?
+    pub(crate) fn ranks_sets(&self) -> bool {
+        self.unranks_to_sets() && (self.slots > 0 || self.royal_pair.is_some())
+    }
+
+    /// The whole-game index of the placement whose groups stand on `masks`
+    /// with the hand counts `hands`, `to_move` to move, where
+    /// [`Self::ranks_sets`]: [`Self::locate_hinted`]'s, `None` where it has
+    /// none. [`Self::group_ranks_of_sets`] without keeping the ranks.
+    ///
+    /// Why: every parent that changes the counts (a capture, a drop, a
+    /// promotion undone) is ranked once, and keeping each group's digit,
+    /// multiplier and taken cells cost more than the ranking.
+    #[inline]
+    pub(crate) fn index_of_sets(
+        &self,
+        masks: &[u64; MASK_GROUPS],
+        hands: &[u8],
+        to_move: usize,
+        hint: &mut TierHint,
+    ) -> Option<u64> {
+        debug_assert!(self.cells <= 64 && self.groups <= MASK_GROUPS && hands.len() == self.slots);
+        let groups = self.groups;
+        let mut code = 0u64;
+        for (g, mask) in masks[..groups].iter().enumerate() {
+            let count = mask.count_ones() as u8;
+            if count > self.limits[g] {
+                return None;
+            }
+            code = code.wrapping_add(count as u64 * self.strides[g]);
+        }
+        for (slot, &hand) in hands.iter().enumerate() {
+            if hand > self.limits[groups + slot] {
+                return None;
+            }
+            code = code.wrapping_add(hand as u64 * self.strides[groups + slot]);
+        }
+        let tier = self.tier_of_code_hinted(code, hint)?;
+        let info = &self.tiers[tier];
+        if info.sides >> to_move & 1 == 0 {
+            return None;
+        }
+        // As `group_ranks_of_sets`: a group's taken cells are those of the
+        // groups ranked before it (the pair's second with its first).
+        let (mut rank, mut mult, mut all) = (0u64, 1u64, 0u64);
+        for (g, &mask) in masks[..groups].iter().enumerate() {
+            let digit = match &self.royal_pair {
+                Some(pair) if g == pair.first => {
+                    let second = masks[pair.second];
+                    all |= mask | second;
+                    pair.rank_at(mask.trailing_zeros(), second.trailing_zeros())?
+                }
+                Some(pair) if g == pair.second => 0,
+                _ if mask == 0 => 0,
+                _ => {
+                    let taken = self.places[g].taken_small(masks, all);
+                    all |= mask;
+                    self.digit_of(g, mask, taken, self.cells as usize)?
+                }
+            };
+            rank = rank.wrapping_add(digit.wrapping_mul(mult));
+            mult = mult.wrapping_mul(info.radices[g]);
+        }
+        Some(info.offset + (rank << self.side_shift) + to_move as u64)
+    }
+
+    /// The whole-game index of the position `ranks` ranks with `to_move` to
+    /// move: what [`Self::locate_hinted`] gives it, `None` where no tier holds
+    /// it, a group has no digit or the tier lacks that side to move.
+    #[inline]
+    pub(crate) fn ranked_index(&self, ranks: &GroupRanks, to_move: usize) -> Option<u64> {
+        ranks.tier?;
+        (ranks.unranked == 0 && ranks.sides >> to_move & 1 == 1)
+            .then(|| ranks.offset + (ranks.rank << self.side_shift) + to_move as u64)
     }
 
     /// The index of the position `ranks` ranks ([`Self::group_ranks`]) with the
