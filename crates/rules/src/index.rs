@@ -1179,6 +1179,29 @@ impl PlacementIndex {
         Some(self.group_ranks_of_sets(&masks, &hands[..self.slots], hint))
     }
 
+    /// The tier of the counts of the groups on `masks` and of the hands
+    /// `hands`, `None` where a count passes its limit (its code would alias
+    /// another vector's) or no tier holds them.
+    #[inline]
+    fn tier_of_sets(&self, masks: &[u64; MASK_GROUPS], hands: &[u8], hint: &mut TierHint) -> Option<usize> {
+        let groups = self.groups;
+        let mut code = 0u64;
+        for (g, mask) in masks[..groups].iter().enumerate() {
+            let count = mask.count_ones() as u8;
+            if count > self.limits[g] {
+                return None;
+            }
+            code = code.wrapping_add(count as u64 * self.strides[g]);
+        }
+        for (slot, &hand) in hands.iter().enumerate() {
+            if hand > self.limits[groups + slot] {
+                return None;
+            }
+            code = code.wrapping_add(hand as u64 * self.strides[groups + slot]);
+        }
+        self.tier_of_code_hinted(code, hint)
+    }
+
     /// [`Self::group_ranks`] of the placement whose groups stand on `masks`
     /// (`masks[g]`: group g's cells) with the hand counts `hands` (by slot),
     /// on a board of at most 64 cells with at most [`MASK_GROUPS`] groups, where
@@ -1194,19 +1217,7 @@ impl PlacementIndex {
         let groups = self.groups;
         let cells = self.cells as usize;
         let mut ranks = GroupRanks { masks: *masks, ..GroupRanks::default() };
-        let mut counts = [0u8; MASK_GROUPS];
-        let mut code = 0u64;
-        for g in 0..groups {
-            let count = masks[g].count_ones();
-            counts[g] = count as u8;
-            code = code.wrapping_add(count as u64 * self.strides[g]);
-        }
-        for (slot, &hand) in hands.iter().enumerate() {
-            code = code.wrapping_add(hand as u64 * self.strides[groups + slot]);
-        }
-        let hands_fit = hands.iter().zip(&self.limits[groups..]).all(|(c, l)| c <= l);
-        let fits = hands_fit && counts[..groups].iter().zip(&self.limits).all(|(c, l)| c <= l);
-        let Some(tier) = fits.then(|| self.tier_of_code_hinted(code, hint)).flatten() else {
+        let Some(tier) = self.tier_of_sets(masks, hands, hint) else {
             // No tier holds the counts, which a quiet move keeps: no such parent
             // has an index.
             return ranks;
@@ -1216,10 +1227,10 @@ impl PlacementIndex {
         ranks.offset = info.offset;
         ranks.sides = info.sides;
         let mut mult = 1u64;
-        for (g, (&count, &radix)) in counts[..groups].iter().zip(&info.radices).enumerate() {
+        for (g, &radix) in info.radices[..groups].iter().enumerate() {
             ranks.mults[g] = mult;
             mult = mult.wrapping_mul(radix);
-            if count > 0 {
+            if masks[g] != 0 {
                 ranks.present |= 1 << g;
             }
         }
@@ -1276,21 +1287,7 @@ impl PlacementIndex {
     ) -> Option<u64> {
         debug_assert!(self.cells <= 64 && self.groups <= MASK_GROUPS && hands.len() == self.slots);
         let groups = self.groups;
-        let mut code = 0u64;
-        for (g, mask) in masks[..groups].iter().enumerate() {
-            let count = mask.count_ones() as u8;
-            if count > self.limits[g] {
-                return None;
-            }
-            code = code.wrapping_add(count as u64 * self.strides[g]);
-        }
-        for (slot, &hand) in hands.iter().enumerate() {
-            if hand > self.limits[groups + slot] {
-                return None;
-            }
-            code = code.wrapping_add(hand as u64 * self.strides[groups + slot]);
-        }
-        let tier = self.tier_of_code_hinted(code, hint)?;
+        let tier = self.tier_of_sets(masks, hands, hint)?;
         let info = &self.tiers[tier];
         if info.sides >> to_move & 1 == 0 {
             return None;

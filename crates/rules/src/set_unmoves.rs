@@ -4,8 +4,10 @@
 //! # Shape
 //! Games where both sides move one piece a turn, every move is short (a step
 //! or a leap: [`crate::tables::Tables::short_sources`]), the endings are one
-//! table and no piece leaves a trail ([`crate::first_look::SetLook`]'s shape),
-//! on boards of at most 64 cells with at most [`MASK_GROUPS`] groups, whose
+//! table, being stuck is a loss (so a position's ending word says whether it
+//! is over), no pieces meet, no piece leaves a trail and the index leaves
+//! some endings out ([`crate::first_look::applies`], [`crate::first_look::SetLook`]'s
+//! shape), on boards of at most 64 cells with at most [`MASK_GROUPS`] groups, whose
 //! index has hands or a royal pair ([`PlacementIndex::ranks_sets`]). Dobutsu
 //! shogi is one; so is any rules file of that shape. The rules decide.
 //!
@@ -35,7 +37,10 @@
 //!    ([`PlacementIndex::group_ranks_of_sets`], once a child, then
 //!    [`PlacementIndex::moved_index`]), any other from its own sets
 //!    ([`PlacementIndex::index_of_sets`]); a mirrored parent's sets are mapped
-//!    as the base's are.
+//!    as the base's are. Unfolded, the child is the base, and a parent that
+//!    changes the counts is ranked through [`PlacementIndex::group_ranks_of_sets`]
+//!    so that one whose counts are a tier but that has no index is told from
+//!    one whose counts are none, as the list's walk tells them.
 //!
 //! Why: on the endgame `le./.c./.C./E.L s -` of Dobutsu shogi (one thread,
 //! `valgrind --tool=callgrind`), the walk over lists of pieces and the
@@ -59,10 +64,10 @@ use crate::unmoves::Quiet;
 /// A position as cell sets: `masks[g]` the cells of group g, `hands[s]` the
 /// pieces in hand slot s, `to_move` to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Sets {
-    pub(crate) masks: [u64; MASK_GROUPS],
-    pub(crate) hands: [u8; MAX_HAND_SLOTS],
-    pub(crate) to_move: usize,
+struct Sets {
+    masks: [u64; MASK_GROUPS],
+    hands: [u8; MAX_HAND_SLOTS],
+    to_move: usize,
 }
 
 impl Sets {
@@ -112,7 +117,7 @@ impl Sets {
 /// A parent as the walk yields it: a quiet move of one piece (the counts and
 /// hands are the child's), or made whole.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum SetParent<'p> {
+enum SetParent<'p> {
     Quiet(Quiet),
     Built(&'p Sets),
 }
@@ -123,6 +128,7 @@ struct SetDrop {
     allowed: u64,
     gravity: bool,
     from_hand: bool,
+    /// The hand slot, read only where `from_hand`.
     slot: usize,
 }
 
@@ -136,7 +142,8 @@ struct RoyalTakers {
 }
 
 /// Who of the side that moved takes on the other's royal cell in the child:
-/// how many pieces (up to two), and the one where there is one.
+/// how many pieces (counted up to two a group: two or more means several),
+/// and the one where there is one.
 #[derive(Clone, Copy)]
 struct Takers {
     /// The royal cell's bit.
@@ -187,6 +194,7 @@ impl SetUnmoves {
     /// [`crate::first_look::SetLook`]'s shape.
     pub(crate) fn of(tables: &Tables, index: &PlacementIndex, fold: Option<&Fold>, set_look: bool) -> Option<Self> {
         let shaped = set_look
+            && tables.endings().stuck() == gsolve_engine::Outcome::Loss
             && index.ranks_sets()
             && (0..2).all(|side| tables.turn_of(side) == Turn::OnePiece)
             && tables.short_sources(0, 0).is_some();
@@ -197,11 +205,11 @@ impl SetUnmoves {
         let (cells, groups, slots) = (tables.board().cells(), tables.groups(), tables.hand_groups().len());
         let set =
             |cells_of: &dyn Fn(u32) -> bool| (0..cells as u32).filter(|&c| cells_of(c)).fold(0u64, |s, c| s | 1 << c);
-        let swap = match fold.and_then(|fold| fold.swap()) {
+        let swap = match fold.and_then(Fold::swap) {
             Some(swap) => Some(SetImage::of(swap)?),
             None => None,
         };
-        let mirror = match fold.and_then(|fold| fold.mirror()) {
+        let mirror = match fold.and_then(Fold::mirror) {
             Some(mirror) => Some(SetImage::of(mirror)?),
             None => None,
         };
@@ -281,7 +289,7 @@ impl SetUnmoves {
 
     /// Calls `f` with each parent of `c` (module docs, "How", step 3), a
     /// position where play goes on, whose parents have room for `N` pieces.
-    pub(crate) fn parents<const N: usize>(&self, tables: &Tables, c: &Sets, f: &mut impl FnMut(SetParent<'_>)) {
+    fn parents<const N: usize>(&self, tables: &Tables, c: &Sets, f: &mut impl FnMut(SetParent<'_>)) {
         let table = tables.endings().table().expect("the walk on sets is made only with an ending table");
         let side = 1 - c.to_move;
         let occupied = c.occupied();
@@ -325,12 +333,15 @@ impl SetUnmoves {
             while on != 0 {
                 let to = on.trailing_zeros();
                 on &= on - 1;
+                // Where the side's other pieces take the royal piece, every
+                // parent of this piece would be a win by the rules: none is kept.
+                if takers.is_some_and(|(_, t)| t.take_without(g, to)) {
+                    continue;
+                }
                 let others = tally.without(self.word(g, to));
-                let others_take = takers.is_some_and(|(_, t)| t.take_without(g, to));
                 if let Some(drop) = self.drops[g] {
-                    let landed = drop.allowed >> to & 1 == 1
-                        && (!drop.gravity || tables.rests_on(to, occupied as u128))
-                        && !others_take;
+                    let landed =
+                        drop.allowed >> to & 1 == 1 && (!drop.gravity || tables.rests_on(to, occupied as u128));
                     let hand_room = !drop.from_hand || c.hands[drop.slot] < 15;
                     if landed && hand_room && !over(others) {
                         let mut parent = *c;
@@ -352,7 +363,7 @@ impl SetUnmoves {
                     while origins != 0 {
                         let from = origins.trailing_zeros();
                         origins &= origins - 1;
-                        if others_take || takes_from(mover, from) {
+                        if takes_from(mover, from) {
                             continue;
                         }
                         let moved_word = others | self.word(mover, from);
@@ -409,7 +420,7 @@ impl SetUnmoves {
         let within = index - info.offset;
         let mut kept = Sets { masks: [0; MASK_GROUPS], hands: [0; MAX_HAND_SLOTS], to_move: placement.side_at(within) };
         let placed = placement.unrank_sets::<N>(tier, within, &mut kept.masks);
-        debug_assert!(placed, "a parent's index names a position");
+        assert!(placed && info.sides >> kept.to_move & 1 == 1, "a parent's index names a position");
         kept.hands[..self.slots].copy_from_slice(&info.counts[self.groups..self.groups + self.slots]);
         kept
     }
@@ -500,10 +511,10 @@ impl SetUnmoves {
             fold.for_each_kept_parent(how, position, column, |mirrored| {
                 let located = match (parent, mirrored, &self.mirror) {
                     (SetParent::Quiet(m), true, Some(mirror)) => {
-                        let image = |cell: u32| mirror.cells(1 << cell).trailing_zeros();
                         let ranks =
                             image_ranks.get_or_insert_with(|| rank_sets(&base.image(mirror, groups, slots), &mut hint));
-                        placement.moved_index(ranks, mirror.group(m.group), image(m.from), image(m.to), to_move)
+                        let m = fold.mirror().expect("the fold's mirror, as the set image's").quiet_image(m);
+                        placement.moved_index(ranks, m.group, m.from, m.to, to_move)
                     }
                     (SetParent::Quiet(m), _, _) => {
                         let ranks = ranks.get_or_insert_with(|| rank_sets(&base, &mut hint));
