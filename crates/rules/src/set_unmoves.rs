@@ -45,7 +45,7 @@
 //! Why: on the endgame `le./.c./.C./E.L s -` of Dobutsu shogi (one thread,
 //! `valgrind --tool=callgrind`), the walk over lists of pieces and the
 //! locating of each changed parent from its list were two thirds of the
-//! build; on sets the build takes 0.78 of the instructions (docs/rules.md,
+//! build; on sets the build takes 0.77 of the instructions (docs/rules.md,
 //! "The parents' walk on cell sets").
 //!
 //! # Invariant
