@@ -435,21 +435,15 @@ impl SetUnmoves {
     /// [`Fold::parent_base`] on sets.
     fn base(&self, fold: &Fold, kept: &Sets) -> (Sets, ParentFold) {
         let (groups, slots) = (self.groups, self.slots);
-        let base = match &self.swap {
-            Some(swap) => kept.image(swap, groups, slots),
-            None => *kept,
+        let image = |image: &Option<SetImage>, p: &Sets| {
+            p.image(image.as_ref().expect("a set image of each symmetry the fold folds"), groups, slots)
         };
-        let (Some(anchor), Some(mirror)) = (fold.anchor(), &self.mirror) else {
-            return (base, ParentFold::AsThey);
-        };
-        let right_of_middle = |p: &Sets| Self::anchor_column(fold, anchor, p).map(|column| 2 * column + 1);
-        if right_of_middle(kept) == Some(fold.width()) {
-            return (base, ParentFold::KeptOnly);
-        }
-        match right_of_middle(&base) {
-            Some(twice) if twice > fold.width() => (base.image(mirror, groups, slots), ParentFold::WithMirror),
-            _ => (base, ParentFold::WithMirror),
-        }
+        fold.parent_base_with(
+            kept,
+            |p| image(&self.swap, p),
+            |p| image(&self.mirror, p),
+            |p| fold.anchor().and_then(|anchor| Self::anchor_column(fold, anchor, p)),
+        )
     }
 
     /// [`gsolve_engine::Unmoves::for_each_parent_index`] on sets: calls `f`

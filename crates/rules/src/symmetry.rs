@@ -428,12 +428,6 @@ impl Fold {
         self.column[cell as usize]
     }
 
-    /// The board's width.
-    #[inline]
-    pub(crate) fn width(&self) -> u32 {
-        self.width
-    }
-
     /// The position the index keeps for `p`: its image with the first side to
     /// move (side swap), then with the anchor on the left half or the middle
     /// column (mirror). Positions the index keeps are their own.
@@ -489,14 +483,30 @@ impl Fold {
     /// base's. Walking both and keeping the kept parents of each walked every
     /// parent twice and threw half away.
     pub(crate) fn parent_base<const N: usize>(&self, kept: &RulesPosition<N>) -> (RulesPosition<N>, ParentFold) {
-        let base = match &self.swap {
-            Some(swap) => swap.apply(kept),
-            None => *kept,
-        };
-        let Some((mirror, anchor)) = &self.mirror else {
+        self.parent_base_with(
+            kept,
+            |p| self.swap.as_ref().map_or(*p, |swap| swap.apply(p)),
+            |p| self.mirror().map_or(*p, |mirror| mirror.apply(p)),
+            |p| self.anchor().and_then(|anchor| self.anchor_column(p, anchor)),
+        )
+    }
+
+    /// [`Self::parent_base`] of a position in any form: `swap` and `mirror`
+    /// make its images (each asked only where the index folds that
+    /// symmetry), `anchor_column` reads its anchor's column.
+    #[inline]
+    pub(crate) fn parent_base_with<P: Copy>(
+        &self,
+        kept: &P,
+        swap: impl Fn(&P) -> P,
+        mirror: impl Fn(&P) -> P,
+        anchor_column: impl Fn(&P) -> Option<u32>,
+    ) -> (P, ParentFold) {
+        let base = if self.swap.is_some() { swap(kept) } else { *kept };
+        if self.mirror.is_none() {
             return (base, ParentFold::AsThey);
-        };
-        let right_of_middle = |p: &RulesPosition<N>| self.anchor_column(p, *anchor).map(|column| 2 * column + 1);
+        }
+        let right_of_middle = |p: &P| anchor_column(p).map(|column| 2 * column + 1);
         if right_of_middle(kept) == Some(self.width) {
             return (base, ParentFold::KeptOnly);
         }
@@ -505,7 +515,7 @@ impl Fold {
         // anchor not on the right, the parents where the anchor stays are kept
         // as they are, with no image to make.
         match right_of_middle(&base) {
-            Some(twice) if twice > self.width => (mirror.apply(&base), ParentFold::WithMirror),
+            Some(twice) if twice > self.width => (mirror(&base), ParentFold::WithMirror),
             _ => (base, ParentFold::WithMirror),
         }
     }
