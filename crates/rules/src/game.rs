@@ -138,7 +138,6 @@ impl RulesGame {
         let set_look = index
             .as_ref()
             .ok()
-            .filter(|_| steps.is_none())
             .and_then(|index| {
                 // As `Indexed::terminals_indexed` says, from the parts.
                 let terminals_indexed = !tables.has_meetings() && index.holds_every_ending();
@@ -243,10 +242,11 @@ impl<const N: usize> RulesGame<N> {
     /// shogi, Fox and Hounds with hands, steppers with drops.
     pub fn first_look_from_bit_sets(&self) -> bool {
         use gsolve_engine::Indexed;
-        self.index.is_ok()
-            && self.steps().is_none()
-            && crate::first_look::applies(&self.tables, self.terminals_indexed())
-            && !self.tables.short_target_sets().is_empty()
+        self.set_look.is_some()
+            || (self.index.is_ok()
+                && self.steps().is_none()
+                && crate::first_look::applies(&self.tables, self.terminals_indexed())
+                && !self.tables.short_target_sets().is_empty())
     }
 
     /// The dense index, if the game has one (no trails, and it fits in 64 bits).
@@ -426,6 +426,14 @@ impl<const N: usize> RulesGame<N> {
     /// the general path the core is tested and measured against.
     pub fn without_bit_core(&self) -> RulesGame<N> {
         RulesGame { bits: None, ..self.clone() }
+    }
+
+    /// The same game solved by retrograde without reading cell sets: its
+    /// first look and its parents' walk from piece lists ([`crate::steps`]
+    /// where the pieces only step), not from sets ([`crate::set_unmoves`]):
+    /// the paths the tests compare with where both apply.
+    pub fn without_cell_sets(&self) -> RulesGame<N> {
+        RulesGame { set_look: None, set_unmoves: None, ..self.clone() }
     }
 
     /// Is the game searched by the bit-set core of step games (docs/rules.md,

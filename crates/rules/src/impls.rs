@@ -275,11 +275,11 @@ impl<const N: usize> Indexed for RulesGame<N> {
         )
     }
 
-    /// Read from the piece list where the game's pieces only step
-    /// ([`crate::steps`]); where a turn moves one piece and the endings are
-    /// one table ([`crate::first_look`]), from the groups' cell sets if every
-    /// move is short and the board has at most 64 cells ("From cell sets"),
-    /// else from the pieces' ending words; else the
+    /// Where a turn moves one piece and the endings are one table
+    /// ([`crate::first_look`]): from the groups' cell sets if every move is
+    /// short and the board has at most 64 cells ("From cell sets"); else,
+    /// where the game's pieces only step, from the piece list
+    /// ([`crate::steps`]); else from the pieces' ending words. Otherwise the
     /// engine's default (each position decoded, its moves counted or its
     /// children played).
     fn for_each_first_look_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, gsolve_engine::FirstLook)) {
@@ -327,14 +327,12 @@ impl<const N: usize> Unmoves for RulesGame<N> {
         }
     }
 
-    /// Ranked from the child's pieces where the game's pieces only step
-    /// ([`crate::steps`]); walked on cell sets where the game has that shape
-    /// ([`crate::set_unmoves`]); else each parent built and indexed.
+    /// Walked on cell sets where the game has that shape
+    /// ([`crate::set_unmoves`]); else ranked from the child's pieces where the
+    /// game's pieces only step ([`crate::steps`]); else each parent built and
+    /// indexed.
     #[inline]
     fn for_each_parent_index(&self, index: u64, mut f: impl FnMut(u64)) {
-        if let Some(steps) = self.steps() {
-            return crate::steps::for_each_parent_index::<N>(self.tables(), self.placement(), steps, index, &mut f);
-        }
         if let Some(walk) = self.set_unmoves() {
             #[cfg(debug_assertions)]
             {
@@ -354,6 +352,9 @@ impl<const N: usize> Unmoves for RulesGame<N> {
             #[cfg(not(debug_assertions))]
             walk.for_each_parent_index::<N>(self.tables(), self.placement(), self.fold(), index, &mut f);
             return;
+        }
+        if let Some(steps) = self.steps() {
+            return crate::steps::for_each_parent_index::<N>(self.tables(), self.placement(), steps, index, &mut f);
         }
         self.for_each_listed_parent_index(index, f)
     }

@@ -1204,8 +1204,8 @@ impl PlacementIndex {
 
     /// [`Self::group_ranks`] of the placement whose groups stand on `masks`
     /// (`masks[g]`: group g's cells) with the hand counts `hands` (by slot),
-    /// on a board of at most 64 cells with at most [`MASK_GROUPS`] groups, where
-    /// no position is ranked by [`Self::locate_few`] ([`Self::ranks_sets`]).
+    /// on a board of at most 64 cells with at most [`MASK_GROUPS`] groups
+    /// ([`Self::ranks_sets`]).
     #[inline]
     pub(crate) fn group_ranks_of_sets(
         &self,
@@ -1263,10 +1263,11 @@ impl PlacementIndex {
     }
 
     /// Does [`Self::group_ranks_of_sets`] rank every placement of the index:
-    /// at most 64 cells and [`MASK_GROUPS`] groups, and hands or a royal pair
-    /// (so that no position is ranked by [`Self::locate_few`])?
+    /// at most 64 cells and [`MASK_GROUPS`] groups? (The placements
+    /// [`Self::locate_few`] ranks get the same ranks from the sets: it is a
+    /// shortcut to the general walk's numbers, not another numbering.)
     pub(crate) fn ranks_sets(&self) -> bool {
-        self.unranks_to_sets() && (self.slots > 0 || self.royal_pair.is_some())
+        self.unranks_to_sets()
     }
 
     /// The whole-game index of the placement whose groups stand on `masks`

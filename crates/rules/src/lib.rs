@@ -22,7 +22,7 @@
 //! | `moves`      | the move generator: moves, the position after one, whether play is over |
 //! | [`index`]    | the dense index over piece placements, in tiers               |
 //! | `unmoves`    | parents: the moves run backwards                              |
-//! | `set_unmoves` | retrograde's parents walked on cell sets (one piece a turn, short moves, endings in a table, at most 64 cells, hands or a royal pair) |
+//! | `set_unmoves` | retrograde's parents walked on cell sets (one piece a turn, short moves, endings in a table, at most 64 cells) |
 //! | `first_look` | retrograde's first look at a position, no child built (one piece a turn, endings in a table), read from cell sets where every move is short and the board has at most 64 cells |
 //! | `scan`       | pawn-like games: a tier's children ranked move by move        |
 //! | `race`       | trail races (the snakes on a graph): the search's knowledge   |

@@ -7,9 +7,9 @@
 //! table, being stuck is a loss (so a position's ending word says whether it
 //! is over), no pieces meet, no piece leaves a trail and the index leaves
 //! some endings out ([`crate::first_look::applies`], [`crate::first_look::SetLook`]'s
-//! shape), on boards of at most 64 cells with at most [`MASK_GROUPS`] groups, whose
-//! index has hands or a royal pair ([`PlacementIndex::ranks_sets`]). Dobutsu
-//! shogi is one; so is any rules file of that shape. The rules decide.
+//! shape), on boards of at most 64 cells with at most [`MASK_GROUPS`] groups
+//! ([`PlacementIndex::ranks_sets`]). Dobutsu shogi and Fox and Hounds are two;
+//! so is any rules file of that shape. The rules decide.
 //!
 //! # How
 //! 1. **Unrank** the child's index to sets ([`PlacementIndex::unrank_sets`]);

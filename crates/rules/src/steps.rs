@@ -14,7 +14,12 @@
 //!   hands, at most [`crate::index::FEW_PIECES`] pieces in all).
 //!
 //! Chase, Queen's Case, cops and robbers, fox and hounds: the pursuits and the
-//! pieces-on-a-board games without promotions.
+//! pieces-on-a-board games without promotions. Where the board has at most 64
+//! cells and every move is one cell long or a leap, the walk on cell sets
+//! ([`crate::set_unmoves`]) and the first look from them
+//! ([`crate::first_look`], "From cell sets") go first: they read sets rather
+//! than lists (0.90 of Fox and Hounds' instructions), so this module serves
+//! the larger boards and the long rays.
 //!
 //! # How
 //! A parent is its child with one piece of the side that moved back on a cell

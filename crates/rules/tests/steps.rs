@@ -16,6 +16,11 @@
 //!   moves counted or its children played (`check::unmoves_match_moves` runs
 //!   `check::first_looks_match`).
 //!
+//! Where the board has at most 64 cells and every move is short, the parents
+//! and the first look are read from cell sets first (`crate::set_unmoves`):
+//! such games are checked on those and again on the lists
+//! (`RulesGame::without_cell_sets`).
+//!
 //! Games of one piece a kind (`PlacementIndex::singles`) rank their parents from
 //! the child's ranks, with the rays' spans laid out once: the random games
 //! have one or two pieces of each kind, and chase on boards whose spans pass
@@ -68,8 +73,15 @@ impl CompactTask for Compare<'_> {
     }
 }
 
+/// [`Compare`] on `game`, and where its parents and first look are read from
+/// cell sets before the step games' lists would be, on the lists as well
+/// (`RulesGame::without_cell_sets`): the positions checked.
 fn compare(game: &RulesGame, name: &str) -> usize {
-    compact(game, Compare(name))
+    let positions = compact(game, Compare(name));
+    if game.ranks_parents() && game.first_look_from_bit_sets() {
+        assert_eq!(compact(&game.without_cell_sets(), Compare(name)), positions, "{name}");
+    }
+    positions
 }
 
 /// A random rules file of pieces that only step: two or three kinds (a second
@@ -177,7 +189,7 @@ fn random_position(rng: &mut SplitMix64, third: bool) -> String {
 #[test]
 fn random_step_games_rank_parents_children_and_endings_as_the_general_path() {
     let mut rng = SplitMix64::new(0x57e9_5a1e);
-    let (mut games, mut ranked, mut singles, mut positions) = (0, 0, 0, 0);
+    let (mut games, mut ranked, mut singles, mut on_sets, mut positions) = (0, 0, 0, 0, 0);
     for case in 0..2400 {
         let text = random_rules(&mut rng);
         // Endings that contradict (a meeting's winner against a zone's result...):
@@ -194,11 +206,14 @@ fn random_step_games_rank_parents_children_and_endings_as_the_general_path() {
         games += 1;
         ranked += set.game.ranks_parents() as usize;
         singles += (set.game.ranks_parents() && set.game.placement_index().is_ok_and(|index| index.singles())) as usize;
+        on_sets += (set.game.ranks_parents() && set.game.first_look_from_bit_sets()) as usize;
         positions += compare(&set.game, &format!("case {case}: {position}\n{text}"));
     }
     eprintln!(
-        "{ranked} of {games} random games ranked their parents ({singles} of one piece a kind); {positions} positions"
+        "{ranked} of {games} random games ranked their parents ({singles} of one piece a kind, {on_sets} read from cell sets first); {positions} positions"
     );
+    assert!(on_sets > games / 10, "{on_sets} of {games} games read from cell sets first");
+    assert!(on_sets < ranked, "every game that ranks its parents read them from cell sets first");
     assert!(singles > games / 10, "{singles} of {games} games ranked parents of one piece a kind");
     assert!(games > 200, "{games} games set up");
     assert!(ranked > games / 2, "{ranked} of {games} games ranked their parents");
