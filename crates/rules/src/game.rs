@@ -239,7 +239,9 @@ impl<const N: usize> RulesGame<N> {
     /// each piece's moves from two bit sets, its targets onto empty cells and
     /// onto enemies ([`Tables::short_targets`]: every ray one cell long or a
     /// leap, boards of at most 128 cells), rather than walk its rays? Dobutsu
-    /// shogi, Fox and Hounds with hands, steppers with drops.
+    /// shogi, Fox and Hounds, steppers with drops. (Where the pieces only step
+    /// on a board of more than 64 cells, the step games' lists are read
+    /// instead: [`crate::steps`].)
     pub fn first_look_from_bit_sets(&self) -> bool {
         use gsolve_engine::Indexed;
         self.set_look.is_some()
