@@ -1205,7 +1205,7 @@ impl PlacementIndex {
     /// [`Self::group_ranks`] of the placement whose groups stand on `masks`
     /// (`masks[g]`: group g's cells) with the hand counts `hands` (by slot),
     /// on a board of at most 64 cells with at most [`MASK_GROUPS`] groups
-    /// ([`Self::ranks_sets`]).
+    /// ([`Self::unranks_to_sets`]).
     #[inline]
     pub(crate) fn group_ranks_of_sets(
         &self,
@@ -1262,17 +1262,9 @@ impl PlacementIndex {
         ranks
     }
 
-    /// Does [`Self::group_ranks_of_sets`] rank every placement of the index:
-    /// at most 64 cells and [`MASK_GROUPS`] groups? (The placements
-    /// [`Self::locate_few`] ranks get the same ranks from the sets: it is a
-    /// shortcut to the general walk's numbers, not another numbering.)
-    pub(crate) fn ranks_sets(&self) -> bool {
-        self.unranks_to_sets()
-    }
-
     /// The whole-game index of the placement whose groups stand on `masks`
     /// with the hand counts `hands`, `to_move` to move, where
-    /// [`Self::ranks_sets`]: [`Self::locate_hinted`]'s, `None` where it has
+    /// [`Self::unranks_to_sets`]: [`Self::locate_hinted`]'s, `None` where it has
     /// none. [`Self::group_ranks_of_sets`] without keeping the ranks.
     ///
     /// Why: every parent that changes the counts (a capture, a drop, a
@@ -1939,8 +1931,11 @@ impl PlacementIndex {
         placed
     }
 
-    /// Does [`Self::unrank_sets`] unrank this index (at most 64 cells and
-    /// [`MASK_GROUPS`] groups)?
+    /// Does [`Self::unrank_sets`] unrank this index, and
+    /// [`Self::group_ranks_of_sets`] and [`Self::index_of_sets`] rank every
+    /// placement of it (at most 64 cells and [`MASK_GROUPS`] groups)? The
+    /// placements [`Self::locate_few`] ranks get the same ranks from the sets:
+    /// it is a shortcut to the general walk's numbers, not another numbering.
     pub(crate) fn unranks_to_sets(&self) -> bool {
         self.cells <= 64 && self.groups <= MASK_GROUPS
     }

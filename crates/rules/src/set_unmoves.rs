@@ -8,8 +8,9 @@
 //! is over), no pieces meet, no piece leaves a trail and the index leaves
 //! some endings out ([`crate::first_look::applies`], [`crate::first_look::SetLook`]'s
 //! shape), on boards of at most 64 cells with at most [`MASK_GROUPS`] groups
-//! ([`PlacementIndex::ranks_sets`]). Dobutsu shogi and Fox and Hounds are two;
-//! so is any rules file of that shape. The rules decide.
+//! ([`PlacementIndex::unranks_to_sets`], which `SetLook` asks). Dobutsu shogi
+//! and Fox and Hounds are two; so is any rules file of that shape. The rules
+//! decide.
 //!
 //! # How
 //! 1. **Unrank** the child's index to sets ([`PlacementIndex::unrank_sets`]);
@@ -195,7 +196,6 @@ impl SetUnmoves {
     pub(crate) fn of(tables: &Tables, index: &PlacementIndex, fold: Option<&Fold>, set_look: bool) -> Option<Self> {
         let shaped = set_look
             && tables.endings().stuck() == gsolve_engine::Outcome::Loss
-            && index.ranks_sets()
             && (0..2).all(|side| tables.turn_of(side) == Turn::OnePiece)
             && tables.short_sources(0, 0).is_some();
         if !shaped {
