@@ -16,7 +16,7 @@ use gsolve_games::pawns::Pawns;
 use gsolve_games::pursuit::BitwiseOptions;
 use gsolve_games::queens_case::QueensCase;
 use gsolve_games::snakes::{parse_boards, Snakes};
-use gsolve_rules::{compact, setup, solve_whole, CompactTask, Rules, RulesGame};
+use gsolve_rules::{compact, setup, solve_whole, CompactTask, FastPath, Rules, RulesGame};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -135,7 +135,7 @@ fn side_by_side(c: &mut Criterion) {
         b.iter_batched(
             || {
                 let s = breakthrough();
-                (s.game.without_bit_core(), s.position)
+                (s.game.without(&[FastPath::BitCore]), s.position)
             },
             |(game, start)| Searcher::with_table_entries(&game, TABLE).value(&start).unwrap(),
             BatchSize::LargeInput,

@@ -7,13 +7,13 @@
 //! Games of the bit-set core's shape (step games: Breakthrough, pawns) are
 //! searched by it, as every front end searches them, and the positions it
 //! visited are printed. `general` searches on the engine's general positions
-//! instead, with the rules' immediate wins (`RulesGame::without_bit_core`);
-//! `plain` without them either (`RulesGame::without_search_knowledge`: no
+//! instead, with the rules' immediate wins (`RulesGame::without(&[FastPath::BitCore])`);
+//! `plain` without them either (`RulesGame::without(&[FastPath::ImmediateWins, FastPath::BitCore])`: no
 //! `SearchHooks::wins_at_once`, no threats in the move order); every other hook
 //! stays. The engine's table has 2^TABLE_BITS entries, by default 2^20, as
 //! `gsolve rules` gives a search (the core sizes its own by the board).
 use gsolve_engine::search::Searcher;
-use gsolve_rules::{setup, Rules, RulesGame, RulesPosition};
+use gsolve_rules::{setup, FastPath, Rules, RulesGame, RulesPosition};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -54,8 +54,8 @@ fn main() {
     let s = setup(rules, Some((number(rows), number(cols))), None, None).expect("a start");
     let what = format!("{file} {rows}x{cols}{}", mode.as_ref().map_or(String::new(), |m| format!(" {m}")));
     let game = match mode.as_deref() {
-        Some("plain") => s.game.without_search_knowledge(),
-        Some(_) => s.game.without_bit_core(),
+        Some("plain") => s.game.without(&[FastPath::ImmediateWins, FastPath::BitCore]),
+        Some(_) => s.game.without(&[FastPath::BitCore]),
         None => s.game,
     };
     run(&game, &s.position, bits, &what);

@@ -2,13 +2,13 @@
 //! a game ready to solve: the board is sized from the position where none is given,
 //! and the index covers the pieces the position has.
 
-use crate::board::{Board, Map};
-use crate::error::RulesError;
+use crate::compiled::board::{Board, Map};
+use crate::compiled::position::{pack, RulesPosition, MAX_PIECES};
+use crate::compiled::tables::check_counts;
+use crate::game::notation::{map_of_position, parse_position};
 use crate::game::RulesGame;
-use crate::notation::{map_of_position, parse_position};
-use crate::position::{pack, RulesPosition, MAX_PIECES};
-use crate::spec::{Rules, Start};
-use crate::tables::check_counts;
+use crate::language::error::RulesError;
+use crate::language::spec::{Rules, Start};
 use gsolve_games::FormatError;
 use std::sync::Arc;
 
@@ -104,7 +104,7 @@ fn place_start(game: &RulesGame) -> Result<RulesPosition, RulesError> {
         }
     }
     if !hand.is_empty() {
-        crate::notation::read_hand(game, &mut p, hand, 1).map_err(|e| {
+        crate::game::notation::read_hand(game, &mut p, hand, 1).map_err(|e| {
             RulesError::Board(format!("the start's hand {}: {}", gsolve_games::text::excerpt(hand), e.message))
         })?;
     }

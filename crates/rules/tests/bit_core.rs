@@ -1,7 +1,7 @@
 //! The bit-set core of step games (module `bits`, docs/rules.md "Speed") against
 //! the general path, value for value, remoteness included: the engine's
 //! retrograde solve of the whole index (every position of small games) and the
-//! engine's alpha-beta (`RulesGame::without_bit_core`), on the bundled
+//! engine's alpha-beta (`RulesGame::without(&[FastPath::BitCore])`), on the bundled
 //! Breakthrough and pawn chess boards and on hundreds of random rules files of
 //! the shape (forward steps, leaps, ranges and slides, captures onto enemy or
 //! any cell, promotions forced or not, goal and exit zones reached after the
@@ -14,7 +14,7 @@ use common::{load, rules_value};
 use gsolve_engine::search::Searcher;
 use gsolve_engine::{retrograde, Game};
 use gsolve_games::rng::SplitMix64;
-use gsolve_rules::{setup, Rules, RulesGame, RulesPosition};
+use gsolve_rules::{setup, FastPath, Rules, RulesGame, RulesPosition};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -69,7 +69,7 @@ fn against_retrograde(game: &RulesGame, start: RulesPosition, limit: usize, step
 /// from `start` (at most `limit`) against the engine's alpha-beta on the
 /// general positions.
 fn against_search(game: &RulesGame, start: RulesPosition, limit: usize, samples: usize, what: &str) -> Compared {
-    let general = game.without_bit_core();
+    let general = game.without(&[FastPath::BitCore]);
     let (fast, slow) = (Searcher::with_table_entries(game, 1 << 10), Searcher::with_table_entries(&general, 1 << 16));
     let mut compared = Compared::default();
     let positions = reachable(game, start, limit);

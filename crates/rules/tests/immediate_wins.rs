@@ -13,7 +13,7 @@ use common::load;
 use gsolve_engine::search::{SearchHooks, Searcher};
 use gsolve_engine::{Game, Outcome, Value};
 use gsolve_games::rng::SplitMix64;
-use gsolve_rules::{setup, Rules, RulesGame, RulesPosition};
+use gsolve_rules::{setup, FastPath, Rules, RulesGame, RulesPosition};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -187,13 +187,13 @@ fn bundled_games_win_at_once_as_their_moves_say() {
 
 /// Breakthrough on boards too big for plain minimax here: the search with the
 /// rules' knowledge against the search without it
-/// (`RulesGame::without_search_knowledge`), on the start and on a spread of the
+/// (`RulesGame::without(&[FastPath::ImmediateWins, FastPath::BitCore])`), on the start and on a spread of the
 /// positions reachable from it.
 #[test]
 fn breakthrough_searches_as_without_the_knowledge() {
     for (size, limit) in [((4, 4), 30_000), ((5, 3), 30_000), ((4, 5), 5_000)] {
         let s = setup(load("breakthrough"), Some(size), None, None).unwrap();
-        let plain_game = s.game.without_search_knowledge();
+        let plain_game = s.game.without(&[FastPath::ImmediateWins, FastPath::BitCore]);
         let (with, without) = (Searcher::with_table_entries(&s.game, 1 << 16), Searcher::new(&plain_game));
         let (graph, _) = reachable(&s.game, s.position, limit);
         let mut positions: Vec<&RulesPosition> = graph.keys().collect();

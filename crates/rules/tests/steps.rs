@@ -19,7 +19,7 @@
 //! Where the board has at most 64 cells and every move is short, the parents
 //! and the first look are read from cell sets first (`crate::set_unmoves`):
 //! such games are checked on those and again on the lists
-//! (`RulesGame::without_cell_sets`).
+//! (`RulesGame::without(&[FastPath::CellSets])`).
 //!
 //! Games of one piece a kind (`PlacementIndex::singles`) rank their parents from
 //! the child's ranks, with the rays' spans laid out once: the random games
@@ -29,7 +29,7 @@ mod common;
 
 use gsolve_engine::{check, retrograde, Game, Indexed};
 use gsolve_games::rng::SplitMix64;
-use gsolve_rules::{compact, setup, CompactTask, Rules, RulesGame};
+use gsolve_rules::{compact, setup, CompactTask, FastPath, Rules, RulesGame};
 use std::sync::Arc;
 
 /// Every check of the module docs on every index of a game; the number of
@@ -75,11 +75,11 @@ impl CompactTask for Compare<'_> {
 
 /// [`Compare`] on `game`, and where its parents and first look are read from
 /// cell sets before the step games' lists would be, on the lists as well
-/// (`RulesGame::without_cell_sets`): the positions checked.
+/// (`RulesGame::without(&[FastPath::CellSets])`): the positions checked.
 fn compare(game: &RulesGame, name: &str) -> usize {
     let positions = compact(game, Compare(name));
     if game.ranks_parents() && game.first_look_from_bit_sets() {
-        assert_eq!(compact(&game.without_cell_sets(), Compare(name)), positions, "{name}");
+        assert_eq!(compact(&game.without(&[FastPath::CellSets]), Compare(name)), positions, "{name}");
     }
     positions
 }

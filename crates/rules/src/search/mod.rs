@@ -1,0 +1,12 @@
+//! Searches that need no index: line games on bit sets and their opening
+//! books ([`lines`]), step games on bit sets ([`bits`]), immediate wins read
+//! from the rules ([`knowledge`]) and trail races ([`race`]), each for the
+//! rules of its shape.
+//!
+//! Floor 3: it uses [`crate::compiled`] and [`crate::language`], never the
+//! index nor the game.
+
+pub(crate) mod bits;
+pub(crate) mod knowledge;
+pub(crate) mod lines;
+pub(crate) mod race;
