@@ -13,7 +13,8 @@ mod api;
 mod connections;
 mod json;
 
-use crate::{Failure, ServeArgs};
+use crate::args::ServeArgs;
+use crate::failure::Failure;
 use anyhow::Context;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderValue, StatusCode};
