@@ -20,6 +20,7 @@ pub use tablebase::{
 
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use gsolve_analysis::catalog::Entry;
+use gsolve_analysis::GameKind;
 
 /// Exact solver for two-player games of perfect information.
 ///
@@ -35,6 +36,9 @@ pub(crate) struct Cli {
     pub(crate) command: Command,
 }
 
+/// The commands declared here, in the order the help lists them after the seed
+/// games' contests: `rules`, the interactive commands, the tablebase commands, then
+/// the licences ([`in_catalog_order`]).
 #[derive(Subcommand)]
 pub enum Command {
     /// Pawn chess (UVa 10838) on any R×C board, 2 ≤ R, C ≤ 8.
@@ -51,21 +55,15 @@ pub enum Command {
     /// case: `w k`, the winner and the 1-based ply on which the loser is stuck.
     /// Boards up to 64x64 with at most 256 empty cells.
     Snakes(CaseArgs),
-    /// Solve every position of a game and write a tablebase file.
+    /// A game described in a rules file (docs/rules.md): each position's value and
+    /// remoteness, or what the file means (--check).
     ///
-    /// The file stores each position's value and remoteness, compressed in blocks
-    /// with checksums (docs/tablebase-format.md); probe, verify and info read it.
-    Build(BuildArgs),
-    /// Value of positions in a tablebase, and every move's value, best first.
-    ///
-    /// Positions in the game's plain notation (the examples are made from the
-    /// catalog in `positions_help`).
-    Probe(ProbeArgs),
-    /// Prove a tablebase right: every block's checksum, and every position's value
-    /// re-derived from the rules and its children's stored values. Exit 1 on failure.
-    Verify(VerifyArgs),
-    /// A tablebase's header, counts by side to move and remoteness, longest win.
-    Info(InfoArgs),
+    /// Positions in the rules' notation: the board's rows from the top joined by `/`,
+    /// then the letter of the side to move (`BBBB/..../..../WWWW w`). Without a
+    /// position: the rules' start on the default board, or on --rows R --cols C.
+    /// Games that cannot repeat a position are searched (alpha-beta); the others are
+    /// solved whole by retrograde analysis, draws found exactly.
+    Rules(RulesArgs),
     /// Value of a position and of every legal move, best first.
     ///
     /// Positions in the game's plain notation (the examples are made from the
@@ -85,15 +83,11 @@ pub enum Command {
     /// Serves the page and a JSON API under /api/ (docs/web-api.md) from files
     /// embedded in the binary; binds to 127.0.0.1 unless --bind says otherwise.
     Serve(ServeArgs),
-    /// A game described in a rules file (docs/rules.md): each position's value and
-    /// remoteness, or what the file means (--check).
+    /// Solve every position of a game and write a tablebase file.
     ///
-    /// Positions in the rules' notation: the board's rows from the top joined by `/`,
-    /// then the letter of the side to move (`BBBB/..../..../WWWW w`). Without a
-    /// position: the rules' start on the default board, or on --rows R --cols C.
-    /// Games that cannot repeat a position are searched (alpha-beta); the others are
-    /// solved whole by retrograde analysis, draws found exactly.
-    Rules(RulesArgs),
+    /// The file stores each position's value and remoteness, compressed in blocks
+    /// with checksums (docs/tablebase-format.md); probe, verify and info read it.
+    Build(BuildArgs),
     /// An opening book of a line game (docs/rules.md, "Opening books"): every
     /// position at most --plies moves from the start solved once, so that
     /// analyze, play and serve (--book FILE) answer them at once.
@@ -102,6 +96,16 @@ pub enum Command {
     /// their children. Connect 4 on 7 × 6: see docs/rules.md for the time each ply
     /// takes.
     Book(BookArgs),
+    /// Value of positions in a tablebase, and every move's value, best first.
+    ///
+    /// Positions in the game's plain notation (the examples are made from the
+    /// catalog in `positions_help`).
+    Probe(ProbeArgs),
+    /// Prove a tablebase right: every block's checksum, and every position's value
+    /// re-derived from the rules and its children's stored values. Exit 1 on failure.
+    Verify(VerifyArgs),
+    /// A tablebase's header, counts by side to move and remoteness, longest win.
+    Info(InfoArgs),
     /// The licences of the third-party code in this binary (the THIRD-PARTY file).
     Licenses,
 }
@@ -161,6 +165,8 @@ pub fn command() -> clap::Command {
             command = command.subcommand(args.about(contest.about).long_about(contest.long_about));
         }
     }
+    // Ordered before any `mut_subcommand`, which moves the command it changes last.
+    command = in_catalog_order(command);
     command = command.mut_subcommand("build", |build| {
         let build = catalog.iter().fold(build, |build, entry| match entry.build {
             Some(help) => build.subcommand(tablebase::build_command(entry, help)),
@@ -168,7 +174,7 @@ pub fn command() -> clap::Command {
         });
         in_catalog_order(build)
     });
-    let command = command
+    command
         .mut_subcommand("analyze", |analyze| analysis::setup_help(analyze, analysis::ANALYZE_ABOUT))
         .mut_subcommand("play", |play| analysis::setup_help(play, ""))
         .mut_subcommand("probe", |probe| {
@@ -176,17 +182,16 @@ pub fn command() -> clap::Command {
                 "Value of positions in a tablebase, and every move's value, best first.\n\nPositions in the game's plain notation: {}.",
                 analysis::positions_help(|entry| entry.stored)
             ))
-        });
-    in_catalog_order(command)
+        })
 }
 
-/// `command`'s subcommands listed in the help as the catalog lists the games, then
-/// the other commands.
+/// `command`'s subcommands listed in the help as the catalog lists the seed games,
+/// then the other commands (`rules` among them) in the order they are declared.
 fn in_catalog_order(mut command: clap::Command) -> clap::Command {
     let catalog = &gsolve_analysis::CATALOG;
     let names: Vec<String> = command.get_subcommands().map(|sub| sub.get_name().to_string()).collect();
     for (place, name) in names.iter().enumerate() {
-        let game = catalog.iter().position(|entry| entry.name == name);
+        let game = catalog.iter().position(|entry| entry.name == name && entry.kind != GameKind::Rules);
         command = command.mut_subcommand(name, |sub| sub.display_order(game.unwrap_or(catalog.len() + place)));
     }
     command
@@ -200,6 +205,24 @@ mod tests {
     #[test]
     fn the_command_line_is_well_formed() {
         command().debug_assert();
+    }
+
+    /// The help lists the seed games' contests, then `rules`, the interactive
+    /// commands, the tablebase commands and the licences.
+    #[test]
+    fn the_help_lists_the_commands_in_a_readers_order() {
+        let command = command();
+        let mut listed: Vec<_> =
+            command.get_subcommands().map(|sub| (sub.get_display_order(), sub.get_name())).collect();
+        listed.sort();
+        let names: Vec<&str> = listed.iter().map(|(_, name)| *name).collect();
+        let games: Vec<&str> = gsolve_analysis::CATALOG
+            .iter()
+            .filter(|entry| entry.kind != GameKind::Rules)
+            .map(|entry| entry.name)
+            .collect();
+        let rest = ["rules", "analyze", "play", "serve", "build", "book", "probe", "verify", "info", "licenses"];
+        assert_eq!(names, [&games[..], &rest[..]].concat());
     }
 
     /// Each catalog contest is a command, and each game built from its parameters a
