@@ -1,8 +1,10 @@
 //! `gsolve analyze`: a position's value and every move's value, best first.
 
+use crate::args::{AnalyzeArgs, SetupArgs};
+use crate::failure::Failure;
+use crate::input;
 use crate::progress::Bar;
 use crate::report::write_error;
-use crate::{input, AnalyzeArgs, Failure, SetupArgs};
 use gsolve_analysis::catalog::{self, key, Parameter, ParameterKind};
 use gsolve_analysis::{AnalysisError, Analyzer, GameKind, Limits, Setup};
 use std::io::{BufWriter, Write};

@@ -1,9 +1,10 @@
 //! `gsolve book`: an opening book of a line game, written for `--book FILE`.
 
+use crate::args::{BookArgs, OpponentArg};
+use crate::failure::Failure;
 use crate::progress::Bar;
 use crate::rules::{board_options, load, setup_error};
 use crate::tablebase::worded;
-use crate::{BookArgs, Failure, OpponentArg};
 use gsolve_games::notation::PlainNotation;
 use gsolve_games::text::excerpt;
 use gsolve_rules::book::{LinesOfPlay, Opponent};

@@ -1,10 +1,12 @@
 //! The contest commands the catalog judges (`gsolve chase` and the others with a
-//! [`Entry::contest`]): one command each, made in `crate::main` from the catalog.
+//! [`Entry::contest`]): one command each, made in `crate::args` from the catalog.
 
+use crate::args::PursuitArgs;
+use crate::failure::Failure;
+use crate::input;
 use crate::progress::Bar;
 use crate::report::write_error;
 use crate::rules;
-use crate::{input, Failure, PursuitArgs};
 use gsolve_analysis::catalog::{ContestError, Entry, Judging};
 use gsolve_analysis::print::Style;
 use gsolve_engine::Progress;

@@ -1,9 +1,9 @@
 //! `gsolve build ... --processes N --process I [--hostfile FILE] [--threads W]`
 //! and `--local-processes N`: a build spread over processes (docs/distributed.md).
 
+use crate::args::{DistributedArgs, TierArgs};
+use crate::failure::Failure;
 use crate::progress::Bar;
-use crate::Failure;
-use clap::Args;
 use gsolve_distributed::build::{self, BuildError, Target};
 use gsolve_distributed::Cluster;
 use gsolve_engine::Unmoves;
@@ -14,30 +14,6 @@ use std::process::{Child, Command};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// How a build is spread over processes (timely's conventions).
-#[derive(Args, Clone, Debug)]
-pub struct DistributedArgs {
-    /// Run as one of N processes of a distributed build (with --process; every
-    /// process runs the same command). The solve is spread over them, process 0
-    /// writes the file. --threads sets the workers of each process (default 1).
-    #[arg(long, value_name = "N", requires = "process", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    processes: Option<u32>,
-    /// This process's number, 0 to N-1.
-    #[arg(long, value_name = "I", requires = "processes")]
-    process: Option<u32>,
-    /// One host:port a line, process 0 first (default: 127.0.0.1, ports from 2101).
-    #[arg(long, value_name = "FILE", requires = "processes")]
-    hostfile: Option<PathBuf>,
-    /// Start N processes of this build on this machine, wait for them and report.
-    #[arg(long, value_name = "N", conflicts_with_all = ["processes", "process", "hostfile"],
-          value_parser = clap::value_parser!(u32).range(1..=64))]
-    local_processes: Option<u32>,
-    /// Seconds to wait for every process to connect.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=86_400))]
-    connect_timeout: u64,
-}
-
-/// What a build does with these arguments.
 /// A cluster error in the command line's words: the library's, with the flags that
 /// set what it refuses.
 fn worded(e: &gsolve_distributed::cluster::Error) -> String {
@@ -56,6 +32,7 @@ fn worded(e: &gsolve_distributed::cluster::Error) -> String {
     }
 }
 
+/// What a build does with these arguments.
 pub enum Plan {
     /// The single-process build.
     Alone,
@@ -161,7 +138,7 @@ pub fn build_tiered<G>(
     game: G,
     stored: StoredIdentity,
     output: &Path,
-    tier_args: &crate::TierArgs,
+    tier_args: &TierArgs,
     options: WriteOptions,
     cluster: Cluster,
 ) -> Result<(), Failure>

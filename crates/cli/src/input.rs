@@ -1,7 +1,7 @@
 //! Reading an input file or standard input: in one pass, at most [`MAX_INPUT`]
 //! bytes, with a clear error for what is not a readable text file.
 
-use crate::Failure;
+use crate::failure::Failure;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

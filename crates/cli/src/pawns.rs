@@ -1,8 +1,10 @@
 //! `gsolve pawns`: UVa 10838 cases, or the strong solution of a board size.
 
+use crate::args::PawnsArgs;
+use crate::failure::Failure;
+use crate::input;
 use crate::progress::Bar;
 use crate::report::write_error;
-use crate::{input, Failure, PawnsArgs};
 use gsolve_analysis::print::{CaseReport, Style};
 use gsolve_engine::search::Searcher;
 use gsolve_engine::{tiered, Indexed, PackedValue, Progress, Tiered, Value};

@@ -1,7 +1,7 @@
 //! What the command line prints of its own: the `build` line, and how a failed
 //! write ends a run. Cases and positions are printed by `gsolve_analysis::print`.
 
-use crate::Failure;
+use crate::failure::Failure;
 use std::io::Write;
 
 /// A failed write to standard output as a [`Failure`].

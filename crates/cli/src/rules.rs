@@ -1,9 +1,11 @@
 //! `gsolve rules FILE [POSITION]...`, and the contest commands with `--rules FILE`:
 //! games described in a rules file (docs/rules.md), solved like the built-in ones.
 
+use crate::args::RulesArgs;
+use crate::failure::Failure;
+use crate::input;
 use crate::progress::Bar;
 use crate::report::write_error;
-use crate::{input, Failure, RulesArgs};
 use gsolve_analysis::print::{CaseReport, Style};
 use gsolve_analysis::{CatalogGame, GameKind};
 use gsolve_engine::search::{SearchError, Searcher};

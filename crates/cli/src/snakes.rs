@@ -5,9 +5,11 @@
 //! is searched on every thread once its search proves long, sharing one table
 //! (`crate::search`): the answer is exact whichever thread finishes first.
 
+use crate::args::CaseArgs;
+use crate::failure::Failure;
+use crate::input;
 use crate::progress::Bar;
 use crate::report::write_error;
-use crate::{input, CaseArgs, Failure};
 use gsolve_analysis::print::{CaseReport, Style};
 use gsolve_engine::search::Searcher;
 use gsolve_engine::Observer;

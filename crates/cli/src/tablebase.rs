@@ -1,10 +1,11 @@
 //! `gsolve build`, `probe`, `verify` and `info`: tablebases on disk.
 
-use crate::distributed::DistributedArgs;
+use crate::args::{BuildArgs, BuildGame, DistributedArgs, InfoArgs, OutputArgs, ProbeArgs, TierArgs, VerifyArgs};
 use crate::distributed::Plan;
+use crate::failure::Failure;
+use crate::input;
 use crate::progress::Bar;
 use crate::report::{parameters_text, report_written, write_error};
-use crate::{input, BuildArgs, BuildGame, Failure, InfoArgs, OutputArgs, ProbeArgs, TierArgs, VerifyArgs};
 use clap::{ArgMatches, FromArgMatches};
 use gsolve_analysis::catalog::{
     build_tablebase, open_tablebase, with_variant, BuildPlan, CatalogGame, ClusterBuild, Entry, ParameterKind,
@@ -62,7 +63,7 @@ fn dispatch(path: &Path, command: impl Command) -> Result<(), Failure> {
 // build
 
 /// `build GAME` for a catalog game built from its variant parameters (`matches`:
-/// the arguments of the command `crate::build_command` made for it).
+/// the arguments of the command `crate::args` made for it).
 pub fn build_variant(entry: &Entry, matches: &ArgMatches, threads: Option<u16>) -> Result<(), Failure> {
     let out = OutputArgs::from_arg_matches(matches).unwrap_or_else(|e| e.exit());
     let distributed = DistributedArgs::from_arg_matches(matches).unwrap_or_else(|e| e.exit());

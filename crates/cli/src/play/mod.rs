@@ -9,7 +9,8 @@ mod tests;
 mod ui;
 
 use crate::analyze::{analyzer, failure, setup};
-use crate::{Failure, PlayArgs};
+use crate::args::PlayArgs;
+use crate::failure::Failure;
 use gsolve_analysis::{Analysis, AnalysisError, Analyzer, Limits, Setup};
 use gsolve_engine::Progress;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};

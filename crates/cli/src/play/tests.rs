@@ -456,7 +456,7 @@ fn the_smallest_window_shows_every_cell_of_the_default_boards() {
 #[test]
 fn the_help_lists_every_key_of_the_footer() {
     use clap::CommandFactory;
-    let mut cli = crate::Cli::command();
+    let mut cli = crate::args::Cli::command();
     let help = cli.find_subcommand_mut("play").unwrap().render_long_help().to_string();
     for key in ui::KEYS {
         let name = key.split(' ').next().unwrap();

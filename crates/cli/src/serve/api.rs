@@ -10,7 +10,8 @@
 //! a solver's bug, 503 `busy` when every analysis slot is taken); the server goes on
 //! serving.
 
-use super::{json as strict_json, App};
+use super::app::App;
+use super::json as strict_json;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequest, Query, Request, State};

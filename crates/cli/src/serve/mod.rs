@@ -10,10 +10,14 @@
 //! connection that sends nothing for 10 s is closed (`connections.rs`).
 
 mod api;
+mod app;
 mod connections;
 mod json;
 
-use crate::{Failure, ServeArgs};
+pub use app::App;
+
+use crate::args::ServeArgs;
+use crate::failure::Failure;
 use anyhow::Context;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -28,22 +32,6 @@ use tokio::sync::Semaphore;
 const INDEX_HTML: &str = include_str!("../../assets/index.html");
 const APP_JS: &str = include_str!("../../assets/app.js");
 const STYLE_CSS: &str = include_str!("../../assets/style.css");
-
-/// What the handlers share.
-pub struct App {
-    /// Answers every analysis; caches whole-game solves.
-    analyzer: Analyzer,
-    /// One permit an analysis running (each may take a core for a second): an
-    /// analysis that finds none is refused at once (`503`, `busy`) rather than
-    /// queued, so that a burst of heavy requests cannot pile up work and memory.
-    slots: Arc<Semaphore>,
-    /// How many analyses may run at once (the permits of `slots`).
-    slot_count: usize,
-    /// One permit a body over [`api::SMALL_BODY`] being read.
-    large_bodies: Semaphore,
-    /// With `--tablebase`: `{game, parameters, start}`, what the file answers.
-    tablebase: Option<serde_json::Value>,
-}
 
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     let descriptors = connections::raise_descriptor_limit();
