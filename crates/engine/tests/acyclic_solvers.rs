@@ -1541,8 +1541,8 @@ fn wide_layers_match_the_naive_solver() {
 // ---------------------------------------------------------------------------------
 
 /// Deep enough to show the recursion holds on an ordinary stack, with room to spare:
-/// a search ply took 448 bytes of stack in a test build without incremental
-/// compilation (as CI builds), so a 2 MiB test thread holds about 4,600 of them.
+/// well within what a default 2 MiB test thread holds in a test build without
+/// incremental compilation (as CI builds).
 const CHAIN: u64 = 3_000;
 
 /// Node 0 is stuck (Loss(0)); node i moves to i - 1, and even nodes from 4 on also
@@ -1594,8 +1594,8 @@ fn deep_chain_in_the_test_thread() {
     assert_eq!(solution.value(top), Some(chain_value(top)));
 }
 
-/// A 100,000-ply chain: deeper than memo and search (about 4,600 plies at
-/// 448 bytes a ply) can recurse on a default 2 MiB test thread in the test profile, so it runs
+/// A 100,000-ply chain: deeper than memo and search can recurse on a default
+/// 2 MiB test thread in the test profile, so it runs
 /// on a thread with a 256 MiB stack. Checks the values are right that deep.
 #[test]
 fn very_deep_chain_on_a_big_stack() {

@@ -28,8 +28,7 @@
 //!    until the range holds one score: the exact value (MTD(f) stepping). Each
 //!    fail-soft probe returns a bound that usually jumps several plies, every probe
 //!    reuses the table, and probes next to the true score are the cheapest (a
-//!    bisection's probes far from it must refute many fast lines: measured 25×
-//!    more nodes on the 7×7 snakes board);
+//!    bisection's probes far from it must refute many fast lines);
 //! 3. a tie's remoteness, as above.
 //!
 //! # The transposition table
