@@ -1652,7 +1652,7 @@ fn searcher_with_a_node_budget_gives_up_or_answers_exactly() {
 }
 
 // ---------------------------------------------------------------------------------
-// Immediate wins told by the game (docs/rules.md, "Immediate wins in the search")
+// Immediate wins told by the game (docs/rules-solving.md, "Immediate wins in the search")
 // ---------------------------------------------------------------------------------
 
 /// A DAG whose hooks say whether the side to move wins at once (a child lost in 0,
@@ -1700,7 +1700,7 @@ impl SearchHooks for Knowing<'_> {
 }
 
 /// With the game saying which positions win at once (rules 1 and 2 of
-/// docs/rules.md's "Immediate wins in the search"; rule 3 holds in every search),
+/// docs/rules-solving.md's "Immediate wins in the search"; rule 3 holds in every search),
 /// the search's value of every position of 1,000 random DAGs, a third with ties,
 /// is the naive solver's, from a fresh table and from one shared by every start;
 /// no position said to win at once is expanded.
