@@ -1,5 +1,5 @@
 //! A rules game beside the built-in game it describes, the same work in one run
-//! (docs/rules.md, "Speed"): chase n = 20 and a 30×30 Queen's Case map solved whole
+//! (docs/performance.md, "Rules games"): chase n = 20 and a 30×30 Queen's Case map solved whole
 //! (as the front ends do: by bit rows, and by the engine's retrograde analysis
 //! alone), the 4×4 pawns strong solve, the 7×7 snakes corners searched by
 //! alpha-beta, and Breakthrough 4 × 6 searched by the bit-set core of step

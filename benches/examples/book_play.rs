@@ -1,7 +1,7 @@
 //! Games against perfect play as `gsolve play` runs them, timed: each turn the
 //! position is analysed (its value and every move's), the computer plays the best
 //! move and its opponent a random one. Prints, ply by ply, the slowest analysis:
-//! the figures behind docs/rules.md's "Opening books".
+//! the figures behind docs/performance.md's "Rules games: opening books".
 //!
 //!   cargo run -p gsolve-benches --release --example book_play -- ROWS COLS GAMES [BOOK]
 //!

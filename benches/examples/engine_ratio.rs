@@ -1,6 +1,6 @@
 //! The engine's whole-game retrograde solve of a rules file beside the built-in
 //! game it describes, in turn, one thread or all: the ratio of issue 35's
-//! deliverable 5 (docs/rules.md, "Speed"), with the fastest of each and the
+//! deliverable 5 (docs/performance.md, "Rules games"), with the fastest of each and the
 //! median of the paired ratios (timings on a shared machine are noisy; pairs
 //! run back to back see the same noise).
 //!

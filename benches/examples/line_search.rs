@@ -1,5 +1,5 @@
 //! One line game's start by its bit-set search, with the positions visited, the
-//! rate and the table's size: the figures behind docs/rules.md's Connect 4 table.
+//! rate and the table's size: the figures behind docs/performance.md's Connect 4 table.
 //!
 //!   cargo run -p gsolve-benches --release --example line_search -- [FILE] ROWS COLS
 //!

@@ -1,5 +1,5 @@
 //! Random positions reachable from a rules game's start, one a line in the
-//! rules' notation: the positions behind docs/rules.md's comparison of two
+//! rules' notation: the positions behind docs/performance.md's comparison of two
 //! Dobutsu tablebases (fed to `gsolve probe --json` of each build).
 //!
 //!   cargo run -p gsolve-benches --release --example random_positions -- FILE COUNT [SEED]

@@ -1,5 +1,5 @@
 //! The start of a rules game searched by the engine's alpha-beta, with the
-//! positions visited and the time: the figures behind docs/rules.md's table of
+//! positions visited and the time: the figures behind docs/performance.md's table of
 //! immediate wins in the search.
 //!
 //!   cargo run -p gsolve-benches --release --example rules_search -- FILE ROWS COLS [plain|general] [TABLE_BITS]

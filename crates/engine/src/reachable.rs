@@ -3,9 +3,9 @@
 //!
 //! # Memory
 //! Three bit sets of the index's size: the positions seen, the level being
-//! expanded and the next one; nothing else grows with the game. Dobutsu shogi's
-//! index of 3.1·10⁹ entries takes 1.2 GB, where one byte an entry and a stack of
-//! indices took more than 19 GB. A level is expanded on every thread: each
+//! expanded and the next one; nothing else grows with the game: three bits an
+//! entry, where one byte an entry and a stack of indices would take several times
+//! that. A level is expanded on every thread: each
 //! position of it is decoded, its children ranked and marked with an atomic OR.
 //!
 //! Positions the game does not index ([`Indexed::terminals_indexed`] false: a

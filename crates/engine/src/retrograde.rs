@@ -32,8 +32,8 @@
 //! owning its blocks through disjoint `&mut` slices. In a level of propagate the
 //! threads first list the parents of their part of the frontier by owner, then
 //! each applies the updates listed for its own blocks. No counter is shared
-//! between threads, so no locked instructions are needed (measured: they cost more
-//! than all the rest of a solve), and the result does not depend on scheduling.
+//! between threads, so no locked instructions are needed (each update would
+//! otherwise wait on one), and the result does not depend on scheduling.
 //! Small levels run on the calling thread.
 //!
 //! # Memory traffic
@@ -86,17 +86,15 @@ pub struct Options<'a> {
     /// Games with at least this many positions sort each large frontier before
     /// its level (see `SORT_FROM`) and fetch the cells of a level's parents ahead
     /// (`PREFETCH_DISTANCE`); in smaller ones the cells stay in the cache and
-    /// both only cost (five 30×30 Queen's Case maps: 0.15 s unsorted, 0.22 s
-    /// sorted; 0.07 s without fetching ahead, 0.10 s with). Default 2²⁴
-    /// positions: 32 MiB of cells, about the last-level cache of this project's
-    /// machine.
+    /// both only cost. Default 2²⁴ positions: 32 MiB of cells, about the
+    /// last-level cache of this project's machine.
     pub sort_from: usize,
     /// The most entries a level's frontier list may hold (8 bytes each); a level
     /// with more is not listed but found by scanning the values for its
     /// remoteness (see "Memory" in the module docs). `None`: one entry per 64
-    /// positions, at least 2²⁰ (a Dobutsu shogi build peaked at 905 MB against
-    /// 1.11 GB with one per 16, in the same time; one per 256 took 816 MB and
-    /// a slower solve).
+    /// positions, at least 2²⁰: a tighter cap scans more levels (each scan
+    /// reads every value) for little memory saved, a looser one holds lists
+    /// that cost memory and save no time.
     pub frontier_limit: Option<usize>,
 }
 
@@ -364,8 +362,7 @@ const CHUNK: usize = 1 << 13;
 /// Frontiers at least this long are sorted by region ([`sort_by_region`]) before
 /// their level, in games of at least [`Options::sort_from`] positions: parents of
 /// positions with nearby indices have nearby indices in most games, so a sorted
-/// frontier updates the cells in a few runs through memory rather than at random
-/// (chase n = 100 on one thread: 12.1 s → 10.3 s with a full sort included).
+/// frontier updates the cells in a few runs through memory rather than at random.
 const SORT_FROM: usize = 1 << 12;
 /// Frontier entries a parallel level lists and applies at a time (the test
 /// `disjoint_union_of_random_graphs_matches_the_naive_solver` has a first level of
@@ -376,8 +373,8 @@ const REGION_SHIFT: u32 = 16;
 
 /// Orders frontier entries by the region of `1 << REGION_SHIFT` indices they fall
 /// in, keeping their order within a region: a counting sort, two passes over the
-/// entries. A full sort (`par_sort_unstable`) took a fifth of a chase n = 100 solve
-/// and bought no more locality: parents of one region's positions fall in a few
+/// entries. A full sort (`par_sort_unstable`) cost a large share of a solve and
+/// bought no more locality: parents of one region's positions fall in a few
 /// regions of cells in most games, and the updates are fetched ahead anyway
 /// ([`PREFETCH_DISTANCE`]). The result does not depend on threads.
 fn sort_by_region(entries: Vec<u64>, size: usize) -> Vec<u64> {
@@ -399,12 +396,12 @@ fn sort_by_region(entries: Vec<u64>, size: usize) -> Vec<u64> {
 }
 
 /// Frontier entries whose parents are listed, then updated, at a time on one
-/// thread (their updates, about 200 KB, stay in the cache between the two).
+/// thread (so that their updates stay in the cache between the two).
 const SEQUENTIAL_BATCH: usize = 1 << 12;
 /// How many updates ahead a parent's cell is fetched into the cache. The cells
 /// of a large game are read at random, each a trip to memory; fetching them
-/// ahead keeps many trips under way instead of one (chase n = 100 on one thread,
-/// measured: none 11.6 s, 16 ahead 11.6 s, 32 9.4 s, 64 8.9 s, 128 9.0 s).
+/// ahead keeps many trips under way instead of one; fewer ahead leaves trips
+/// waiting, many more no longer helps.
 const PREFETCH_DISTANCE: usize = 64;
 
 /// Asks the processor to bring `item`'s cache line in; a hint, no effect on values.
@@ -482,11 +479,10 @@ struct Solver<'g, 'o, G, K> {
 /// The ways a level of a large game can run. All make the same updates (so the
 /// same values; the threads' order of the next frontier may differ, as always
 /// with threads); only the time differs, and which is fastest depends on the
-/// game and the machine. On this project's two vCPUs, one thread: chase n = 100
-/// took 11.4 s `Direct` and 8.3 s `FetchAhead`, the 100×100 Queen's Case map
-/// 5.65 s and 6.6 s (most of its updates find their cell in the cache already,
-/// so listing them first only costs); `Parallel` on both vCPUs was slower than
-/// either for both games.
+/// game and the machine: fetching ahead pays where updates miss the cache and
+/// only costs where most of them find their cell there already (the 100×100
+/// Queen's Case map), and threads can lose to one where two vCPUs share one
+/// core's throughput.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Path {
     /// On the calling thread, each parent updated as it is generated.
@@ -853,9 +849,7 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
                     self.level(&listed_ties, level, &mut next, &mut pending);
                     // Pieces are gathered until they are worth both cores: a
                     // level just over the limit holds fewer entries a piece than
-                    // `parallel_from`, and piece by piece ran on one thread (a
-                    // Dobutsu build with the limit at one entry per 64 positions:
-                    // solve 313 s against 271 to 290 s).
+                    // `parallel_from`, and piece by piece ran on one thread.
                     // At most the frontier limit is gathered (past one piece).
                     let batch = self.parallel_from.min(self.frontier_limit);
                     let mut gathered = Vec::new();
@@ -982,9 +976,8 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
     ///    slices.
     ///
     /// Each parent is generated once: walking the whole frontier in every thread,
-    /// as this solver once did, measured 2.5 to 3.5 times slower than one thread on
-    /// this project's two-vCPU machine (chase n = 100). The lists of a batch stay
-    /// a few megabytes.
+    /// as this solver once did, repeats every parent's generation in each thread
+    /// and lost to one thread. The lists of a batch stay small.
     fn level_parallel(&mut self, frontier: &[u64], level: u32, next: &mut NextLevel, pending: &mut Vec<u64>) {
         let game = self.game;
         // A power of two, so that the owner of a block is a mask away.
@@ -996,8 +989,7 @@ impl<'g, 'o, G: Unmoves + Sync, K: Cell> Solver<'g, 'o, G, K> {
         // The updates of each part of a batch by owner, kept from batch to batch:
         // lists allocated anew for each batch cost page faults and zeroed pages.
         // Several parts a thread, so that a thread whose parts took longer is
-        // helped: with one part a thread, the other waited for the slower (a
-        // Dobutsu build ran on 1.73 of 2 cores). The parts are applied in the
+        // helped: with one part a thread, the other waited for the slower. The parts are applied in the
         // frontier's order whatever their number.
         let parts = owners * PARTS_PER_THREAD;
         let mut listed: Vec<Vec<Vec<u64>>> = (0..parts).map(|_| vec![Vec::new(); owners]).collect();

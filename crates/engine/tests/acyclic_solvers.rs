@@ -1541,8 +1541,8 @@ fn wide_layers_match_the_naive_solver() {
 // ---------------------------------------------------------------------------------
 
 /// Deep enough to show the recursion holds on an ordinary stack, with room to spare:
-/// a search ply took 448 bytes of stack in a test build without incremental
-/// compilation (as CI builds), so a 2 MiB test thread holds about 4,600 of them.
+/// well within what a default 2 MiB test thread holds in a test build without
+/// incremental compilation (as CI builds).
 const CHAIN: u64 = 3_000;
 
 /// Node 0 is stuck (Loss(0)); node i moves to i - 1, and even nodes from 4 on also
@@ -1594,8 +1594,8 @@ fn deep_chain_in_the_test_thread() {
     assert_eq!(solution.value(top), Some(chain_value(top)));
 }
 
-/// A 100,000-ply chain: deeper than memo and search (about 4,600 plies at
-/// 448 bytes a ply) can recurse on a default 2 MiB test thread in the test profile, so it runs
+/// A 100,000-ply chain: deeper than memo and search can recurse on a default
+/// 2 MiB test thread in the test profile, so it runs
 /// on a thread with a 256 MiB stack. Checks the values are right that deep.
 #[test]
 fn very_deep_chain_on_a_big_stack() {
@@ -1652,7 +1652,7 @@ fn searcher_with_a_node_budget_gives_up_or_answers_exactly() {
 }
 
 // ---------------------------------------------------------------------------------
-// Immediate wins told by the game (docs/rules.md, "Immediate wins in the search")
+// Immediate wins told by the game (docs/rules-solving.md, "Immediate wins in the search")
 // ---------------------------------------------------------------------------------
 
 /// A DAG whose hooks say whether the side to move wins at once (a child lost in 0,
@@ -1700,7 +1700,7 @@ impl SearchHooks for Knowing<'_> {
 }
 
 /// With the game saying which positions win at once (rules 1 and 2 of
-/// docs/rules.md's "Immediate wins in the search"; rule 3 holds in every search),
+/// docs/rules-solving.md's "Immediate wins in the search"; rule 3 holds in every search),
 /// the search's value of every position of 1,000 random DAGs, a third with ties,
 /// is the naive solver's, from a fresh table and from one shared by every start;
 /// no position said to win at once is expanded.

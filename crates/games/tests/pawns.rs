@@ -617,8 +617,8 @@ fn the_uva_sample() {
     assert_eq!(naive_solve(&grids[1], true, &mut HashMap::new()).verdict(), "black (2)");
 }
 
-/// 5×5 from the start by memo search: about 1.5 s in release, 2 s and 200 MB in the
-/// test profile (opt-level 1).
+/// 5×5 from the start by memo search: the largest start the test profile
+/// (opt-level 1) searches within a test's time.
 #[test]
 fn five_by_five_is_a_white_win_in_19() {
     let game = Pawns::new(5, 5);
@@ -866,8 +866,8 @@ fn located_children_match_the_rules() {
 }
 
 /// The tiered solve of 5×5 (365 million positions, 1 byte each) against today's
-/// whole-index layered sweep (4 bytes each) at every position. About a minute and
-/// 2 GB in a release build: `cargo test --release -p gsolve-games --test pawns -- --ignored`.
+/// whole-index layered sweep (4 bytes each) at every position; too large for the
+/// default suite: `cargo test --release -p gsolve-games --test pawns -- --ignored`.
 #[test]
 #[ignore = "a minute and 2 GB: run with --release --ignored"]
 fn five_by_five_tiered_equals_layered_everywhere() {
@@ -958,7 +958,7 @@ fn alpha_beta_matches_the_layered_solve() {
 }
 
 /// The 6×6 start, a black win in 30, as the search found it before it had race
-/// bounds and ordered moves (67.6 M positions then, 2.1 M now): a strong solve of
+/// bounds and ordered moves: a strong solve of
 /// 6×6 is out of reach of a test (docs/distributed.md).
 #[test]
 fn six_by_six_is_a_black_win_in_30() {

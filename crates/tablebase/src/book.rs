@@ -1,5 +1,5 @@
 //! Opening book files: the values of chosen positions by a 64-bit key the game
-//! defines (a line game's key: docs/rules.md, "Opening books"), for positions no
+//! defines (a line game's key: docs/rules-solving.md, "Opening books"), for positions no
 //! dense index reaches. Small (a Connect 4 book of a few plies is kilobytes to
 //! megabytes), so it is read whole, in one pass, and kept in memory.
 //!

@@ -40,8 +40,7 @@
 //! its positions, 24 bytes (an event) until the levels are done; 16 bytes for
 //! each position of a level's frontier, each tie and each position valued by
 //! itself; and its part of each child tier (read while the graph is built).
-//! Kings on 4 × 4 (4.5 M positions in 25 tiers with cycles, every tier
-//! split): 340 MB a process on 2, 214 MB on 4, against 542 MB in one
+//! So a process's memory falls with the number of processes
 //! (docs/distributed.md).
 
 use super::split::{

@@ -359,8 +359,8 @@ impl Store {
 
 /// Raw (uncompressed) bytes of values gathered to process 0 in one round.
 /// Process 0 holds them twice while it lays them out (as received, and laid
-/// out): 64 MiB made its peak a third higher than the other processes' on
-/// 5×5 pawns; 16 MiB is still a few rounds a gigabyte.
+/// out), so a large gather raises its peak above the other processes'; 16 MiB is
+/// still a few rounds a gigabyte.
 const GATHER_RAW_BYTES: u64 = 16 << 20;
 
 /// The codes of one batch of the index, laid out by process 0.

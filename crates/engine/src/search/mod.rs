@@ -28,8 +28,7 @@
 //!    until the range holds one score: the exact value (MTD(f) stepping). Each
 //!    fail-soft probe returns a bound that usually jumps several plies, every probe
 //!    reuses the table, and probes next to the true score are the cheapest (a
-//!    bisection's probes far from it must refute many fast lines: measured 25×
-//!    more nodes on the 7×7 snakes board);
+//!    bisection's probes far from it must refute many fast lines);
 //! 3. a tie's remoteness, as above.
 //!
 //! # The transposition table
@@ -54,7 +53,7 @@
 //! # Bounds every position has
 //! A position not over with a move is at least a loss in 1 and at most a win in
 //! 1, or a win in 2 once no move wins at once: windows beyond those are answered
-//! without a search (docs/rules.md, "Immediate wins in the search", rules 1–3).
+//! without a search (docs/rules-solving.md, "Immediate wins in the search", rules 1–3).
 
 mod table;
 
@@ -642,7 +641,7 @@ impl<G: SearchHooks, T: Transpositions<G::Position>> Inner<'_, G, T> {
         if beta <= -MATE {
             return -MATE;
         }
-        // Immediate wins (docs/rules.md, "Immediate wins in the search", rules 1
+        // Immediate wins (docs/rules-solving.md, "Immediate wins in the search", rules 1
         // and 2): a win in 1 is the best value a position not over can have; without
         // one, the value is at most a win in 2, which answers a window that asks for
         // more (the probes' deepest positions are asked whether they win at once).
@@ -716,7 +715,7 @@ impl<G: SearchHooks, T: Transpositions<G::Position>> Inner<'_, G, T> {
             return -MATE; // no move: lost now (the engine's rule)
         }
         // With a move, the value is at least a loss in 1 (every child's is at most
-        // a win in 0): a window that asks no more is answered (docs/rules.md,
+        // a win in 0): a window that asks no more is answered (docs/rules-solving.md,
         // "Immediate wins in the search", rule 3).
         if beta <= -(MATE - 1) {
             return -(MATE - 1);

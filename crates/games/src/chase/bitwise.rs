@@ -13,10 +13,9 @@ use gsolve_engine::{Indexed, PackedValue, Solution, Value};
 
 impl Chase {
     /// The budget the contest command gives [`Self::value_bitwise`] before it
-    /// solves the whole board instead: six row words a position. Measured here:
-    /// the bit-parallel solve costs about 2.5 ns a row word, the engine's 15–40 ns
-    /// a position; the start of n = 100 (`100 1 1 100 100`, `BLACK 296`) takes 4.9
-    /// row words a position, 2.4 s against the engine's 8.3 s.
+    /// solves the whole board instead: six row words a position, about where the
+    /// bit-parallel solve (a row word holds 64 positions) stops paying against the
+    /// engine's solve of every position.
     pub fn bitwise_budget(&self) -> u64 {
         6 * self.index_size()
     }

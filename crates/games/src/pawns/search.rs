@@ -55,9 +55,9 @@
 //! captures first, then quiet moves; within each, moves onto a cell an enemy pawn
 //! attacks come last (later still if no pawn of ours could take back); and among
 //! equals, pawns farther from their goal first (waiting moves: pawn chess is a
-//! game of tempo, and pushing the front pawn too early is the usual mistake). On
-//! the 6×6 start the search visits 2.1 M positions, against 67.6 M with neither
-//! (`pawns_timing 6`, `examples/`).
+//! game of tempo, and pushing the front pawn too early is the usual mistake).
+//! Together they spare the search most of its positions (`pawns_timing`,
+//! `examples/`).
 
 use super::{Pawns, PawnsPosition};
 use gsolve_engine::search::{SearchHooks, ValueBound};

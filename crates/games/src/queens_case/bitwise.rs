@@ -23,9 +23,8 @@ impl QueensCase {
     /// The budget the contest command gives [`Self::value_bitwise`] before it
     /// solves the whole map instead: six row words a position, on maps where at
     /// most a quarter of the grid is wall; `None` on others (a maze's chases take
-    /// thousands of levels: 18 row words a position on a 99×99 maze, where the
-    /// engine's solve is twice as fast). Measured here: the bit-parallel solve
-    /// costs about 2.5 ns a row word, the engine's 15–40 ns a position.
+    /// thousands of levels and many row words a position, where the engine's
+    /// solve is faster).
     pub fn bitwise_budget(&self) -> Option<u64> {
         let grid = self.map.width() as u64 * self.map.height() as u64;
         (3 * grid <= 4 * self.open_cells() as u64).then_some(6 * self.index_size())

@@ -273,9 +273,8 @@ pub(crate) fn block_bound<M: Mask>(graph: &Graph<M>, node: Node, region: M, scra
 }
 
 /// Entries the memo may hold before it starts over (32 bytes each for 128-cell
-/// masks, plus the hash table's slack: about 10 MB). Measured: 2^18 searched the
-/// 11×11 board 4% faster than 2^21 (which missed the cache more often, at 100 MB a
-/// memo and a thread), and the 10×10 and 11×12 boards no slower.
+/// masks, plus the hash table's slack): a larger memo misses the cache more often
+/// and does not search faster for what it keeps.
 const MEMO_LIMIT: usize = 1 << 18;
 
 /// Entries past which the memo, when full, grows to [`MEMO_LIMIT`] at once.
@@ -380,8 +379,7 @@ impl<M: Mask> LongestPaths<M> {
             self.memo.clear();
         } else if self.memo.len() == self.memo.capacity() && self.memo.len() >= MEMO_GROWN {
             // A memo this big is likely to fill: one move to the full size instead
-            // of a rehash at each doubling on the way (measured: rehashing was an
-            // eighth of the 10×10 board's search).
+            // of a rehash at each doubling on the way, which costs a search much.
             self.memo.reserve(MEMO_LIMIT - self.memo.len());
         }
         self.memo.insert(MemoKey::new(node, region), known);

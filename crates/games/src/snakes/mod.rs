@@ -25,9 +25,8 @@
 //! Masks are walked cell by cell through a table of neighbour masks, whatever the
 //! board's shape (shifts of a 128-bit mask, tried too, were slower: the node numbers
 //! of vertical neighbours differ by as many amounts as rows have obstacles, and the
-//! sets spread in a search are small; measured again with one shift a direction
-//! where the rows hold the same number of empty cells, as on an open board: no
-//! faster on the 11×11 board).
+//! sets spread in a search are small; one shift a direction where the rows hold
+//! the same number of empty cells, as on an open board, was no faster either).
 
 mod format;
 mod longest_path;
@@ -71,11 +70,9 @@ pub struct Snakes<M: Mask = u128> {
     live: std::cell::Cell<(SnakesPosition<M>, M)>,
 }
 
-/// Entries of a search table for the snakes: 2^18, 12 MB for boards of at most 128
-/// empty cells. Measured on the 10×10, 11×11 and 11×12 boards from the corners, one
-/// and two threads: tables of 2^16 to 2^20 entries search within a few percent of
-/// each other (a smaller table forgets more, a larger one misses the cache more
-/// often), 2^22 is 10–25% slower, the engine's default 2^24 slower still.
+/// Entries of a search table for the snakes: 2^18, for boards of at most 128 empty
+/// cells. A smaller table forgets more, a larger one misses the cache more often;
+/// this size sits between the two, well below the engine's default.
 pub const SEARCH_TABLE_ENTRIES: usize = 1 << 18;
 
 /// Slots of the [`SplitCache`] (a power of two).
@@ -471,8 +468,8 @@ impl<M: Mask> SearchHooks for Snakes<M> {
     /// images under the board's symmetries, the key is the smallest by heads, then
     /// by free cells. Heads map by two lookups and seldom tie: only the images whose
     /// heads are the smallest get their cells mapped (a mask maps byte by byte, a
-    /// table lookup each; mapping all seven images made the 11×11 search 3.5%
-    /// slower).
+    /// table lookup each; mapping all seven images costs more than the ties it
+    /// would settle).
     fn table_key(&self, p: &SnakesPosition<M>) -> (SnakesPosition<M>, bool) {
         let base = SnakesPosition { free: self.live_cells(p), ..*p };
         let least = self.symmetries.iter().map(|s| s.heads(p.heads)).fold(p.heads, |a, b| a.min(b));
