@@ -1,240 +1,10 @@
-//! Parents ranked from their child's pieces, for games whose pieces only step:
-//! retrograde analysis asks every position it decides for its parents' indices
-//! ([`gsolve_engine::Unmoves::for_each_parent_index`]), and here no parent is
-//! built as a position.
-//!
-//! # Which games
-//! Those [`ranks_parents`] accepts:
-//! - pieces only step ([`Tables::steps_only`]: no drops, promotions, hands or
-//!   trails) and each side moves one piece a turn;
-//! - the endings are one table ([`crate::compiled::endings::EndingTable`]: no `line` or
-//!   `full` ending) and being stuck is a loss (so whether a position is over
-//!   depends on its pieces alone, not on its moves);
-//! - the index ranks a list of pieces ([`PlacementIndex::locates_pieces`]: no
-//!   hands, at most [`crate::index::FEW_PIECES`] pieces in all).
-//!
-//! Chase, Queen's Case, cops and robbers, fox and hounds: the pursuits and the
-//! pieces-on-a-board games without promotions. Where the board has at most 64
-//! cells and every move is one cell long or a leap, the walk on cell sets
-//! ([`crate::retrograde::set_unmoves`]) and the first look from them
-//! ([`crate::retrograde::first_look`], "From cell sets") go first: they read sets rather
-//! than lists (0.90 of Fox and Hounds' instructions), so this module serves
-//! the larger boards and the long rays.
-//!
-//! # How
-//! A parent is its child with one piece of the side that moved back on a cell
-//! of one of its backward rays (and, for a capture, an enemy where it landed),
-//! or, where a piece may stay, the child with the other side to move: the same
-//! parents as [`crate::retrograde::unmoves`] finds, found the same way. Each is a short
-//! sorted list on the stack: whether it is over is the OR of its pieces' ending
-//! words looked up once, and its index is ranked from the list
-//! ([`PlacementIndex::locate_pieces`]). Why: building each parent as a
-//! [`RulesPosition`] (a copy of the child, changed, copied again to be ranked)
-//! stalled on every copy of a just-changed position, and was with the ending
-//! checks most of a pursuit's retrograde solve.
+//! Retrograde's parents ranked from the child's pieces along the rays, no parent built.
 
+use super::layout::*;
 use crate::compiled::moves::Seen;
 use crate::compiled::position::{cell_of, group_of, pack};
 use crate::compiled::tables::Tables;
 use crate::index::PlacementIndex;
-use crate::language::spec::Turn;
-use gsolve_engine::{FirstLook, Outcome};
-
-/// Are the parents of the game of `tables` with index `index` ranked here
-/// (module docs, "Which games")?
-pub(crate) fn ranks_parents(tables: &Tables, index: &PlacementIndex) -> bool {
-    let pieces: usize = index.limits().iter().map(|&l| l as usize).sum();
-    tables.steps_only()
-        && (0..2).all(|side| tables.turn_of(side) == Turn::OnePiece)
-        && tables.endings().table().is_some()
-        && tables.endings().stuck() == Outcome::Loss
-        && index.locates_pieces(pieces)
-}
-
-/// Each piece's rays laid out for the common case where no other piece stands
-/// near it: a piece of group g on cell c has a *span*, the least and the
-/// greatest cell of its rays (forward for its moves, backward for its
-/// parents'); where no other piece stands on a cell of the span, no ray is
-/// blocked and no move captures, so the moves are the distinct cells of the
-/// rays that may land on empty cells, listed once here, and the parents those
-/// of the backward rays.
-///
-/// ```text
-///   forward[g * cells + c]  = span: lo, hi, start, end: lands[start..end]
-///   forward_rays[g * cells + c] = bit k set when cell lo + k is on a ray
-///   backward[g * cells + c], backward_rays[...] = the same for origins[start..end]
-///   lands[k] = (word of a piece of g on a target, how many targets have it)
-///   origins[k] = (cell, slot of the cell among g's places, word, QUIET | CAPTURE)
-/// ```
-/// A piece on the span but on no ray blocks nothing and is not captured: the
-/// lists hold, only its place below or above each origin differs. The moves'
-/// targets are kept as their distinct ending words, each with its count:
-/// targets alike in their word end alike, so whether they end is asked once.
-/// The rays' bits lie apart from the spans: asked only where a piece stands
-/// on a span, they would crowd the cache lines every position reads.
-///
-/// Why: walking each ray and asking every cell whether a piece stands there was
-/// most of counting a position's moves and of listing its parents, where, with a
-/// piece or two on a board of hundreds of cells, they seldom meet.
-#[derive(Clone, Debug)]
-pub(crate) struct Steps {
-    forward: Vec<Span>,
-    forward_rays: Vec<u128>,
-    lands: Vec<(u32, u32)>,
-    backward: Vec<Span>,
-    backward_rays: Vec<u128>,
-    origins: Vec<Origin>,
-    /// For each group g, the enemy groups a piece of g may have captured: those
-    /// the index has room for that it does not meet (a meeting ends the game),
-    /// as a bit set of groups.
-    captives: Vec<u64>,
-}
-
-/// The cells of a piece's rays (see [`Steps`]).
-#[derive(Clone, Copy, Debug)]
-struct Span {
-    lo: u32,
-    hi: u32,
-    start: u32,
-    end: u32,
-}
-
-impl Span {
-    /// The span of the rays' `cells`, and its rays' bits: bit k set when cell
-    /// `lo + k` is on a ray; all set where the span is 128 cells or more (cells
-    /// past the first 128 are then taken to be on a ray).
-    fn of(cells: impl Iterator<Item = u32> + Clone, start: usize, end: usize) -> (Span, u128) {
-        let (lo, hi) = (cells.clone().min().unwrap_or(u32::MAX), cells.clone().max().unwrap_or(0));
-        let on = if hi >= lo && hi - lo < 128 { cells.fold(0u128, |on, c| on | 1 << (c - lo)) } else { u128::MAX };
-        (Span { lo, hi, start: start as u32, end: end as u32 }, on)
-    }
-
-    /// Does `cell` lie on the span?
-    #[inline(always)]
-    fn spans(&self, cell: u32) -> bool {
-        (self.lo..=self.hi).contains(&cell)
-    }
-
-    /// Does `cell` lie on a ray, `on` the rays' bits ([`Self::of`])?
-    #[inline(always)]
-    fn on_ray(&self, on: u128, cell: u32) -> bool {
-        self.spans(cell) && (cell - self.lo >= 128 || on >> (cell - self.lo) & 1 == 1)
-    }
-}
-
-/// A cell a piece may have come from (see [`Steps`]).
-#[derive(Clone, Copy, Debug)]
-struct Origin {
-    cell: u32,
-    /// Its slot among the group's places, `u32::MAX` if it is not one.
-    slot: u32,
-    /// The ending word of the piece there.
-    word: u32,
-    /// Bit 0: on a ray whose moves land on empty cells; bit 1: on one whose
-    /// moves capture.
-    kinds: u8,
-}
-
-const QUIET: u8 = 1;
-const CAPTURE: u8 = 2;
-
-impl Steps {
-    /// The layout for the game of `t` with index `index` (a game [`ranks_parents`]
-    /// accepts).
-    pub(crate) fn new(t: &Tables, index: &PlacementIndex) -> Steps {
-        let board = t.board();
-        let cells = board.cells();
-        let endings = t.endings().table().expect("the game's endings are a table");
-        let mut steps = Steps {
-            forward: Vec::new(),
-            forward_rays: Vec::new(),
-            lands: Vec::new(),
-            backward: Vec::new(),
-            backward_rays: Vec::new(),
-            origins: Vec::new(),
-            captives: (0..t.groups())
-                .map(|g| {
-                    (0..t.groups())
-                        .filter(|&h| t.side_of(h) != t.side_of(g) && t.meet_code(g, h) == 0 && index.limits()[h] > 0)
-                        .fold(0, |set, h| set | 1 << h)
-                })
-                .collect(),
-        };
-        for g in 0..t.groups() {
-            for c in 0..cells as u32 {
-                let word = |cell: u32| endings.word_at(g * cells + cell as usize) as u32;
-                let all = |rays: &[crate::compiled::board::Ray]| {
-                    rays.iter().flat_map(|ray| board.ray_cells(ray).iter().copied()).collect::<Vec<u32>>()
-                };
-                let rays = board.rays(g, c);
-                let mut targets: Vec<u32> = Vec::new();
-                for ray in rays.iter().filter(|ray| ray.onto.empty()) {
-                    targets.extend(board.ray_cells(ray).iter().filter(|&to| !targets.contains(to)).collect::<Vec<_>>());
-                }
-                let start = steps.lands.len();
-                for landed in targets.into_iter().map(word) {
-                    match steps.lands[start..].iter_mut().find(|(word, _)| *word == landed) {
-                        Some((_, times)) => *times += 1,
-                        None => steps.lands.push((landed, 1)),
-                    }
-                }
-                let (span, on) = Span::of(all(rays).into_iter(), start, steps.lands.len());
-                steps.forward.push(span);
-                steps.forward_rays.push(on);
-                let rays = board.back_rays(g, c);
-                let start = steps.origins.len();
-                for ray in rays {
-                    let kinds = if ray.onto.empty() { QUIET } else { 0 } | if ray.onto.enemy() { CAPTURE } else { 0 };
-                    for &from in board.ray_cells(ray) {
-                        match steps.origins[start..].iter_mut().find(|o| o.cell == from) {
-                            Some(origin) => origin.kinds |= kinds,
-                            None => steps.origins.push(Origin {
-                                cell: from,
-                                slot: index.slot(g, from),
-                                word: word(from),
-                                kinds,
-                            }),
-                        }
-                    }
-                }
-                let (span, on) = Span::of(all(rays).into_iter(), start, steps.origins.len());
-                steps.backward.push(span);
-                steps.backward_rays.push(on);
-            }
-        }
-        steps
-    }
-
-    /// The span of a piece of group g on cell c, and the distinct ending words
-    /// of such a piece on its targets when no other piece stands on a ray,
-    /// each with its number of targets.
-    #[inline]
-    fn forward(&self, cells: usize, g: usize, c: u32) -> (Span, &[(u32, u32)]) {
-        let span = self.forward[g * cells + c as usize];
-        (span, &self.lands[span.start as usize..span.end as usize])
-    }
-
-    /// The backward span of a piece of group g on cell c, and its origins when
-    /// no other piece stands on a ray.
-    #[inline]
-    fn backward(&self, cells: usize, g: usize, c: u32) -> (Span, &[Origin]) {
-        let span = self.backward[g * cells + c as usize];
-        (span, &self.origins[span.start as usize..span.end as usize])
-    }
-}
-
-/// Does a piece of `pieces` other than the one at place `i` stand on one of
-/// the rays of `span`, whose rays' bits are `on`?
-#[inline(always)]
-fn on_rays(pieces: &[u32], i: usize, span: &Span, on: u128) -> bool {
-    pieces.iter().enumerate().any(|(j, &q)| j != i && span.on_ray(on, cell_of(q)))
-}
-
-/// Does a piece of `pieces` other than the one at place `i` stand on `span`?
-#[inline(always)]
-fn on_span(pieces: &[u32], i: usize, span: &Span) -> bool {
-    pieces.iter().enumerate().any(|(j, &q)| j != i && span.spans(cell_of(q)))
-}
 
 /// Calls `f` with the index of each parent of the position at `child` (which
 /// names a position), as [`crate::retrograde::unmoves::parents`] yields the parents, in a
@@ -263,7 +33,12 @@ pub(crate) fn for_each_parent_index<const N: usize>(
 }
 
 /// [`for_each_parent_index`] where a group may have more than one piece.
-fn many_parent_indices<const N: usize>(t: &Tables, index: &PlacementIndex, child: u64, f: &mut impl FnMut(u64)) {
+pub(super) fn many_parent_indices<const N: usize>(
+    t: &Tables,
+    index: &PlacementIndex,
+    child: u64,
+    f: &mut impl FnMut(u64),
+) {
     let tier = index.tier_at(child);
     let offset = index.tiers()[tier].offset;
     let mut child_pieces = [0u32; N];
@@ -388,7 +163,7 @@ fn many_parent_indices<const N: usize>(t: &Tables, index: &PlacementIndex, child
 ///
 /// `K` is room for the child's pieces; where `EXACT`, its tier `tier` has
 /// exactly `K`.
-fn single_parent_indices<const N: usize, const K: usize, const EXACT: bool>(
+pub(super) fn single_parent_indices<const N: usize, const K: usize, const EXACT: bool>(
     t: &Tables,
     index: &PlacementIndex,
     steps: &Steps,
@@ -532,7 +307,7 @@ fn single_parent_indices<const N: usize, const K: usize, const EXACT: bool>(
 /// about a quarter of the instructions of a pursuit's walk (callgrind), where
 /// two pieces need none of them.
 #[inline(always)]
-fn pair_parent_indices<const N: usize>(
+pub(super) fn pair_parent_indices<const N: usize>(
     t: &Tables,
     index: &PlacementIndex,
     steps: &Steps,
@@ -613,7 +388,7 @@ fn pair_parent_indices<const N: usize>(
 /// the caller's update to be put inline.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn blocked_single_parents<const N: usize>(
+pub(super) fn blocked_single_parents<const N: usize>(
     t: &Tables,
     index: &PlacementIndex,
     steps: &Steps,
@@ -688,7 +463,7 @@ fn blocked_single_parents<const N: usize>(
 /// the parent lies in another tier).
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn single_capture_parents<const N: usize>(
+pub(super) fn single_capture_parents<const N: usize>(
     t: &Tables,
     index: &PlacementIndex,
     steps: &Steps,
@@ -715,277 +490,4 @@ fn single_capture_parents<const N: usize>(
             f(located.map_or(u64::MAX, |(t, i)| index.tiers()[t].offset + i));
         }
     }
-}
-
-/// Calls `f(index, look)` for each index of `range` (ascending, holes skipped)
-/// with what retrograde's first step needs of its position
-/// ([`gsolve_engine::Indexed::for_each_first_look_in`]), in a game
-/// [`ranks_parents`] accepts whose terminal positions are all indexed or not
-/// (`terminals_indexed`). The pieces of a placement are unranked once for both
-/// sides to move; the position and each child are over or not by their pieces'
-/// ending words (a meeting by the meeting's code), and the moves are walked
-/// on the list as [`crate::compiled::moves`] walks them for a position (the same moves,
-/// each once).
-///
-/// Why: decoding each position, then counting its moves or playing each child
-/// and asking it whether it is over, copied a position for every child and was
-/// a third of a Queen's Case retrograde solve.
-pub(crate) fn for_each_first_look_in<const N: usize>(
-    t: &Tables,
-    index: &PlacementIndex,
-    steps: &Steps,
-    terminals_indexed: bool,
-    range: std::ops::Range<u64>,
-    f: &mut impl FnMut(u64, FirstLook),
-) {
-    let end = range.end.min(index.size());
-    let mut at = range.start;
-    while at < end {
-        let tier = index.tier_at(at);
-        let info = &index.tiers()[tier];
-        let tier_end = end.min(info.offset + info.size);
-        if index.singles() {
-            // As for the parents: the tier fixes the number of pieces, and one,
-            // two or three get their own copy of the loop.
-            let looks = (t, index, steps, terminals_indexed, tier);
-            at = match index.single_count(tier) {
-                1 => single_looks::<1, true>(looks, at..tier_end, f),
-                2 => single_looks::<2, true>(looks, at..tier_end, f),
-                3 => single_looks::<3, true>(looks, at..tier_end, f),
-                _ => single_looks::<N, false>(looks, at..tier_end, f),
-            };
-            continue;
-        }
-        let mut list = [0u32; N];
-        while at < tier_end {
-            if let Some(n) = index.unrank_pieces(tier, (at & !1) - info.offset, &mut list) {
-                look_at_pair::<N>(t, steps, terminals_indexed, tier_end, info.sides, at, &list[..n], f);
-            }
-            at = (at & !1) + 2;
-        }
-    }
-}
-
-/// [`for_each_first_look_in`] over `range`, within tier `tier` of an index of
-/// [`PlacementIndex::singles`]: the tier's placements in order, the group ranks
-/// stepped, not divided out of each index. `K` is room for a placement's
-/// pieces; where `EXACT` the tier has exactly `K`. Returns `range.end`.
-#[inline(always)]
-fn single_looks<const K: usize, const EXACT: bool>(
-    (t, index, steps, terminals_indexed, tier): (&Tables, &PlacementIndex, &Steps, bool, usize),
-    range: std::ops::Range<u64>,
-    f: &mut impl FnMut(u64, FirstLook),
-) -> u64 {
-    let info = &index.tiers()[tier];
-    let mut at = range.start;
-    let mut list = [0u32; K];
-    let mut digits = [0u64; K];
-    let mut ranks = [(0u64, 0u64); K];
-    index.single_ranks(tier, (at & !1) - info.offset, &mut digits);
-    while at < range.end {
-        if let Some(n) = index.singles_at(tier, &digits, &mut list, &mut ranks) {
-            let n = if EXACT { K } else { n };
-            look_at_pair::<K>(t, steps, terminals_indexed, range.end, info.sides, at, &list[..n], f);
-        }
-        index.next_single_ranks(tier, &mut digits);
-        at = (at & !1) + 2;
-    }
-    at
-}
-
-/// Calls `f` with the first look of each index from `at` to the end of its
-/// pair (the placement of `list` with either side to move) before `end`,
-/// those of the sides to move `sides` has (bit s: side s); `list` holds at
-/// most `K` pieces.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn look_at_pair<const K: usize>(
-    t: &Tables,
-    steps: &Steps,
-    terminals_indexed: bool,
-    end: u64,
-    sides: u8,
-    at: u64,
-    list: &[u32],
-    f: &mut impl FnMut(u64, FirstLook),
-) {
-    let endings = t.endings().table().expect("the game's endings are a table");
-    let cells = t.board().cells();
-    let pair = at & !1;
-    let mut words = [0usize; K];
-    for (w, &q) in words.iter_mut().zip(list) {
-        *w = endings.word_at(group_of(q) * cells + cell_of(q) as usize);
-    }
-    // The placement's ending with either side to move: the position's own, and
-    // a pass's child's, asked once for the pair.
-    let all = words.iter().fold(0, |word, &w| word | w);
-    let ends = [endings.outcome(all, 0), endings.outcome(all, 1)];
-    for i in at..(pair + 2).min(end) {
-        let to_move = (i & 1) as usize;
-        if sides >> to_move & 1 == 1 {
-            f(i, first_look(t, steps, list, &words[..list.len()], ends, to_move, terminals_indexed));
-        }
-    }
-}
-
-/// The [`FirstLook`] of the position of `pieces` (whose ending words are
-/// `words`, and `ends` the ending of the placement with each side to move)
-/// with `to_move` to move (see [`for_each_first_look_in`]).
-#[inline(always)]
-fn first_look(
-    t: &Tables,
-    steps: &Steps,
-    pieces: &[u32],
-    words: &[usize],
-    ends: [Option<Outcome>; 2],
-    to_move: usize,
-    terminals_indexed: bool,
-) -> FirstLook {
-    let endings = t.endings().table().expect("the game's endings are a table");
-    let cells = t.board().cells();
-    if let Some(outcome) = ends[to_move] {
-        return FirstLook::Over(outcome);
-    }
-    let next = 1 - to_move;
-    let (mut count, mut best_over) = (0usize, None::<gsolve_engine::Value>);
-    let mut can_pass = false;
-    for (i, &packed) in pieces.iter().enumerate() {
-        let g = group_of(packed);
-        if t.side_of(g) != to_move {
-            continue;
-        }
-        can_pass |= t.stays(g);
-        let from = cell_of(packed);
-        let others = words.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |word, (_, &w)| word | w);
-        let (span, lands) = steps.forward(cells, g, from);
-        if !on_span(pieces, i, &span) || !on_rays(pieces, i, &span, steps.forward_rays[g * cells + from as usize]) {
-            // Nothing in the way and nothing to capture: the listed targets.
-            if terminals_indexed {
-                count += lands.iter().map(|&(_, times)| times as usize).sum::<usize>();
-            } else {
-                for &(landed, times) in lands {
-                    match endings.outcome(others | landed as usize, next) {
-                        Some(outcome) => best_over = best_over.max(Some(outcome.value().parent_view())),
-                        None => count += times as usize,
-                    }
-                }
-            }
-            continue;
-        }
-        // Another piece near: each ray walked, as for a position.
-        let (blocked_count, blocked_best) = blocked_moves(t, pieces, words, i, others, to_move, terminals_indexed);
-        count += blocked_count;
-        best_over = best_over.max(blocked_best);
-    }
-    if can_pass {
-        tally(&mut count, &mut best_over, terminals_indexed, ends[next]);
-    }
-    FirstLook::Moves { count, best_over }
-}
-
-/// The moves of the piece at place `i` of `pieces` where another piece stands
-/// on its span ([`first_look`]): each ray walked as [`crate::compiled::moves`] walks it,
-/// `others` the ending word of the other pieces; the moves to count and the
-/// best ended child, as [`FirstLook::Moves`] has them. Out of [`first_look`]
-/// for the reason [`blocked_single_parents`] is out of its caller.
-#[inline(never)]
-fn blocked_moves(
-    t: &Tables,
-    pieces: &[u32],
-    words: &[usize],
-    i: usize,
-    others: usize,
-    to_move: usize,
-    terminals_indexed: bool,
-) -> (usize, Option<gsolve_engine::Value>) {
-    let endings = t.endings().table().expect("the game's endings are a table");
-    let board = t.board();
-    let cells = board.cells();
-    let next = 1 - to_move;
-    let (g, from) = (group_of(pieces[i]), cell_of(pieces[i]));
-    let (mut count, mut best_over) = (0usize, None::<gsolve_engine::Value>);
-
-    let mut seen: Option<Seen<u32>> = None;
-    // A target reached by two rules (or two rays) is one move.
-    let dedupe = board.rays_overlap(g, from);
-    for ray in board.rays(g, from) {
-        for &to in board.ray_cells(ray) {
-            let occupant = pieces.iter().position(|&q| cell_of(q) == to);
-            let legal = match occupant {
-                None => ray.onto.empty(),
-                Some(j) => ray.onto.enemy() && t.side_of(group_of(pieces[j])) != to_move,
-            };
-            if legal && (!dedupe || seen.get_or_insert_with(Seen::default).insert(to)) {
-                if terminals_indexed {
-                    // Every move counts: no child need be asked.
-                    tally(&mut count, &mut best_over, terminals_indexed, None);
-                } else {
-                    let landed = endings.word_at(g * cells + to as usize);
-                    let outcome = match occupant {
-                        None => endings.outcome(others | landed, next),
-                        Some(j) => match t.meet_code(g, group_of(pieces[j])) {
-                            0 => {
-                                let rest = words.iter().enumerate().filter(|&(k, _)| k != i && k != j);
-                                endings.outcome(rest.fold(landed, |word, (_, &w)| word | w), next)
-                            }
-                            // The meeting's code names the winning side, seen by
-                            // the side to move in the child.
-                            3 => Some(Outcome::Tie),
-                            code if (code - 1) as usize == next => Some(Outcome::Win),
-                            _ => Some(Outcome::Loss),
-                        },
-                    };
-                    tally(&mut count, &mut best_over, terminals_indexed, outcome);
-                }
-            }
-            if !ray.leap && occupant.is_some() {
-                break;
-            }
-        }
-    }
-    (count, best_over)
-}
-
-/// A child, over (`outcome`) or not, as [`FirstLook::Moves`] has it: a child
-/// over is counted where terminal positions are indexed, else valued.
-#[inline(always)]
-fn tally(
-    count: &mut usize,
-    best_over: &mut Option<gsolve_engine::Value>,
-    terminals_indexed: bool,
-    outcome: Option<Outcome>,
-) {
-    match outcome {
-        Some(outcome) if !terminals_indexed => *best_over = (*best_over).max(Some(outcome.value().parent_view())),
-        _ => *count += 1,
-    }
-}
-
-/// Writes `pieces` with the one at place `i` replaced by `moved` into `list`,
-/// sorted (the piece slides to its place among its group's).
-#[inline]
-fn moved_back(pieces: &[u32], i: usize, moved: u32, list: &mut [u32]) {
-    let n = pieces.len();
-    list[..n].copy_from_slice(pieces);
-    let mut at = i;
-    while at > 0 && list[at - 1] > moved {
-        list[at] = list[at - 1];
-        at -= 1;
-    }
-    while at + 1 < n && list[at + 1] < moved {
-        list[at] = list[at + 1];
-        at += 1;
-    }
-    list[at] = moved;
-}
-
-/// Inserts `packed` into the sorted first `n` entries of `list` (which has room).
-#[inline]
-fn insert_sorted(list: &mut [u32], n: usize, packed: u32) {
-    let mut at = n;
-    while at > 0 && list[at - 1] > packed {
-        list[at] = list[at - 1];
-        at -= 1;
-    }
-    list[at] = packed;
 }
