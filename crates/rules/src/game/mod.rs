@@ -1,26 +1,36 @@
-//! A rules file on a board, as an engine [`Game`]: the rules compiled for the board
-//! ([`Tables`]), the index over piece placements, and what the fast paths found in
-//! the rules (a trail race, a mirror symmetry, children ranked without playing
-//! moves), put together once.
+//! The game: a rules file on a board as an engine [`Game`] ([`RulesGame`]), the
+//! one place its fast paths are chosen ([`fast_paths`]), and what the front ends
+//! ask of it.
 //!
-//! Why a thin composition: each part is built from the parts below it and reads
-//! nothing of the game, so the module graph has no circle; the game answers the
-//! engine's traits by handing a position to the part that knows (the moves to
-//! [`crate::compiled::moves`], parents to [`crate::retrograde::unmoves`], indices to
-//! [`crate::index`]). The trait impls beyond [`Game`] are in `impls`, `search`
-//! and `explain`.
+//! | module | what it holds |
+//! |---|---|
+//! | this one | [`RulesGame`]: the compiled rules, the index, the symmetries and the paths, put together once; [`Game`]; opening books |
+//! | [`fast_paths`] | which path serves each capability, chosen once, and `without` for the tests |
+//! | `positions`, `parents`, `tiered` | [`gsolve_engine::Indexed`], [`gsolve_engine::Unmoves`], [`gsolve_engine::Tiered`], each dispatching on its path |
+//! | `hooks` | [`gsolve_engine::search::SearchHooks`]: the outright searches and the search's knowledge |
+//! | `words`, [`notation`] | the game in words (`--check`, explanations) and positions as one line of text |
+//! | `variant`, `text` | the game as a tablebase's variant; a rules text on one line |
+//! | `lines_of_play`, `compact` | a book's lines of play; positions of the smallest room |
+//!
+//! Floor 5: it uses every floor below (retrograde, index, search, compiled,
+//! language) and is used only by the crate's top (setup, solve).
 
 mod compact;
 pub(crate) mod fast_paths;
 mod hooks;
-mod impls;
 mod lines_of_play;
 pub mod notation;
+mod parents;
+mod positions;
+mod text;
+mod tiered;
+mod variant;
 mod words;
 
 pub use compact::{compact, CompactTask};
 pub use fast_paths::FastPath;
-pub use impls::{escape_text, map_from_line, unescape_text};
+pub use text::{escape_text, unescape_text};
+pub use variant::map_from_line;
 pub use words::{describe_without_position, intern, SolverChoice};
 
 use crate::compiled::board::{Board, Group};
@@ -341,7 +351,7 @@ impl<const N: usize> RulesGame<N> {
             let short = |board: &[(String, String)]| {
                 let get = |key: &str| board.iter().find(|(k, _)| k == key).map_or("?", |(_, v)| v.as_str());
                 let rules = board.iter().find(|(k, _)| k == "rules").map_or(String::new(), |(_, text)| {
-                    let name = impls::unescape_text(text)
+                    let name = text::unescape_text(text)
                         .ok()
                         .and_then(|t| Rules::parse(&t).ok())
                         .map_or_else(|| "unreadable rules".to_string(), |r| r.name.clone());
@@ -360,7 +370,7 @@ impl<const N: usize> RulesGame<N> {
     /// The rules' text and the board: what a book is built for.
     fn book_board(&self) -> Vec<(String, String)> {
         let mut board = vec![
-            ("rules".to_string(), impls::escape_text(&self.rules().text)),
+            ("rules".to_string(), text::escape_text(&self.rules().text)),
             ("rows".to_string(), self.board().rows.to_string()),
             ("cols".to_string(), self.board().cols.to_string()),
         ];
