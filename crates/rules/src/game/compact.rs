@@ -1,6 +1,6 @@
 //! Positions of the smallest room that holds a game's pieces, for the solvers.
 
-use crate::game::RulesGame;
+use super::rules_game::RulesGame;
 
 /// Work to run on a rules game with the smallest position room that holds its
 /// pieces: see [`compact`].

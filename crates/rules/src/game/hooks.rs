@@ -3,9 +3,9 @@
 //! searches on bit sets (modules `lines`, `bits`); for a trail race, the snakes'
 //! knowledge (module `race`); for other games, captures first.
 
+use super::fast_paths::{KnowledgePath, OutrightPath};
+use super::rules_game::RulesGame;
 use crate::compiled::position::RulesPosition;
-use crate::game::fast_paths::{KnowledgePath, OutrightPath};
-use crate::game::RulesGame;
 use gsolve_engine::search::{SearchError, SearchHooks};
 use gsolve_engine::{Observer, Value};
 

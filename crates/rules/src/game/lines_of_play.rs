@@ -36,8 +36,8 @@
 //! image of a position may choose the image of another best move, so both are
 //! walked; the search's memory of exact values makes the second walk cheap.
 
+use super::rules_game::RulesGame;
 use crate::compiled::position::RulesPosition;
-use crate::game::RulesGame;
 use crate::search::lines::book::{LinesOfPlay, Opponent};
 use crate::search::lines::solver::MAX_THREADS;
 use crate::search::lines::LineGame;

@@ -12,9 +12,9 @@
 //! agree with it, and a position typed without a map gives the map. In games with
 //! trails a `#` on a cell of the board is a wall a trail has left.
 
+use super::rules_game::RulesGame;
 use crate::compiled::board::Map;
 use crate::compiled::position::{pack, RulesPosition, MAX_PIECES};
-use crate::game::RulesGame;
 use crate::language::spec::Rules;
 use gsolve_games::text::{excerpt, tokens_with_columns};
 use gsolve_games::FormatError;

@@ -1,8 +1,8 @@
 //! Parents by index ([`Unmoves`]): walked on cell sets, ranked along the step games' lists, or built from the piece list and located, folded where the index folds.
 
+use super::fast_paths::ParentsPath;
+use super::rules_game::RulesGame;
 use crate::compiled::position::RulesPosition;
-use crate::game::fast_paths::ParentsPath;
-use crate::game::RulesGame;
 use gsolve_engine::{Indexed, Unmoves};
 
 impl<const N: usize> RulesGame<N> {

@@ -1,8 +1,8 @@
 //! The game's positions by index: the whole game's index ([`Indexed`]), and the pieces unranked once for both sides to move.
 
+use super::fast_paths::FirstLookPath;
+use super::rules_game::RulesGame;
 use crate::compiled::position::RulesPosition;
-use crate::game::fast_paths::FirstLookPath;
-use crate::game::RulesGame;
 use gsolve_engine::Indexed;
 
 impl<const N: usize> RulesGame<N> {

@@ -1,8 +1,8 @@
 //! Tiers by the number of pieces of each kind and side ([`Tiered`]).
 
+use super::fast_paths::LocatedPath;
+use super::rules_game::RulesGame;
 use crate::compiled::position::RulesPosition;
-use crate::game::fast_paths::LocatedPath;
-use crate::game::RulesGame;
 use gsolve_engine::Tiered;
 
 /// Tiers by the number of pieces of each kind and side: fewest pieces first, or

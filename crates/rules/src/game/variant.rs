@@ -1,9 +1,9 @@
 //! A rules game as a tablebase's variant ([`Variant`]) and in plain notation.
 
+use super::rules_game::RulesGame;
+use super::text::{escape_text, unescape_text};
 use crate::compiled::board::{Board, Map};
 use crate::compiled::position::RulesPosition;
-use crate::game::text::{escape_text, unescape_text};
-use crate::game::RulesGame;
 use crate::language::spec::Rules;
 use gsolve_engine::Variant;
 use gsolve_games::notation::PlainNotation;

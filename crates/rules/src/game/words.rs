@@ -1,10 +1,10 @@
 //! A rules game in words: moves and endings for explanations, what the file means
 //! for `gsolve rules --check`, and which solver fits it.
 
+use super::fast_paths::{KnowledgePath, WholePath};
+use super::rules_game::{RulesGame, RulesMove};
 use crate::compiled::board::Board;
 use crate::compiled::position::RulesPosition;
-use crate::game::fast_paths::{KnowledgePath, WholePath};
-use crate::game::{RulesGame, RulesMove};
 use crate::index::Folds;
 use crate::language::spec::{CellColour, Check, Ending, Facing, Onto, Rules, Turn};
 use crate::retrograde::pursuit::Pursuit;
