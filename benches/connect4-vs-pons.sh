@@ -13,7 +13,7 @@ with /usr/bin/time (wall seconds, peak memory), checks that the two agree on the
 value, and prints a Markdown table.
 
   PONS_DIR       directory holding one Pons binary per board, named c4-WxH
-  GSOLVE_BINARY  gsolve to run (default: target/release/gsolve of this checkout)
+  GSOLVE_BINARY  gsolve to run (default: target/dist/gsolve of this checkout)
   BOARDS         sizes WxH, W = width (columns), H = height (rows); default:
                  4x4 4x5 5x4 4x6 5x5 6x4 4x7 5x6 6x5 7x4 (every board with
                  W + H <= 11 and both >= 4)
@@ -60,7 +60,7 @@ fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 pons_dir=$1
 shift
-gsolve=$here/target/release/gsolve
+gsolve=$here/target/dist/gsolve
 if [[ $# -ge 1 && ! $1 =~ ^[0-9]+x[0-9]+$ ]]; then
 	gsolve=$1
 	shift
@@ -75,7 +75,7 @@ read -r -a gsolve_args <<<"${GSOLVE_ARGS:-}"
 rules=$here/examples/rules/connect-4.toml
 
 [[ -d $pons_dir ]] || { echo "no directory $pons_dir" >&2; exit 2; }
-[[ -x $gsolve ]] || { echo "no gsolve binary at $gsolve (cargo build --release -p gsolve-cli)" >&2; exit 2; }
+[[ -x $gsolve ]] || { echo "no gsolve binary at $gsolve (cargo build --profile dist -p gsolve-cli)" >&2; exit 2; }
 pons_dir=$(cd "$pons_dir" && pwd)
 gsolve=$(cd "$(dirname "$gsolve")" && pwd)/$(basename "$gsolve")
 [[ -f $rules ]] || { echo "no rules file $rules" >&2; exit 2; }

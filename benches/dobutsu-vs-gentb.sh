@@ -14,7 +14,7 @@ this machine: with Clausecker's generator (`GENTB -j THREADS FILE`) and with
 the published loss in 78, and prints a Markdown table with gsolve's ratios.
 
   GENTB          the generator binary `gentb` of github.com/clausecker/dobutsu
-  GSOLVE_BINARY  gsolve to run (default: target/release/gsolve of this checkout)
+  GSOLVE_BINARY  gsolve to run (default: target/dist/gsolve of this checkout)
   WORK_DIR       where the two files are written (default: a new temporary
                  directory, removed at the end); both are about 170 MB
 
@@ -49,14 +49,14 @@ fi
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 gentb=$1
-gsolve=${2:-$here/target/release/gsolve}
+gsolve=${2:-$here/target/dist/gsolve}
 threads=${THREADS:-$(nproc)}
 if [[ ! -x $gentb ]]; then
 	echo "error: $gentb is not an executable (see --help for how to build it)" >&2
 	exit 2
 fi
 if [[ ! -x $gsolve ]]; then
-	echo "error: $gsolve is not an executable: cargo build --release -p gsolve-cli" >&2
+	echo "error: $gsolve is not an executable: cargo build --profile dist -p gsolve-cli" >&2
 	exit 2
 fi
 if [[ $# -ge 3 ]]; then
