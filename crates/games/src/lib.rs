@@ -14,6 +14,7 @@
 
 pub mod chase;
 pub mod error;
+pub mod graph;
 pub mod notation;
 pub mod pawns;
 pub(crate) mod plain;

@@ -15,7 +15,7 @@
 //! search solves it, with the game's help ([`SearchHooks`]):
 //! - once the snakes can no longer reach each other the game is two solitaires:
 //!   [`SearchHooks::exact_value`] gives the value from each snake's longest path in
-//!   its own region (module `longest_path`);
+//!   its own region (module [`crate::graph`]);
 //! - moves are tried in order of the territory they leave the mover (the cells it
 //!   reaches before the other snake: [`SearchHooks::order_key`]);
 //! - the table key drops the free cells neither snake can reach any more, which
@@ -29,13 +29,10 @@
 //! the same number of empty cells, as on an open board, was no faster either).
 
 mod format;
-mod longest_path;
-mod mask;
 mod plain;
 
+pub use crate::graph::{Graph, LongestPaths, Mask, Mask256, Node, Ones128, Ones256, Voronoi};
 pub use format::{parse_boards, Cell, SnakesBoard, MAX_EMPTY, MAX_SIDE};
-pub use longest_path::{Graph, LongestPaths, Node, Voronoi};
-pub use mask::{Mask, Mask256, Ones128, Ones256};
 pub use plain::parse_plain;
 
 use crate::notation::{Coord, Explain, PieceMove};

@@ -7,7 +7,7 @@
 //! of degree at most 4 that two colours colour (an orthogonal grid, or diagonal
 //! steps): then a position with one piece a side is the two snakes on that graph,
 //! and the snakes' search knowledge applies unchanged
-//! ([`gsolve_games::snakes::Graph`]):
+//! ([`gsolve_games::graph::Graph`]):
 //! - once the two pieces can no longer reach each other, the value follows from
 //!   each one's longest path in its own region (exact, no search);
 //! - moves are tried in order of the territory they leave the mover;
@@ -20,7 +20,7 @@ use crate::compiled::position::{cell_of, group_of, RulesPosition};
 use crate::compiled::tables::Tables;
 use crate::language::spec::{Ending, Turn};
 use gsolve_engine::{Outcome, Value};
-use gsolve_games::snakes::{Graph, LongestPaths, Node};
+use gsolve_games::graph::{Graph, LongestPaths, Node};
 use std::sync::Mutex;
 
 /// The step graph of a race, and the longest paths found in it.
