@@ -299,6 +299,18 @@ fn check_says_what_the_file_means() {
     assert!(!out.contains("trail race"), "{out}");
     assert!(!out.contains("a pursuit"), "{out}");
     assert!(!out.contains("pawn-like"), "{out}");
+    // Every capability's path is listed, the fast ones by name.
+    for needle in [
+        "fast paths:\n  first look: from the groups' cell sets",
+        "  parents: walked on cell sets",
+        "  tier sweeps: general",
+        "  outright search: general",
+        "  search knowledge: immediate wins",
+        "  whole solve: general",
+        "  children: played from the piece list",
+    ] {
+        assert!(out.contains(needle), "{needle:?} missing:\n{out}");
+    }
     // Fox and Hounds' pieces step one cell on a board of 32 cells, as
     // Dobutsu's: both first looks read the moves from bit sets.
     for out in [out, ok(&["rules", &rules("dobutsu"), "--check"], "")] {
