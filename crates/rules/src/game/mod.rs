@@ -21,7 +21,7 @@ mod words;
 pub use compact::{compact, CompactTask};
 pub use fast_paths::FastPath;
 pub use impls::{escape_text, map_from_line, unescape_text};
-pub use words::{describe_without_position, intern, SolverChoice};
+pub use words::{describe_without_position, intern};
 
 use crate::compiled::board::{Board, Group};
 use crate::compiled::moves;
