@@ -54,11 +54,7 @@ impl Limits {
     /// positions a search (with a node budget, each entry's search takes on
     /// smaller boards: [`catalog::SearchBound::budgeted_cells`]).
     pub fn interactive() -> Self {
-        Limits {
-            max_positions: 10_000_000,
-            search_table_entries: 1 << 20,
-            max_search_nodes: Some(1_000_000),
-        }
+        Limits { max_positions: 10_000_000, search_table_entries: 1 << 20, max_search_nodes: Some(1_000_000) }
     }
 }
 

@@ -29,8 +29,8 @@ mod typed;
 pub use contest::{Contest, ContestError, Judging};
 pub use policy::{Policy, SearchBound, Solver, WholeSolver};
 pub use typed::{
-    build_tablebase, open_tablebase, with_setup_game, with_stored_variant, with_variant, BuildPlan, Built,
-    CatalogGame, ClusterBuild, Layout, TablebaseVisitor, VariantVisitor, FAILURES_SHOWN,
+    build_tablebase, open_tablebase, with_setup_game, with_stored_variant, with_variant, BuildPlan, Built, CatalogGame,
+    ClusterBuild, Layout, TablebaseVisitor, VariantVisitor, FAILURES_SHOWN,
 };
 
 use crate::{AnalysisError, Setup};
