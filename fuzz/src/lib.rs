@@ -283,12 +283,7 @@ impl snakes::SnakesTask for FuzzSnakes {
 /// to 20,000 positions, on the boards each catalog entry searches with a node
 /// budget); every limit check still runs.
 pub fn position_limits() -> Limits {
-    Limits {
-        max_positions: 20_000,
-        search_table_entries: 1 << 14,
-        max_search_nodes: Some(20_000),
-        ..Limits::interactive()
-    }
+    Limits { max_positions: 20_000, search_table_entries: 1 << 14, max_search_nodes: Some(20_000) }
 }
 
 /// The analyzer of the position targets, one a process (as `gsolve serve` keeps

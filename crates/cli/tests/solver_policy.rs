@@ -11,7 +11,6 @@ mod common;
 use common::{http, ok};
 use gsolve_analysis::catalog::{self, CatalogGame, Policy, Solver, VariantVisitor};
 use gsolve_analysis::{Analyzer, GameKind, Limits, Setup};
-use gsolve_engine::{Indexed, Variant};
 use serde_json::Value;
 use std::sync::Arc;
 
