@@ -12,7 +12,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use gsolve_engine::search::Searcher;
 use gsolve_engine::Value;
-use gsolve_rules::{setup, solve_whole, Rules};
+use gsolve_rules::{setup, solve_retrograde, Rules};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -47,7 +47,7 @@ fn placement(c: &mut Criterion) {
     let dobutsu = setup(rules("dobutsu"), None, None, Some("l../.c./.C./..L s -")).unwrap();
     let options = gsolve_engine::retrograde::Options::default();
     group.bench_function("dobutsu lions and chicks endgame", |b| {
-        b.iter(|| solve_whole(black_box(&dobutsu.game), &options))
+        b.iter(|| solve_retrograde(black_box(&dobutsu.game), &options))
     });
     group.finish();
 }

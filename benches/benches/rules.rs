@@ -16,7 +16,7 @@ use gsolve_games::pawns::Pawns;
 use gsolve_games::pursuit::BitwiseOptions;
 use gsolve_games::queens_case::QueensCase;
 use gsolve_games::snakes::{parse_boards, Snakes};
-use gsolve_rules::{compact, setup, solve_whole, CompactTask, FastPath, Rules, RulesGame};
+use gsolve_rules::{compact, setup, solve_by_bit_rows, CompactTask, FastPath, Rules, RulesGame};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -79,7 +79,9 @@ fn side_by_side(c: &mut Criterion) {
     group.bench_function("chase n=20 built-in bit rows", |b| {
         b.iter(|| black_box(&chase).solve_bitwise(&BitwiseOptions::unlimited()).unwrap())
     });
-    group.bench_function("chase n=20 rules bit rows", |b| b.iter(|| solve_whole(black_box(&chase_rules), &options)));
+    group.bench_function("chase n=20 rules bit rows", |b| {
+        b.iter(|| solve_by_bit_rows(black_box(&chase_rules), &options).expect("a pursuit"))
+    });
     group.bench_function("chase n=20 built-in engine", |b| b.iter(|| retrograde::solve(black_box(&chase))));
     group.bench_function("chase n=20 rules engine", |b| b.iter(|| compact(black_box(&chase_rules), Retrograde)));
 
@@ -91,7 +93,7 @@ fn side_by_side(c: &mut Criterion) {
         b.iter(|| black_box(&queens).solve_bitwise(&BitwiseOptions::unlimited()).unwrap())
     });
     group.bench_function("queens-case 30x30 rules bit rows", |b| {
-        b.iter(|| solve_whole(black_box(&queens_rules), &options))
+        b.iter(|| solve_by_bit_rows(black_box(&queens_rules), &options).expect("a pursuit"))
     });
     group.bench_function("queens-case 30x30 built-in engine", |b| b.iter(|| retrograde::solve(black_box(&queens))));
     group

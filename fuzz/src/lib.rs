@@ -280,15 +280,10 @@ impl snakes::SnakesTask for FuzzSnakes {
 
 /// The limits of the position targets: [`Limits::interactive`] cut down so that an
 /// input takes milliseconds (whole-game solves up to 20,000 positions, searches up
-/// to 20,000 positions and 24 free snakes cells); every limit check still runs.
+/// to 20,000 positions, on the boards each catalog entry searches with a node
+/// budget); every limit check still runs.
 pub fn position_limits() -> Limits {
-    Limits {
-        max_positions: 20_000,
-        max_snake_cells: 24,
-        search_table_entries: 1 << 14,
-        max_search_nodes: Some(20_000),
-        ..Limits::interactive()
-    }
+    Limits { max_positions: 20_000, search_table_entries: 1 << 14, max_search_nodes: Some(20_000) }
 }
 
 /// The analyzer of the position targets, one a process (as `gsolve serve` keeps
@@ -592,11 +587,14 @@ pub const MAX_RULES_POSITIONS: u64 = 2_000;
 /// A rules file (`gsolve rules FILE`, `--rules FILE`): read and checked; then set up
 /// on its default board and on 3×3 (or on the position of a line
 /// `# position: ...` in the file, a TOML comment), described as `--check` does, its
-/// position written and read back, and solved: whole by retrograde analysis when its
-/// index has at most [`MAX_RULES_POSITIONS`] positions (checking that un-moves match
-/// moves), else searched within 5,000 positions when the game cannot loop.
+/// position written and read back, and solved as the catalog's policy says: whole
+/// when its index has at most [`MAX_RULES_POSITIONS`] positions (checking that
+/// un-moves match moves, and the whole solve the policy names against the
+/// engine's), else searched within 5,000 positions when the game cannot loop.
 pub fn rules_file(data: &[u8]) {
-    use gsolve_rules::{setup, Rules, SolverChoice};
+    use gsolve_analysis::catalog::{policy, CatalogGame, Solver, WholeSolver};
+    use gsolve_rules::{setup, Rules};
+    let limits = Limits { max_positions: MAX_RULES_POSITIONS, ..Limits::interactive() };
     let Ok(text) = std::str::from_utf8(data) else { return };
     let Ok(rules) = Rules::parse(text) else { return };
     let rules = std::sync::Arc::new(rules);
@@ -609,16 +607,21 @@ pub fn rules_file(data: &[u8]) {
         let written = game.format_position(&s.position);
         let read = game.parse_position(&written).unwrap_or_else(|e| panic!("{written:?} does not read back: {e}"));
         assert_eq!(read, s.position, "{written:?} reads back as another position");
-        match game.choose_solver(MAX_RULES_POSITIONS) {
-            Ok(SolverChoice::Retrograde) => {
+        let Ok(chosen) = policy::rules_policy(game, &limits) else { continue };
+        match (chosen.whole, chosen.position) {
+            (Some(planned), _) => {
                 gsolve_engine::check::unmoves_match_moves(game).unwrap_or_else(|e| panic!("{written:?}: {e:?}"));
                 let solution = retrograde::solve(game);
-                // A pursuit's whole solve runs bit rows: the engine's values, index
-                // for index.
-                if game.is_pursuit() {
-                    let whole = gsolve_rules::solve_whole(game, &retrograde::Options::default());
-                    assert!(whole == solution, "{written:?}: the bit rows' solve differs from the engine's");
-                }
+                // The whole solve the policy names (a pursuit's runs bit rows): the
+                // engine's values, index for index, and reported as what answered.
+                let (whole, answered) = game.solve_whole(None);
+                assert!(whole == solution, "{written:?}: the {} solve differs from the engine's", answered.name());
+                assert!(
+                    answered == planned || (planned, answered) == (WholeSolver::BitRows, WholeSolver::Retrograde),
+                    "{written:?}: {} planned, {} answered",
+                    planned.name(),
+                    answered.name()
+                );
                 // A pawn-like game's tiers rank children move by move: the tier
                 // solve's values are the whole solve's.
                 if game.scans_children() {
@@ -640,7 +643,7 @@ pub fn rules_file(data: &[u8]) {
                     assert!(value.is_some(), "{written:?}: no value");
                 }
             }
-            Ok(SolverChoice::Search) => {
+            (None, Solver::Search) => {
                 let searcher = Searcher::with_table_entries(game, 1 << 12);
                 searcher.set_node_limit(Some(5_000));
                 match searcher.value(&s.position) {
@@ -648,7 +651,7 @@ pub fn rules_file(data: &[u8]) {
                     Err(e) => panic!("{written:?}: the search failed: {e}"),
                 }
             }
-            Err(_) => {}
+            (None, Solver::Whole(_)) => unreachable!("a whole solve within the limits is the policy's whole"),
         }
     }
 }

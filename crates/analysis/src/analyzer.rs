@@ -1,10 +1,10 @@
 //! Choosing a solver for a setup, and caching whole-game solves between requests.
 
-use crate::catalog::{self, key, open_tablebase, CatalogGame, TablebaseVisitor};
+use crate::catalog::{self, key, open_tablebase, policy, CatalogGame, Solver, TablebaseVisitor, WholeSolver};
 use crate::draw::Draw;
 use crate::{Analysis, AnalysisError, Board, GameKind, LegalMove, Listing, MoveInfo, Setup};
 use gsolve_engine::search::{SearchError, SearchHooks, Searcher};
-use gsolve_engine::{line, Game, Indexed, Observer, Solution, Value, ValueLookup};
+use gsolve_engine::{line, Game, Observer, Solution, Value, ValueLookup};
 use gsolve_games::notation::{Coord, Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
 use gsolve_games::snakes::{self, Mask, Mask256, Snakes, SnakesBoard, SnakesPosition};
@@ -17,19 +17,15 @@ use std::sync::{Arc, Mutex};
 
 mod rules;
 
-/// How much work one analysis may take. Requests beyond them are refused with
-/// [`AnalysisError::TooLarge`] before any work starts.
+/// How much work one analysis may take, the same for every game (each catalog
+/// entry states what its own search takes on: [`catalog::SearchBound`]). Requests
+/// beyond them are refused with [`AnalysisError::TooLarge`] before any work starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// The largest index a whole-game solve may have (chase: 2n⁴; Queen's Case: twice
     /// the square of the open cells). About 2 bytes a position, 10 to 90 M positions
     /// a second.
     pub max_positions: u64,
-    /// The most free cells a snakes board may have (alpha-beta search).
-    pub max_snake_cells: u32,
-    /// The most cells a pawns board may have beyond 16 (alpha-beta search; 16 cells
-    /// or fewer are solved whole).
-    pub max_pawn_cells: u32,
     /// Entries of each alpha-beta search's transposition table (about 32 to 64
     /// bytes each).
     pub search_table_entries: usize,
@@ -40,14 +36,12 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// For the command line, where the user waits: chase up to n = 100 (19 s), any
-    /// snakes board gsolve reads (256 free cells), pawns up to 6×6 (the start takes
-    /// about 30 s).
+    /// For the command line and Python, where the user waits: whole solves of up to
+    /// 200 million positions (chase up to n = 100, 19 s; about 3 bytes a position
+    /// while solving), searches without a node budget.
     fn default() -> Self {
         Limits {
             max_positions: 200_000_000,
-            max_snake_cells: snakes::MAX_EMPTY as u32,
-            max_pawn_cells: 36,
             search_table_entries: gsolve_engine::search::DEFAULT_TABLE_ENTRIES,
             max_search_nodes: None,
         }
@@ -56,17 +50,11 @@ impl Default for Limits {
 
 impl Limits {
     /// For an interactive page, answering within about a second: chase up to
-    /// n = 47, Queen's Case up to about 2,200 open cells, snakes up to 50 free
-    /// cells, pawns up to 5×5, and at most a million positions a search (pawns
-    /// search about 6 million a second here, snakes about 0.6 million).
+    /// n = 47, Queen's Case up to about 2,200 open cells, and at most a million
+    /// positions a search (with a node budget, each entry's search takes on
+    /// smaller boards: [`catalog::SearchBound::budgeted_cells`]).
     pub fn interactive() -> Self {
-        Limits {
-            max_positions: 10_000_000,
-            max_snake_cells: 50,
-            max_pawn_cells: 25,
-            search_table_entries: 1 << 20,
-            max_search_nodes: Some(1_000_000),
-        }
+        Limits { max_positions: 10_000_000, search_table_entries: 1 << 20, max_search_nodes: Some(1_000_000) }
     }
 }
 
@@ -155,7 +143,7 @@ impl KeptSnakes for Mask256 {
 type VariantKey = (GameKind, Vec<(String, String)>);
 
 /// A game solved whole, with the solver that did it.
-type Solved<G> = (G, Solution, catalog::WholeSolver);
+type Solved<G> = (G, Solution, WholeSolver);
 
 fn bad_position(position: &str, error: impl std::fmt::Display) -> AnalysisError {
     AnalysisError::BadPosition { position: position.to_string(), message: error.to_string() }
@@ -416,24 +404,16 @@ impl Analyzer {
         if let Some(answer) = self.answer_from_tablebase(setup, mode, &game, &position) {
             return answer;
         }
-        // Boards of up to 16 cells are solved whole, when their index is within the
-        // limits (a 2x8 board is not); others are searched within the node budget.
-        if rows * cols <= 16 && game.index_size() <= self.limits.max_positions {
-            return solve_or_check(mode, |observer| {
+        match game.policy(&self.limits)?.position {
+            Solver::Whole(_) => solve_or_check(mode, |observer| {
                 let solved = self.solved_whole(game, observer);
-                analysis_of(setup, &solved.0, &solved.1, &position, solved.2.analysis_name())
-            });
+                analysis_of(setup, &solved.0, &solved.1, &position, Solver::Whole(solved.2).analysis_name())
+            }),
+            Solver::Search => solve_or_check(mode, |observer| {
+                let searcher = self.kept_searcher(&self.pawns_search, (rows, cols), || game);
+                self.analysis_by_search(setup, &searcher, &position, observer)
+            }),
         }
-        if rows * cols > self.limits.max_pawn_cells.max(16) {
-            return Err(AnalysisError::TooLarge(format!(
-                "pawns {rows}x{cols}: boards over {} cells are not searched here",
-                self.limits.max_pawn_cells
-            )));
-        }
-        solve_or_check(mode, |observer| {
-            let searcher = self.kept_searcher(&self.pawns_search, (rows, cols), || game);
-            self.analysis_by_search(setup, &searcher, &position, observer)
-        })
     }
 
     /// The searcher kept in `slot` for `key`, or a new one, for the game `make`
@@ -471,7 +451,7 @@ impl Analyzer {
         searcher.set_node_limit(self.limits.max_search_nodes);
         let game = searcher.game();
         searched(setup, game, &*searcher, position, observer)?;
-        analysis_of(setup, game, &*searcher, position, "alpha-beta")
+        analysis_of(setup, game, &*searcher, position, Solver::Search.analysis_name())
     }
 
     /// A game whose setups carry their variant, made by the catalog from it: the
@@ -490,10 +470,11 @@ impl Analyzer {
         if let Some(answer) = self.answer_from_tablebase(setup, mode, &game, &position) {
             return answer;
         }
-        self.within(setup, game.index_size())?;
+        // The games whose setups carry their variant are solved whole.
+        game.policy(&self.limits)?;
         solve_or_check(mode, |observer| {
             let solved = self.solved_whole(game, observer);
-            analysis_of(setup, &solved.0, &solved.1, &position, solved.2.analysis_name())
+            analysis_of(setup, &solved.0, &solved.1, &position, Solver::Whole(solved.2).analysis_name())
         })
     }
 
@@ -521,14 +502,8 @@ impl Analyzer {
             return Err(self.tablebase_mismatch(setup, &[]));
         }
         let (board, to_move) = snakes::parse_plain(&setup.position).map_err(|e| bad_position(&setup.position, e))?;
-        let empty = board.empty_cells() as u32;
-        if empty > self.limits.max_snake_cells {
-            return Err(AnalysisError::TooLarge(format!(
-                "snakes: {empty} free cells; at most {} are searched here",
-                self.limits.max_snake_cells
-            )));
-        }
-        if empty as usize <= u128::CELLS {
+        policy::snakes_policy(&board, &self.limits)?;
+        if board.empty_cells() <= u128::CELLS {
             self.snakes_in::<u128>(setup, mode, &board, to_move)
         } else {
             self.snakes_in::<Mask256>(setup, mode, &board, to_move)
@@ -576,22 +551,12 @@ impl Analyzer {
             searcher.set_node_limit(self.limits.max_search_nodes);
             let game = searcher.game();
             searched(setup, game, &*searcher, &position, observer)?;
-            let mut analysis = analysis_of(setup, game, &*searcher, &position, "alpha-beta")?;
+            let mut analysis = analysis_of(setup, game, &*searcher, &position, Solver::Search.analysis_name())?;
             // The kept game may have been read from an earlier board: the bodies are
             // drawn from the text given, each move adding to the mover's body.
             snakes_bodies(&mut analysis, &setup.position);
             Ok(analysis)
         })
-    }
-
-    fn within(&self, setup: &Setup, positions: u64) -> Result<(), AnalysisError> {
-        if positions > self.limits.max_positions {
-            return Err(AnalysisError::TooLarge(format!(
-                "{}: {positions} positions to solve, more than the {} allowed here",
-                setup.game, self.limits.max_positions
-            )));
-        }
-        Ok(())
     }
 }
 

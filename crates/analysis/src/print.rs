@@ -164,7 +164,7 @@ const MAX_PLIES: usize = 1 << 20;
 impl CaseReport {
     /// Solves nothing: reads the value, and for the styles that show it the line of
     /// optimal play, from solved values (a line can cost a search per move).
-    pub fn new<G: Explain, L: ValueLookup<G>>(
+    pub fn new<G: Explain, L: ValueLookup<G> + ?Sized>(
         case: usize,
         answer: impl Fn(Value) -> String,
         game: &G,

@@ -7,20 +7,14 @@ use crate::input;
 use crate::progress::Bar;
 use crate::report::write_error;
 use gsolve_analysis::print::{CaseReport, Style};
-use gsolve_analysis::{CatalogGame, GameKind};
-use gsolve_engine::search::{SearchError, Searcher};
-use gsolve_engine::{Solution, Value, Variant};
+use gsolve_analysis::{Analyzer, GameKind, Limits, Setup};
+use gsolve_engine::Value;
 use gsolve_games::notation::{Explain, PlainNotation};
 use gsolve_games::text::excerpt;
-use gsolve_rules::{setup, Rules, RulesError, RulesGame, RulesPosition, SetupError, SolverChoice};
-use std::collections::HashMap;
+use gsolve_rules::{setup, Rules, RulesError, RulesGame, RulesPosition, SetupError};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::sync::Arc;
-
-/// The most positions a whole-game solve of a rules game may have here: about 3
-/// bytes a position while solving (the same bound as chase n = 100).
-pub const MAX_POSITIONS: u64 = 200_000_000;
 
 /// Reads and checks a rules file; errors name the file, line and column.
 pub fn load(path: &Path) -> Result<Arc<Rules>, Failure> {
@@ -28,104 +22,32 @@ pub fn load(path: &Path) -> Result<Arc<Rules>, Failure> {
     Rules::parse(&text).map(Arc::new).map_err(|e| Failure::Input(format!("{name}: {e}")))
 }
 
-/// Entries of a rules game's search table. A rules position is far larger than a
-/// built-in game's (up to 48 pieces and the walls), so the table has fewer entries
-/// than the built-in games' default for about the same memory.
-const SEARCH_TABLE_ENTRIES: usize = 1 << 20;
-
-/// The solver for a game: alpha-beta search when the game cannot repeat a position
-/// (exact, ties included, and it needs no index), else retrograde analysis of the
-/// whole index (draws exact) within [`MAX_POSITIONS`].
-fn choose(game: &RulesGame) -> Result<SolverChoice, Failure> {
-    gsolve_analysis::catalog::rules_solver(game, MAX_POSITIONS).map_err(Failure::Input)
-}
-
-/// A game's values, as its solver gives them: every position of the index, or a
-/// search that answers each position asked about (and keeps what it learnt).
-enum Values {
-    Whole(Solution),
-    Searched(Box<Searcher<'static, RulesGame, RulesGame>>),
-}
-
-/// A rules game and its values.
-struct Solved {
-    game: RulesGame,
-    values: Values,
-}
-
-impl Solved {
-    /// Solves `game` for `position` with the solver [`choose`] picked: whole by
-    /// retrograde analysis, or by alpha-beta search from the position.
-    fn new(game: RulesGame, choice: SolverChoice, position: &RulesPosition) -> Result<Solved, Failure> {
-        let values = match choice {
-            SolverChoice::Retrograde => {
-                let bar = Bar::new();
-                Values::Whole(game.solve_whole(Some(&|p| bar.observe(p))).0)
-            }
-            SolverChoice::Search => {
-                let searcher = Box::new(Searcher::owning(game.clone(), SEARCH_TABLE_ENTRIES));
-                let mut solved = Solved { game, values: Values::Searched(searcher) };
-                solved.search(position)?;
-                return Ok(solved);
-            }
-        };
-        Ok(Solved { game, values })
-    }
-
-    /// Makes sure the position's value is known (a search runs for it).
-    fn search(&mut self, position: &RulesPosition) -> Result<(), Failure> {
-        if let Values::Searched(searcher) = &self.values {
-            let bar = Bar::new();
-            searcher.value_with_progress(position, Some(&|p| bar.observe(p))).map_err(|e| match e {
-                SearchError::Draw => Failure::Input(format!(
-                    "{}: the search met a draw, which it cannot value; these rules need a whole-game solve",
-                    self.game.rules().name
-                )),
-                e => Failure::Other(anyhow::anyhow!("{e}")),
-            })?;
-        }
-        Ok(())
-    }
-
-    fn report(
-        &self,
-        case: usize,
-        answer: impl Fn(Value) -> String,
-        position: &RulesPosition,
-        style: Style,
-    ) -> CaseReport {
-        match &self.values {
-            Values::Whole(solution) => CaseReport::new(case, answer, &self.game, solution, position, style),
-            Values::Searched(searcher) => CaseReport::new(case, answer, &self.game, &**searcher, position, style),
-        }
-    }
-}
-
-/// Solved games by variant (rules, board, map, piece limits): the cases of one
+/// The analyzer that answers a rules file's positions, with the limits every
+/// front end where the user waits takes: the catalog's policy picks the solver
+/// (alpha-beta search when the game cannot repeat a position, else a whole solve
+/// of the index), and its caches keep what was solved, so that the cases of one
 /// board share one solve, or one search table.
-#[derive(Default)]
-struct Cache {
-    solved: HashMap<Vec<(String, String)>, Solved>,
+fn analyzer(rules: Arc<Rules>) -> Analyzer {
+    Analyzer::with_rules(Limits::default(), rules)
 }
 
-impl Cache {
-    /// The value of `position` in `game`, solving what is needed.
-    fn solve(&mut self, game: RulesGame, position: &RulesPosition) -> Result<&Solved, Failure> {
-        // A search needs no index: one searcher (and its table) serves every
-        // position of the board, whatever its pieces.
-        let choice = choose(&game)?;
-        let mut key = game.parameters();
-        if choice == SolverChoice::Search {
-            key.retain(|(k, _)| k != "pieces");
-        }
-        if !self.solved.contains_key(&key) {
-            let solved = Solved::new(game, choice, position)?;
-            self.solved.insert(key.clone(), solved);
-        } else if let Some(solved) = self.solved.get_mut(&key) {
-            solved.search(position)?;
-        }
-        Ok(&self.solved[&key])
-    }
+/// The report of `position` (set up from the rules file as `game`), solved by
+/// `analyzer`.
+fn report(
+    analyzer: &Analyzer,
+    game: &RulesGame,
+    position: &RulesPosition,
+    case: usize,
+    answer: impl Fn(Value) -> String,
+    style: Style,
+) -> Result<CaseReport, Failure> {
+    let setup = Setup::new(GameKind::Rules, game.format_position(position));
+    let bar = Bar::new();
+    analyzer
+        .with_rules_values(&setup, Some(&|p| bar.observe(p)), |game, values, position| {
+            CaseReport::new(case, answer, game, values, position, style)
+        })
+        .map_err(crate::analyze::failure)
 }
 
 /// A setup's error as the command line reports it: a map the rules need is
@@ -184,7 +106,7 @@ pub fn run(args: &RulesArgs) -> Result<(), Failure> {
         write!(out, "{}", gsolve_rules::describe_without_position(&rules, board.as_ref())).map_err(write_error)?;
         return out.flush().map_err(write_error);
     }
-    let mut cache = Cache::default();
+    let analyzer = analyzer(rules.clone());
     for (i, text) in positions.iter().enumerate() {
         let what = match text {
             Some(t) => format!("{name}: position {} {}", i + 1, excerpt(t)),
@@ -198,10 +120,8 @@ pub fn run(args: &RulesArgs) -> Result<(), Failure> {
         }
         let notation = s.game.format_position(&s.position);
         let side = s.game.side_to_move(&s.position);
-        let position = s.position;
-        let solved = cache.solve(s.game, &position)?;
         let answer = |value: Value| gsolve_analysis::print::value_line(&notation, value, side);
-        let report = solved.report(i + 1, answer, &position, style);
+        let report = report(&analyzer, &s.game, &s.position, i + 1, answer, style)?;
         report.print(style, &mut out).map_err(write_error)?;
     }
     out.flush().map_err(write_error)
@@ -222,13 +142,11 @@ pub fn contest(game: GameKind, rules_file: &Path, cases: Cases, explain: bool, j
     let name = rules_file.display();
     let style = Style::new(explain, json);
     let mut out = BufWriter::new(std::io::stdout().lock());
-    let mut cache = Cache::default();
+    let analyzer = analyzer(rules.clone());
     for (i, (text, first_to_move)) in cases.iter().enumerate() {
         let what = format!("case {} as a position of {name} ({})", i + 1, excerpt(text));
         let s = setup(rules.clone(), None, None, Some(text)).map_err(|e| setup_error(&what, e))?;
-        let position = s.position;
-        let solved = cache.solve(s.game, &position)?;
-        let report = solved.report(i + 1, |v| contest_line(*first_to_move, v), &position, style);
+        let report = report(&analyzer, &s.game, &s.position, i + 1, |v| contest_line(*first_to_move, v), style)?;
         report.print(style, &mut out).map_err(write_error)?;
     }
     out.flush().map_err(write_error)

@@ -55,11 +55,11 @@ pub use error::RulesError;
 pub use game::notation;
 pub use game::{
     compact, describe_without_position, escape_text, intern, map_from_line, unescape_text, CompactTask, FastPath,
-    RulesGame, RulesMove, SolverChoice,
+    RulesGame, RulesMove,
 };
 pub use index::Folds;
 pub use language::syntax::MAX_RULES_BYTES;
 pub use position::RulesPosition;
 pub use setup::{setup, Setup, SetupError};
-pub use solve::{solve_by_bit_rows, solve_retrograde, solve_whole};
+pub use solve::{solve_by_bit_rows, solve_retrograde};
 pub use spec::Rules;

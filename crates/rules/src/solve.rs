@@ -1,30 +1,19 @@
 //! Whole solves of a rules game with an index: by bit rows where the game is a
-//! pursuit, else by the engine's retrograde analysis.
+//! pursuit, by the engine's retrograde analysis. Which one runs is the catalog's
+//! policy (`gsolve-analysis`), not this crate's.
 
 use crate::game::{compact, CompactTask, RulesGame};
 use crate::retrograde::pursuit;
 
-/// The whole solve of a pursuit by bit rows ([`RulesGame::is_pursuit`]), what
-/// [`solve_whole`] tries first; `None` when the game is not a pursuit or the solve
-/// gave up (past six row words of work a position, or a remoteness of 16,383).
+/// The whole solve of a pursuit by bit rows ([`RulesGame::is_pursuit`]): the
+/// engine's values, index for index; `None` when the game is not a pursuit or the
+/// solve gave up (past six row words of work a position, or a remoteness of
+/// 16,383), which leaves the game to [`solve_retrograde`].
 pub fn solve_by_bit_rows(
     game: &RulesGame,
     options: &gsolve_engine::retrograde::Options<'_>,
 ) -> Option<gsolve_engine::Solution> {
     pursuit::solve(game.pursuit()?, game.tables(), game.index()?, options.progress)
-}
-
-/// Whole-game retrograde analysis of a rules game with an index: what every front
-/// end runs. A pursuit (one piece a side, moves by its cell alone: see
-/// [`RulesGame::is_pursuit`]) is solved by bit rows, the built-in pursuit games'
-/// bit-parallel solve; any other game, or a pursuit that solve gives up on, by the
-/// engine with positions of the smallest room that holds its pieces
-/// ([`compact`]). The values are the same either way.
-pub fn solve_whole(game: &RulesGame, options: &gsolve_engine::retrograde::Options<'_>) -> gsolve_engine::Solution {
-    match solve_by_bit_rows(game, options) {
-        Some(solution) => solution,
-        None => solve_retrograde(game, options),
-    }
 }
 
 /// The engine's retrograde analysis of a rules game with an index, with positions of

@@ -1,4 +1,4 @@
-//! Pursuits (one piece a side) are solved whole by bit rows (`solve_whole`); the
+//! Pursuits (one piece a side) are solved whole by bit rows (`solve_by_bit_rows`); the
 //! engine's retrograde solve of the same game must give the same solution, index
 //! for index: on the bundled chase and Queen's Case files and on hundreds of
 //! random rules files with random moves, maps, zones and endings. Random files
@@ -9,7 +9,7 @@ mod common;
 use common::load;
 use gsolve_engine::{retrograde, Solution};
 use gsolve_games::rng::SplitMix64;
-use gsolve_rules::{compact, setup, solve_by_bit_rows, solve_whole, CompactTask, Rules, RulesGame};
+use gsolve_rules::{compact, setup, solve_by_bit_rows, solve_retrograde, CompactTask, Rules, RulesGame};
 use std::sync::Arc;
 
 /// The engine's whole-game solve, never the bit rows.
@@ -22,7 +22,8 @@ impl CompactTask for Engine {
     }
 }
 
-/// The bit rows' solve of `game`, when they take it, and `solve_whole` must equal
+/// The bit rows' solve of `game`, when they take it, and `solve_retrograde` (with
+/// positions of the smallest room) must equal
 /// the engine's; true when the bit rows solved it (they must whenever the game
 /// says it is a pursuit, these games being short).
 fn compare(game: &RulesGame, name: &str) -> bool {
@@ -37,8 +38,8 @@ fn compare(game: &RulesGame, name: &str) -> bool {
         assert!(*solution == engine, "{name}: bit rows: {}", first_difference(solution));
     }
     assert_eq!(by_bit_rows.is_some(), game.is_pursuit(), "{name}: is_pursuit says otherwise");
-    let whole = solve_whole(game, &options);
-    assert!(whole == engine, "{name}: solve_whole: {}", first_difference(&whole));
+    let whole = solve_retrograde(game, &options);
+    assert!(whole == engine, "{name}: solve_retrograde: {}", first_difference(&whole));
     by_bit_rows.is_some()
 }
 

@@ -2,20 +2,23 @@
 //! built-in ones. The analyzer holds the rules; a position carries its board (and,
 //! for map games, the map), so a rules setup has no variant parameters.
 //!
+//! The solver is the catalog's [`crate::catalog::policy::rules_policy`]:
+//!
 //! | the rules allow                         | solver                                   |
 //! |-----------------------------------------|------------------------------------------|
-//! | no position can come back, and no tie   | alpha-beta, one searcher kept per board  |
-//! | anything else                           | retrograde over the index of the position's pieces, kept and reused for positions with no more pieces |
+//! | no position can come back               | alpha-beta, one searcher kept per board  |
+//! | anything else                           | a whole solve of the index of the position's pieces (bit rows for a pursuit, else retrograde), kept and reused for positions with no more pieces |
 //! | a tablebase of the rules is served      | the tablebase, for the pieces it covers  |
 //! | an opening book is given (line games)   | the search, looking the book up first; a position in the book says `opening book` |
 
 use super::{analysis_of, bad_position, listed, no_variant, solve_or_check, Analyzer, Mode, Shared, CACHED};
-use crate::catalog::{key, CatalogGame};
+use crate::catalog::{key, CatalogGame, Solver, WholeSolver};
 use crate::{Analysis, AnalysisError, GameKind, Setup};
-use gsolve_engine::{Game, Solution, Variant};
+use gsolve_engine::search::SearchError;
+use gsolve_engine::{Game, Observer, Solution, ValueLookup, Variant};
 use gsolve_games::notation::PlainNotation;
 use gsolve_rules::book::OpeningBook;
-use gsolve_rules::{Rules, RulesGame, RulesPosition, SolverChoice};
+use gsolve_rules::{Rules, RulesGame, RulesPosition};
 use std::sync::{Arc, Mutex};
 
 /// What the analyzer keeps of rules games between analyses.
@@ -29,11 +32,14 @@ pub(super) struct RulesState {
     /// The opening book searches look positions up in first (line games on its
     /// board).
     book: Option<Arc<OpeningBook>>,
-    /// Whole-game solves, most recent last.
-    whole: Mutex<Vec<Arc<(RulesGame, Solution)>>>,
+    /// Whole-game solves with the solver that answered, most recent last.
+    whole: Mutex<Vec<Arc<WholeRules>>>,
     /// The searcher of the last board searched, with its board's parameters.
     search: Mutex<Option<(BoardKey, Shared<RulesGame>)>>,
 }
+
+/// A rules game solved whole, and the solver that answered.
+type WholeRules = (RulesGame, Solution, WholeSolver);
 
 /// A rules game's parameters without its piece limits: the rules and the board.
 type BoardKey = Vec<(String, String)>;
@@ -245,28 +251,72 @@ impl Analyzer {
         if let Mode::List(out) = mode {
             return listed(out, setup, &game, &position);
         }
-        let choice = crate::catalog::rules_solver(&game, self.limits.max_positions).map_err(AnalysisError::TooLarge)?;
-        match choice {
-            SolverChoice::Search => solve_or_check(mode, |observer| {
+        match game.policy(&self.limits)?.position {
+            Solver::Search => solve_or_check(mode, |observer| {
                 let booked = self.rules.book.as_ref().is_some_and(|book| {
                     game.book_fits(book).is_ok() && game.book_key(&position).is_some_and(|key| book.get(key).is_some())
                 });
-                // A search needs no index: one searcher serves the whole board.
-                let searcher = self.kept_searcher(&self.rules.search, board_key(&game), || match &self.rules.book {
-                    // A book of another board is not this game's: searched without it.
-                    Some(book) if game.book_fits(book).is_ok() => {
-                        game.with_book(book.clone()).expect("a book that fits")
-                    }
-                    _ => game,
-                });
+                let searcher = self.rules_searcher(game);
                 let analysis = self.analysis_by_search(setup, &searcher, &position, observer)?;
                 Ok(if booked { Analysis { solver: "opening book", ..analysis } } else { analysis })
             }),
-            SolverChoice::Retrograde => solve_or_check(mode, |observer| {
+            Solver::Whole(_) => solve_or_check(mode, |observer| {
                 let solved = self.rules_solved(game, &position, observer);
-                analysis_of(setup, &solved.0, &solved.1, &position, "retrograde")
+                analysis_of(setup, &solved.0, &solved.1, &position, Solver::Whole(solved.2).analysis_name())
             }),
         }
+    }
+
+    /// The values that answer a rules setup, as [`Analyzer::analyze`] finds them by
+    /// the catalog's policy (a whole solve kept for later positions, or the kept
+    /// searcher with the position searched), handed to `read` with the game they
+    /// belong to and the position: for reports that follow a line of play (`gsolve
+    /// rules`, the contest commands' `--rules`). The analyzer's caches serve them.
+    pub fn with_rules_values<T>(
+        &self,
+        setup: &Setup,
+        observer: Option<Observer<'_>>,
+        read: impl FnOnce(&RulesGame, &dyn ValueLookup<RulesGame>, &RulesPosition) -> T,
+    ) -> Result<T, AnalysisError> {
+        self.check(setup)?;
+        let text = setup.position.as_str();
+        let rules = self.rules_needed()?;
+        let set = gsolve_rules::setup(rules.clone(), None, None, Some(text)).map_err(|e| bad_position(text, e))?;
+        let (game, position) = (set.game, set.position);
+        match game.policy(&self.limits)?.position {
+            Solver::Search => {
+                let searcher = self.rules_searcher(game);
+                let searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+                searcher.set_node_limit(self.limits.max_search_nodes);
+                searcher.value_with_progress(&position, observer).map_err(|e| match e {
+                    SearchError::OutOfBudget { limit } => AnalysisError::TooLarge(format!(
+                        "{}: the search gave up after {limit} positions; this position is too hard to answer here",
+                        setup.game
+                    )),
+                    SearchError::Draw => AnalysisError::Internal(format!(
+                        "{}: the search met a draw, which it cannot value",
+                        searcher.game().rules().name
+                    )),
+                    e => AnalysisError::Internal(e.to_string()),
+                })?;
+                Ok(read(searcher.game(), &*searcher, &position))
+            }
+            Solver::Whole(_) => {
+                let solved = self.rules_solved(game, &position, observer);
+                Ok(read(&solved.0, &solved.1, &position))
+            }
+        }
+    }
+
+    /// The searcher kept for `game`'s board, or a new one: a search needs no index,
+    /// so one searcher serves the whole board. With an opening book of this board,
+    /// the search looks positions up in it first.
+    fn rules_searcher(&self, game: RulesGame) -> Shared<RulesGame> {
+        self.kept_searcher(&self.rules.search, board_key(&game), || match &self.rules.book {
+            // A book of another board is not this game's: searched without it.
+            Some(book) if game.book_fits(book).is_ok() => game.with_book(book.clone()).expect("a book that fits"),
+            _ => game,
+        })
     }
 
     /// A whole-game solve whose index holds `position`: one kept from an earlier
@@ -276,8 +326,8 @@ impl Analyzer {
         &self,
         game: RulesGame,
         position: &RulesPosition,
-        observer: Option<gsolve_engine::Observer<'_>>,
-    ) -> Arc<(RulesGame, Solution)> {
+        observer: Option<Observer<'_>>,
+    ) -> Arc<WholeRules> {
         let key = board_key(&game);
         {
             let kept = self.rules.whole.lock().unwrap_or_else(|e| e.into_inner());
@@ -286,8 +336,8 @@ impl Analyzer {
             }
         }
         // Solved without the lock held: another analysis may go on meanwhile.
-        let (solution, _) = game.solve_whole(observer);
-        let made = Arc::new((game, solution));
+        let (solution, solver) = game.solve_whole(observer);
+        let made = Arc::new((game, solution, solver));
         let mut kept = self.rules.whole.lock().unwrap_or_else(|e| e.into_inner());
         if kept.len() >= CACHED {
             kept.remove(0);

@@ -9,7 +9,8 @@
 //! how a board is set up by clicking: [`Look`], [`Editing`]); [`CatalogGame`] says
 //! what a solver needs of it (how to solve it whole, how to store it), and
 //! [`open_tablebase`], [`with_variant`], [`with_setup_game`] and
-//! [`with_stored_variant`] are the places a name picks a type.
+//! [`with_stored_variant`] are the places a name picks a type. Which solver answers
+//! a position or solves a game whole is the [`policy`], one function per game kind.
 //!
 //! | game          | variant (`Setup::variant`)                 | position (plain notation)  | solver                                     |
 //! |---------------|--------------------------------------------|----------------------------|--------------------------------------------|
@@ -22,12 +23,14 @@
 //! Adding a built-in game: docs/architecture.md, "Adding a built-in game".
 
 mod contest;
+pub mod policy;
 mod typed;
 
 pub use contest::{Contest, ContestError, Judging};
+pub use policy::{Policy, SearchBound, Solver, WholeSolver};
 pub use typed::{
-    build_tablebase, open_tablebase, rules_solver, with_setup_game, with_stored_variant, with_variant, BuildPlan,
-    Built, CatalogGame, ClusterBuild, Layout, TablebaseVisitor, VariantVisitor, WholeSolver, FAILURES_SHOWN,
+    build_tablebase, open_tablebase, with_setup_game, with_stored_variant, with_variant, BuildPlan, Built, CatalogGame,
+    ClusterBuild, Layout, TablebaseVisitor, VariantVisitor, FAILURES_SHOWN,
 };
 
 use crate::{AnalysisError, Setup};
@@ -260,6 +263,10 @@ pub struct Entry {
     /// The game's contest judged by solving (a command of its own); `None` for a
     /// game without one, or whose contest command searches (pawns, snakes).
     pub contest: Option<&'static Contest>,
+    /// The largest boards its alpha-beta search takes on ([`policy`]); `None` for a
+    /// game whose search is bounded by the node budget alone, or that is not
+    /// searched.
+    pub search: Option<SearchBound>,
 }
 
 /// The help of a game's `build` command.
@@ -336,6 +343,9 @@ pub static CATALOG: [Entry; 5] = [
             tiers: true,
         }),
         contest: None,
+        // Up to 6×6 (the start takes about 30 s); 5×5 for a page that answers
+        // within about a second (about 6 million positions a second searched).
+        search: Some(SearchBound { cells: 36, budgeted_cells: 25 }),
     },
     Entry {
         kind: GameKind::Chase,
@@ -369,6 +379,7 @@ pub static CATALOG: [Entry; 5] = [
             tiers: false,
         }),
         contest: Some(&contest::CHASE),
+        search: None,
     },
     Entry {
         kind: GameKind::QueensCase,
@@ -416,6 +427,7 @@ pub static CATALOG: [Entry; 5] = [
             tiers: false,
         }),
         contest: Some(&contest::QUEENS_CASE),
+        search: None,
     },
     Entry {
         kind: GameKind::Snakes,
@@ -458,6 +470,9 @@ pub static CATALOG: [Entry; 5] = [
         map_file: None,
         build: None,
         contest: None,
+        // Any board gsolve reads; 50 free cells for a page that answers within
+        // about a second (about 0.6 million positions a second searched).
+        search: Some(SearchBound { cells: gsolve_games::snakes::MAX_EMPTY as u32, budgeted_cells: 50 }),
     },
     Entry {
         kind: GameKind::Rules,
@@ -498,6 +513,7 @@ pub static CATALOG: [Entry; 5] = [
         map_file: None,
         build: None,
         contest: None,
+        search: None,
     },
 ];
 

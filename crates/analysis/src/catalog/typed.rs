@@ -9,6 +9,7 @@
 //! | `queens-case` | bit rows on open maps within their budget, else retrograde | whole                             | whole |
 //! | `rules`       | bit rows for pursuits, else retrograde of the index   | tiers on disk; whole for pursuits (unless tiers are asked for) and for tiers that lead back to each other | tier by tier where tiers are on disk and every one is swept (layers or progress), else whole |
 
+use super::policy::{self, Policy, WholeSolver};
 use super::{queens_parameters, GameKind};
 use crate::draw::Draw;
 use gsolve_engine::{layered, retrograde, Indexed, Observer, Solution, Variant};
@@ -17,7 +18,7 @@ use gsolve_games::notation::{Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
 use gsolve_games::pursuit::BitwiseOptions;
 use gsolve_games::queens_case::QueensCase;
-use gsolve_rules::{RulesGame, SolverChoice};
+use gsolve_rules::RulesGame;
 use gsolve_tablebase::tiers::{self, BuildOptions};
 use gsolve_tablebase::write::{self, StoredIdentity, Written};
 use gsolve_tablebase::{Error, GameTablebase, Tablebase, Verification};
@@ -26,38 +27,6 @@ use std::time::{Duration, Instant};
 
 /// Failures a verification lists before it only counts them.
 pub const FAILURES_SHOWN: usize = 10;
-
-/// Which solver solved a game whole.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WholeSolver {
-    /// The layered sweep of a game whose moves only go forward (pawns).
-    Layered,
-    /// The bit-parallel retrograde solve of a pursuit on a grid (the engine's
-    /// solution, index for index).
-    BitRows,
-    /// The engine's retrograde analysis.
-    Retrograde,
-}
-
-impl WholeSolver {
-    /// `"layered"`, `"bit rows"` or `"retrograde"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            WholeSolver::Layered => "layered",
-            WholeSolver::BitRows => "bit rows",
-            WholeSolver::Retrograde => "retrograde",
-        }
-    }
-
-    /// As an analysis names its solver: the bit rows' solution is the retrograde
-    /// one, so both are `"retrograde"`.
-    pub fn analysis_name(self) -> &'static str {
-        match self {
-            WholeSolver::Layered => "layered",
-            WholeSolver::BitRows | WholeSolver::Retrograde => "retrograde",
-        }
-    }
-}
 
 /// A bit-row solve if it answered, else the engine's retrograde solve.
 fn bit_rows_or_retrograde(
@@ -104,8 +73,19 @@ pub trait CatalogGame: Variant + Indexed + PlainNotation + Explain + Draw + Send
         self.sides().iter().position(|&s| s == name).unwrap_or(0)
     }
 
-    /// Every position's value, by the fastest exact solver for the game, and which
-    /// solver that was.
+    /// The solver [`CatalogGame::solve_whole`] runs: the game's whole-solve policy
+    /// (bit rows may still give up and leave the game to retrograde analysis).
+    fn whole_solver(&self) -> WholeSolver;
+
+    /// Which solver answers a position of this game within `limits`, and whether it
+    /// may be solved whole: the catalog's policy ([`policy`]), the one every front
+    /// end asks.
+    fn policy(&self, limits: &crate::Limits) -> Result<Policy, crate::AnalysisError> {
+        policy::whole_game_policy(self, limits)
+    }
+
+    /// Every position's value, by the solver [`CatalogGame::whole_solver`] names,
+    /// and the solver that answered.
     fn solve_whole(&self, observer: Option<Observer<'_>>) -> (Solution, WholeSolver);
 
     /// How its tablebase is built; `tiers_asked`: the user asked for tiers on disk
@@ -238,6 +218,14 @@ impl CatalogGame for Pawns {
         Some(self.start())
     }
 
+    fn whole_solver(&self) -> WholeSolver {
+        WholeSolver::Layered
+    }
+
+    fn policy(&self, limits: &crate::Limits) -> Result<Policy, crate::AnalysisError> {
+        policy::pawns_policy(self, limits)
+    }
+
     fn solve_whole(&self, observer: Option<Observer<'_>>) -> (Solution, WholeSolver) {
         (layered::solve_with(self, observer), WholeSolver::Layered)
     }
@@ -285,8 +273,12 @@ impl CatalogGame for Chase {
         Some(self.start(&corners))
     }
 
-    /// The bit-parallel solve gives the engine's solution, index for index, faster;
-    /// the engine's past its budget.
+    /// The bit-parallel solve gives the engine's solution, index for index, faster.
+    fn whole_solver(&self) -> WholeSolver {
+        WholeSolver::BitRows
+    }
+
+    /// Bit rows, the engine's retrograde analysis past their budget.
     fn solve_whole(&self, observer: Option<Observer<'_>>) -> (Solution, WholeSolver) {
         let bitwise = BitwiseOptions { budget: self.bitwise_budget(), progress: observer.map(|o| o as _) };
         bit_rows_or_retrograde(self.solve_bitwise(&bitwise), || retrograde_with(self, observer))
@@ -309,8 +301,16 @@ impl CatalogGame for QueensCase {
         Some(self.start())
     }
 
-    /// The bit-parallel solve on open maps within its budget; the engine's on
-    /// others and past it.
+    /// The bit-parallel solve on open maps (those it has a budget for); the
+    /// engine's on others.
+    fn whole_solver(&self) -> WholeSolver {
+        match self.bitwise_budget() {
+            Some(_) => WholeSolver::BitRows,
+            None => WholeSolver::Retrograde,
+        }
+    }
+
+    /// Bit rows within their budget, else the engine's retrograde analysis.
     fn solve_whole(&self, observer: Option<Observer<'_>>) -> (Solution, WholeSolver) {
         let bitwise = |budget| self.solve_bitwise(&BitwiseOptions { budget, progress: observer.map(|o| o as _) });
         bit_rows_or_retrograde(self.bitwise_budget().and_then(bitwise), || retrograde_with(self, observer))
@@ -341,11 +341,30 @@ impl CatalogGame for RulesGame {
         self.rules().sides.each_ref().map(|side| gsolve_rules::intern(&side.name))
     }
 
+    /// Bit rows for a pursuit ([`RulesGame::is_pursuit`]), tens of times faster
+    /// than the engine; the engine's retrograde analysis for any other game.
+    fn whole_solver(&self) -> WholeSolver {
+        if self.is_pursuit() {
+            WholeSolver::BitRows
+        } else {
+            WholeSolver::Retrograde
+        }
+    }
+
+    fn policy(&self, limits: &crate::Limits) -> Result<Policy, crate::AnalysisError> {
+        policy::rules_policy(self, limits)
+    }
+
+    /// Bit rows for a pursuit, and the engine's retrograde analysis (positions of
+    /// the smallest room that holds the pieces) for any other game or when the bit
+    /// rows give up (a long game): the same values either way.
     fn solve_whole(&self, observer: Option<Observer<'_>>) -> (Solution, WholeSolver) {
         let options = retrograde::Options { progress: observer, ..retrograde::Options::default() };
-        bit_rows_or_retrograde(gsolve_rules::solve_by_bit_rows(self, &options), || {
-            gsolve_rules::solve_retrograde(self, &options)
-        })
+        let bit_rows = match self.whole_solver() {
+            WholeSolver::BitRows => gsolve_rules::solve_by_bit_rows(self, &options),
+            _ => None,
+        };
+        bit_rows_or_retrograde(bit_rows, || gsolve_rules::solve_retrograde(self, &options))
     }
 
     /// Tiers that moves lead back to (drops and captures; promotions) are solved
@@ -361,7 +380,7 @@ impl CatalogGame for RulesGame {
             let tiers = gsolve_engine::Tiered::tiers(self);
             tiers.len() == 1 && gsolve_engine::tiered::sweep_of(self, tiers[0]).is_none()
         };
-        if !ordered || (self.is_pursuit() || one_loopy_tier()) && !tiers_asked {
+        if !ordered || (self.whole_solver() == WholeSolver::BitRows || one_loopy_tier()) && !tiers_asked {
             Layout::Whole
         } else {
             Layout::Tiers
@@ -453,17 +472,6 @@ impl CatalogGame for RulesGame {
             &[super::key::ROWS, super::key::COLS]
         };
         parameters.into_iter().filter(|(k, _)| keep.contains(&k.as_str())).collect()
-    }
-}
-
-/// The solver for a rules game: alpha-beta search when the game cannot repeat a
-/// position (exact, ties included, and it needs no index), else retrograde analysis
-/// of the whole index (draws exact) within `max_positions`; the error says why
-/// neither applies.
-pub fn rules_solver(game: &RulesGame, max_positions: u64) -> Result<SolverChoice, String> {
-    match game.acyclic().then(|| game.choose_solver(0).ok()).flatten() {
-        Some(choice) => Ok(choice),
-        None => game.choose_solver(max_positions),
     }
 }
 

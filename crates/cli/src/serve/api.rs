@@ -160,6 +160,9 @@ fn describe(analyzer: &Analyzer, game: GameKind) -> Value {
         "glyphs": glyphs,
         "checkered": game.entry().checkered,
         "editing": editing,
+        // The largest board its search takes on here, in cells (the catalog's
+        // policy); null when only the limits above bound it.
+        "max_search_cells": gsolve_analysis::catalog::policy::search_cells(game, &analyzer.limits()),
     });
     if game == GameKind::Rules {
         // Each piece letter and its side (0: the first side of `sides`).
@@ -341,8 +344,6 @@ async fn games(State(state): State<Arc<App>>) -> Json<Value> {
         "default": default,
         "limits": {
             "max_positions": limits.max_positions,
-            "max_snake_cells": limits.max_snake_cells,
-            "max_pawn_cells": limits.max_pawn_cells,
             "max_search_nodes": limits.max_search_nodes,
         },
         "tablebase": state.tablebase,

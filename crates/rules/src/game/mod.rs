@@ -34,4 +34,4 @@ pub use fast_paths::FastPath;
 pub use rules_game::{RulesGame, RulesMove, DROP, MAX_ALL_PIECES, MAX_HAND_SLOTS};
 pub use text::{escape_text, unescape_text};
 pub use variant::map_from_line;
-pub use words::{describe_without_position, intern, SolverChoice};
+pub use words::{describe_without_position, intern};

@@ -1,5 +1,5 @@
-//! A rules game in words: moves and endings for explanations, what the file means
-//! for `gsolve rules --check`, and which solver fits it.
+//! A rules game in words: moves and endings for explanations, and what the file
+//! means for `gsolve rules --check`.
 
 use super::fast_paths::{KnowledgePath, WholePath};
 use super::rules_game::{RulesGame, RulesMove};
@@ -28,15 +28,6 @@ pub fn intern(name: &str) -> &'static str {
     leaked
 }
 
-/// How a rules game is solved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SolverChoice {
-    /// Every position of the index by retrograde analysis (cycles and draws exact).
-    Retrograde,
-    /// Alpha-beta search from the position (games that cannot repeat a position).
-    Search,
-}
-
 impl RulesGame {
     /// True when no position can come back: every move takes a piece forward (no
     /// stay, no pass, no step without a forward part), drops a piece (in a game
@@ -46,7 +37,7 @@ impl RulesGame {
         acyclic(self.rules())
     }
 
-    /// Is the game a pursuit that [`crate::solve_whole`] solves by bit rows: one
+    /// Is the game a pursuit that [`crate::solve_by_bit_rows`] solves: one
     /// piece a side whose moves depend on its own cell alone, endings by zones,
     /// meetings or captures, none a tie, every position after a capture over, on
     /// a grid at most a quarter wall, side 0's places among side 1's (see the
@@ -56,23 +47,6 @@ impl RulesGame {
         match self.paths.whole {
             WholePath::BitRows(_) => true,
             WholePath::Retrograde => false,
-        }
-    }
-
-    /// The solver for this game: retrograde when its index has at most
-    /// `max_positions` positions (and a game that can loop has to be), else search
-    /// when the game cannot loop; an error says why neither fits.
-    pub fn choose_solver(&self, max_positions: u64) -> Result<SolverChoice, String> {
-        let acyclic = self.acyclic();
-        match self.placement_index() {
-            Ok(index) if index.size() <= max_positions => Ok(SolverChoice::Retrograde),
-            _ if acyclic => Ok(SolverChoice::Search),
-            Ok(index) => Err(format!(
-                "{}: {} positions to solve, more than the {max_positions} allowed here, and the game can go on forever (no search)",
-                self.rules().name,
-                index.size()
-            )),
-            Err(why) => Err(format!("{}: no index ({why}), and the search cannot solve this game", self.rules().name)),
         }
     }
 
