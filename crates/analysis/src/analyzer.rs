@@ -22,8 +22,7 @@ mod rules;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// The largest index a whole-game solve may have (chase: 2n⁴; Queen's Case: twice
-    /// the square of the open cells). About 2 bytes a position, 10 to 90 M positions
-    /// a second.
+    /// the square of the open cells). About 2 bytes a position.
     pub max_positions: u64,
     /// The most free cells a snakes board may have (alpha-beta search).
     pub max_snake_cells: u32,
@@ -40,9 +39,8 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// For the command line, where the user waits: chase up to n = 100 (19 s), any
-    /// snakes board gsolve reads (256 free cells), pawns up to 6×6 (the start takes
-    /// about 30 s).
+    /// For the command line: chase up to n = 100, any snakes board gsolve reads (256
+    /// free cells), pawns up to 6×6: the largest each answers while the user waits.
     fn default() -> Self {
         Limits {
             max_positions: 200_000_000,
@@ -57,8 +55,8 @@ impl Default for Limits {
 impl Limits {
     /// For an interactive page, answering within about a second: chase up to
     /// n = 47, Queen's Case up to about 2,200 open cells, snakes up to 50 free
-    /// cells, pawns up to 5×5, and at most a million positions a search (pawns
-    /// search about 6 million a second here, snakes about 0.6 million).
+    /// cells, pawns up to 5×5, and at most a million positions a search (about what a
+    /// search visits within the page's second).
     pub fn interactive() -> Self {
         Limits {
             max_positions: 10_000_000,

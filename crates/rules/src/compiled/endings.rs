@@ -631,8 +631,7 @@ impl Endings {
     /// How many lines of the line endings pass through the cell a drop took:
     /// central cells first, which is how people play tic-tac-toe and Connect 4.
     /// (Weighing each line by the mover's pieces in it, threats and blocks first,
-    /// searched no fewer positions on the Connect 4 boards of the tests and cost
-    /// time: measured, and left out.)
+    /// searches no fewer positions and costs time to compute: left out.)
     pub(crate) fn drop_weight<const N: usize>(&self, parent: &RulesPosition<N>, child: &RulesPosition<N>) -> i32 {
         let (a, b) = (parent.packed(), child.packed());
         let added = b.iter().zip(a.iter().chain(std::iter::once(&u32::MAX))).find(|(x, y)| x != y).map(|(x, _)| *x);

@@ -303,8 +303,9 @@ impl<const N: usize> RulesGame<N> {
     /// before that ply and of each of its moves (module `lines::play`: gsolve's
     /// moves as `play` makes them; its opponent's every move, or every best
     /// move). Searches each position of the last ply of the first part, several
-    /// at once: from Connect 4's empty 7 × 6 board, a quarter of an hour for 2
-    /// plies, about five times that a ply more (docs/rules.md, "Opening books").
+    /// at once: the last ply's searches are most of the time, and each ply more
+    /// multiplies them (docs/rules-solving.md, "Opening books"; the times in
+    /// docs/performance.md).
     pub fn build_book(
         &self,
         start: &RulesPosition<N>,
@@ -396,8 +397,8 @@ impl<const N: usize> RulesGame<N> {
         RulesGame { paths: FastPaths::choose(&parts, &all), ..self.clone() }
     }
 
-    /// Is the game searched by the bit-set core of step games (docs/rules.md,
-    /// "Speed": Breakthrough, pawn chess)?
+    /// Is the game searched by the bit-set core of step games (docs/rules-solving.md,
+    /// "Step games on bit sets": Breakthrough, pawn chess)?
     pub fn has_bit_core(&self) -> bool {
         self.bits().is_some()
     }

@@ -561,7 +561,7 @@ struct Back<'w, 't, const N: usize> {
 /// where it came from (a piece taken, put back, is the other side's; a
 /// dropped piece goes back to the hand).
 ///
-/// Why: 44% of Dobutsu's index is such a win, and each was a parent located
+/// Why: almost half of Dobutsu's index is such a win, and each was a parent located
 /// and looked up for nothing.
 struct Threats<'p, const N: usize> {
     pair: &'p crate::index::RoyalPair,

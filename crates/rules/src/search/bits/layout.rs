@@ -225,7 +225,7 @@ impl<B: CellSet> Layout<B> {
     /// Has `side` two moves onto empty cells whose footprints (the piece's cell
     /// and the target) are disjoint? Then it has a move after any one move of
     /// the other side: that move lands on one cell, which lies in at most one of
-    /// the two footprints (docs/rules.md, "Immediate wins in the search": the
+    /// the two footprints (docs/rules-solving.md, "Immediate wins in the search": the
     /// proof of "O not stuck"). Two such moves of one piece share its cell, so
     /// they must be of two pieces, onto two different cells.
     pub(crate) fn keeps_a_move(&self, p: &Pos<B>, side: usize) -> bool {

@@ -246,7 +246,7 @@ fn positions(solver: &Solver, start: Bits, plies: u32, observer: Option<Observer
 
 /// Step 2: the last ply's values, by the line search: on one thread each, as
 /// many at once as there are threads, each thread with its own small table (two
-/// threads on one search gain less: about 1.2× on Connect 4 7 × 6).
+/// threads on one search gain less than two searches side by side).
 fn solve(solver: &Solver, last: &Ply, values: &mut HashMap<u64, Value>, observer: Option<Observer<'_>>) {
     use rayon::prelude::*;
     let done = AtomicU64::new(0);
