@@ -115,7 +115,7 @@ pub(crate) struct Endings {
 /// ```
 /// Why: every position and every parent of a solve asks whether play is over;
 /// one pass over the pieces OR-ing one load each, then one load, replaces a walk
-/// over each side's checks (a fifth of a pursuit's retrograde solve). The table
+/// over each side's checks, which cost much of a pursuit's retrograde solve. The table
 /// answers what [`Endings::ending`]'s checks answer, word for word (it is built
 /// by running them on each word).
 #[derive(Clone, Debug)]

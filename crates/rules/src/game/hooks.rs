@@ -43,8 +43,8 @@ impl SearchHooks for RulesGame {
     }
 
     /// A race's key; else, in a game that looks the same in a mirror, the lesser
-    /// of the position and its mirror image (Connect 4 from the start: a third
-    /// fewer positions searched).
+    /// of the position and its mirror image (a position and its image share one
+    /// entry, so the search meets fewer positions).
     fn table_key(&self, p: &RulesPosition) -> (RulesPosition, bool) {
         if let KnowledgePath::Race(race) = &self.paths.knowledge {
             if let Some(key) = race.table_key(self.tables(), p) {

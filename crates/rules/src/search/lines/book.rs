@@ -1,8 +1,7 @@
 //! Opening books: the exact value of every position a line game reaches from a
 //! start in its first plies, solved once, so that analysis and play near the start
-//! answer at once. Near the start a search is slowest (Connect 4 7 × 6: about a
-//! minute for the empty board, seconds for a position six plies in), and every
-//! game passes there.
+//! answer at once. Near the start a search is slowest (the fewer pieces, the more
+//! positions below), and every game passes there.
 //!
 //! # What a book holds
 //! One entry for each position at most `plies` moves from the start that the game
