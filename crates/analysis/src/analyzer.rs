@@ -23,8 +23,7 @@ mod rules;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// The largest index a whole-game solve may have (chase: 2n⁴; Queen's Case: twice
-    /// the square of the open cells). About 2 bytes a position, 10 to 90 M positions
-    /// a second.
+    /// the square of the open cells). About 2 bytes a position.
     pub max_positions: u64,
     /// Entries of each alpha-beta search's transposition table (about 32 to 64
     /// bytes each).
@@ -37,8 +36,8 @@ pub struct Limits {
 
 impl Default for Limits {
     /// For the command line and Python, where the user waits: whole solves of up to
-    /// 200 million positions (chase up to n = 100, 19 s; about 3 bytes a position
-    /// while solving), searches without a node budget.
+    /// 200 million positions, searches without a node budget: the largest games
+    /// each answers while the user waits.
     fn default() -> Self {
         Limits {
             max_positions: 200_000_000,

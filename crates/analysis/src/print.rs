@@ -24,7 +24,7 @@ fn value_json(value: Value) -> (serde_json::Value, serde_json::Value) {
 }
 
 impl Analysis {
-    /// As JSON (the web API's response; documented in the README).
+    /// As JSON (the web API's response; documented in docs/web-api.md).
     pub fn to_json(&self) -> serde_json::Value {
         let (value, remoteness) = value_json(self.value);
         let moves: Vec<_> = self

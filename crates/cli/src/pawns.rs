@@ -72,10 +72,8 @@ fn cases(args: &PawnsArgs) -> Result<(), Failure> {
 
 /// Positions a pawns case is searched on one thread before the others join it
 /// ([`crate::search::value`]): the threads share a table of the search's full size
-/// (2^24 entries, 1.3 GB), whose pages cost about half a second to touch, more
-/// than a search this long takes alone (the 6×6 start, 2.1 M positions: 0.45 s on
-/// one thread, 1.0 s when the threads joined after 2^16 positions). The 7×6 and
-/// 7×7 starts gain 1.5× from the second thread.
+/// (2^24 entries), whose pages cost more to touch than a search this long takes
+/// alone; longer searches (the 7×6 and 7×7 starts) gain from the second thread.
 const PAWNS_ALONE: u64 = 1 << 22;
 
 /// Wins and losses by remoteness, for one side to move.

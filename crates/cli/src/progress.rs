@@ -19,8 +19,8 @@ const SHOW_AFTER: Duration = Duration::from_millis(500);
 /// A progress display that follows the steps of one solve.
 ///
 /// The indicatif bar is made only when it is first drawn: a quick solve (most
-/// contest cases) never builds one, which keeps their processes small (making it
-/// up front cost chase n = 20 about 0.6 MB of its 5 MB peak).
+/// contest cases) never builds one, which keeps their processes small (the bar's
+/// setup is a noticeable part of a small case's memory).
 pub struct Bar {
     started: Instant,
     /// The step shown, and the bar once drawn.

@@ -4,11 +4,9 @@ use gsolve_engine::search::{SearchError, SearchHooks, Searcher};
 use gsolve_engine::{Observer, Value};
 
 /// Positions a search visits on the calling thread alone before the other threads
-/// join it, by default. A search this short (2^16 positions: about 50 ms of the
-/// snakes' search) is over before a second thread would pay for its start and for
-/// moving the table to a shared one, which takes a few milliseconds for the
-/// snakes' small table (their 7×7 board: 10 ms on two threads against 1.3 ms on
-/// one). Games with a big table wait longer (the pawns: [`crate::pawns`]).
+/// join it, by default. A search this short is over before a second thread would
+/// pay for its start and for moving the table to a shared one. Games with a big
+/// table wait longer (the pawns: [`crate::pawns`]).
 pub const ALONE: u64 = 1 << 16;
 
 /// The value of `start` by `searcher`: on the calling thread alone up to `alone`

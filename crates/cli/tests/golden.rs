@@ -308,9 +308,9 @@ fn analyze_cases() -> Vec<Case> {
     cases
 }
 
-/// Rules files and the boards or positions that answer quickly (each well under a
-/// second in the test profile); fox and hounds from its start, Breakthrough 5×4,
-/// Connect 4 on 6×7 and Dobutsu shogi's start take far longer.
+/// Rules files and the boards or positions that answer quickly (each quick in the
+/// test profile); fox and hounds from its start, Breakthrough 5×4, Connect 4 on
+/// 6×7 and Dobutsu shogi's start take far longer.
 fn rules_positions() -> Vec<(&'static str, Vec<&'static str>)> {
     vec![
         ("tic-tac-toe", vec![]),

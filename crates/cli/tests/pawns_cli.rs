@@ -824,10 +824,11 @@ fn summary_4x4() {
     eprintln!("4x4 summary checks: {:?}", start.elapsed());
 }
 
-/// The 5×5 start gives the value of the strong solution (README) whatever the
-/// thread count. (Its search, 23 k positions, stays on one thread: a pawns case
-/// waits 2^22 positions for the others. The parallel search of pawns is checked
-/// against the layered solve in the games crate's tests.)
+/// The 5×5 start gives the value of the strong solution (docs/performance.md,
+/// "Results") whatever the thread count. (Its search, 23 k positions, stays on
+/// one thread: a pawns case waits 2^22 positions for the others. The parallel
+/// search of pawns is checked against the layered solve in the games crate's
+/// tests.)
 #[test]
 fn the_answer_does_not_depend_on_the_thread_count() {
     let start = "1\n\nppppp\n.....\n.....\n.....\nPPPPP\n";

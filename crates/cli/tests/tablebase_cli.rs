@@ -322,8 +322,8 @@ fn info_counts_match_the_pawns_summary() {
 /// `info` of a forged file whose positions each have their own remoteness (chase
 /// 16: 131,072 positions, wins in 0 to 131,070 plies, losses near 2^30): the
 /// remoteness below 16,384 one by one, above by ranges, so that the output stays
-/// small (it was one row or entry a position: 2.6 MB of JSON here, 2.47 GB of
-/// memory for a 2.5 MB file); every position counted; the file's digest printed.
+/// small (it was one row or entry a position, so the output and the memory grew
+/// with the longest remoteness); every position counted; the file's digest printed.
 #[test]
 fn info_of_a_forged_file_stays_bounded_and_gives_the_digest() {
     let dir = Scratch::new("info-forged");

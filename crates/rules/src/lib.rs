@@ -45,7 +45,7 @@ pub use compiled::{board, position, symmetry};
 pub use language::{error, spec};
 
 /// Opening books of line games: positions near a start solved once
-/// (docs/rules.md, "Opening books").
+/// (docs/rules-solving.md, "Opening books").
 pub mod book {
     pub use crate::search::lines::book::{
         BookError, LinesOfPlay, OpeningBook, Opponent, KEY_VERSION, MAX_BOOK_PLIES, MAX_PLAY_PLIES,

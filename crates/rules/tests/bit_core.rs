@@ -1,8 +1,9 @@
-//! The bit-set core of step games (module `bits`, docs/rules.md "Speed") against
-//! the general path, value for value, remoteness included: the engine's
-//! retrograde solve of the whole index (every position of small games) and the
-//! engine's alpha-beta (`RulesGame::without(&[FastPath::BitCore])`), on the bundled
-//! Breakthrough and pawn chess boards and on hundreds of random rules files of
+//! The bit-set core of step games (module `bits`, docs/rules-solving.md, "Step
+//! games on bit sets") against the general path, value for value, remoteness
+//! included: the engine's retrograde solve of the whole index (every position of
+//! small games) and the engine's alpha-beta
+//! (`RulesGame::without(&[FastPath::BitCore])`), on the bundled Breakthrough and
+//! pawn chess boards and on hundreds of random rules files of
 //! the shape (forward steps, leaps, ranges and slides, captures onto enemy or
 //! any cell, promotions forced or not, goal and exit zones reached after the
 //! move or the reply, `no-pieces`, `captured` and `stuck` endings with every

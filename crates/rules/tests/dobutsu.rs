@@ -513,9 +513,10 @@ fn positions_reachable_from_the_start(stop_where_decided: bool) {
                 table[3]
             );
         }
-        // Measured on 2026-11-28 (docs/rules.md, "Positions reachable from the
-        // start"). The counts until the board decides are also those of a walk
-        // written apart from gsolve (packed 64-bit positions in a hash set).
+        // The counts of docs/rules-solving.md ("Dobutsu shogi, solved whole",
+        // positions reachable from the start). The counts until the board decides
+        // are also those of a walk written apart from gsolve (packed 64-bit
+        // positions in a hash set).
         if stop_where_decided {
             assert_eq!((walked, ended), (493_573_042, 0));
             assert_eq!(table_totals(&positions), [493_573_042, 280_578_165, 14_037_970, 198_956_907]);

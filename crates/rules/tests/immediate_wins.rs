@@ -1,4 +1,4 @@
-//! Immediate wins in the search (docs/rules.md, "Immediate wins in the search"):
+//! Immediate wins in the search (docs/rules-solving.md, "Immediate wins in the search"):
 //! the rules game's answer to "does the side to move win at once?" against every
 //! child played and looked at, on every position reachable from the start of the
 //! bundled games and of a thousand random rules files (steps, slides, leaps,

@@ -203,11 +203,10 @@ fn breakthrough_search_equals_the_brute_force_on_random_positions() {
 }
 
 /// Published (J. de Koning, 2006): from two full home rows each, the second player
-/// wins in 26 plies. Reached: 637,117,291 positions searched in 1,018 s (release
-/// build, a 2^23-entry table, about 2 GB), Loss(26) for the first player, once the
-/// search tried captures first; 248,179,794 positions in 205 s of CPU once it was
-/// told the immediate wins the rules allow (docs/rules.md, "Immediate wins in the
-/// search"). Too long for every `cargo test`:
+/// wins in 26 plies. Reached: Loss(26) for the first player, found by the search
+/// with captures first and the immediate wins the rules allow (docs/rules-solving.md,
+/// "Immediate wins in the search"; the times in docs/performance.md). Too long for
+/// every `cargo test`:
 /// `cargo test --release -p gsolve-rules --test known_games -- --ignored`.
 #[test]
 #[ignore = "4 to 17 minutes in a release build: run with --release -- --ignored"]
@@ -571,8 +570,9 @@ fn two_cops_catch_the_robber_on_open_grids() {
 fn three_cops_moving_at_once_stay_cheap() {
     // Found by fuzzing (fuzz/corpus/rules_file/regression-three-cops-all-moving.toml):
     // three cops make 125 combinations a turn; their moves and parents were
-    // deduplicated pairwise and the whole solve with its un-moves check took over
-    // 10 s. Sorted now, and every reachable position equal to the brute force.
+    // deduplicated pairwise, quadratic in the combinations, and the solve with its
+    // un-moves check was far too slow. Sorted now, and every reachable position
+    // equal to the brute force.
     let start = "C...C/.#..C/.#.#./..R.. c";
     let rules = load("cops-and-robbers");
     let started = std::time::Instant::now();

@@ -369,7 +369,7 @@ impl CatalogGame for RulesGame {
 
     /// Tiers that moves lead back to (drops and captures; promotions) are solved
     /// whole; so, unless tiers on disk are asked for, are a pursuit (by bit rows,
-    /// tens of times faster than its tiers) and a game of one tier that may have
+    /// far faster than its tiers) and a game of one tier that may have
     /// cycles (Fox and Hounds): retrograde within a tier keeps every position's
     /// parents, about 16 bytes a position and 8 a move, where the whole-game
     /// retrograde un-moves in 3 bytes a position, and one tier spares nothing.

@@ -88,13 +88,13 @@ pub enum Command {
     /// The file stores each position's value and remoteness, compressed in blocks
     /// with checksums (docs/tablebase-format.md); probe, verify and info read it.
     Build(BuildArgs),
-    /// An opening book of a line game (docs/rules.md, "Opening books"): every
+    /// An opening book of a line game (docs/rules-solving.md, "Opening books"): every
     /// position at most --plies moves from the start solved once, so that
     /// analyze, play and serve (--book FILE) answer them at once.
     ///
     /// Each position of the last ply is searched, the earlier ones follow from
-    /// their children. Connect 4 on 7 × 6: see docs/rules.md for the time each ply
-    /// takes.
+    /// their children. Connect 4 on 7 × 6: see docs/performance.md for the time
+    /// each ply takes.
     Book(BookArgs),
     /// Value of positions in a tablebase, and every move's value, best first.
     ///

@@ -115,7 +115,7 @@ pub(crate) struct Endings {
 /// ```
 /// Why: every position and every parent of a solve asks whether play is over;
 /// one pass over the pieces OR-ing one load each, then one load, replaces a walk
-/// over each side's checks (a fifth of a pursuit's retrograde solve). The table
+/// over each side's checks, which cost much of a pursuit's retrograde solve. The table
 /// answers what [`Endings::ending`]'s checks answer, word for word (it is built
 /// by running them on each word).
 #[derive(Clone, Debug)]
@@ -631,8 +631,7 @@ impl Endings {
     /// How many lines of the line endings pass through the cell a drop took:
     /// central cells first, which is how people play tic-tac-toe and Connect 4.
     /// (Weighing each line by the mover's pieces in it, threats and blocks first,
-    /// searched no fewer positions on the Connect 4 boards of the tests and cost
-    /// time: measured, and left out.)
+    /// searches no fewer positions and costs time to compute: left out.)
     pub(crate) fn drop_weight<const N: usize>(&self, parent: &RulesPosition<N>, child: &RulesPosition<N>) -> i32 {
         let (a, b) = (parent.packed(), child.packed());
         let added = b.iter().zip(a.iter().chain(std::iter::once(&u32::MAX))).find(|(x, y)| x != y).map(|(x, _)| *x);

@@ -154,8 +154,8 @@ impl<const N: usize> RulesPosition<N> {
     /// Takes the piece at place `i` of the list off the board.
     ///
     /// Why slid to the end by [`Self::replace_at`] (past every piece:
-    /// `u32::MAX`): `copy_within` calls `memmove` for a few words, and that
-    /// call was 4% of Dobutsu's solve, where parents and children are copies
+    /// `u32::MAX`): `copy_within` calls `memmove` for a few words, a call that
+    /// costs more than sliding a piece, and parents and children are copies
     /// with a piece taken off.
     #[inline]
     pub(crate) fn remove_at(&mut self, i: usize) {

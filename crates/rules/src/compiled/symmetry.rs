@@ -295,7 +295,8 @@ fn endings_treat_sides_alike(rules: &Rules) -> bool {
 /// a set mapped by a table of 256 images, the groups and hand slots renamed.
 ///
 /// Why: mapping a position's groups cell by cell cost more than mapping its
-/// list of pieces and sorting it ("Dobutsu shogi" in docs/rules.md); a byte
+/// list of pieces and sorting it ("Dobutsu shogi, solved whole" in
+/// docs/rules-solving.md); a byte
 /// at a time, a group of a 12-cell board is two loads.
 #[derive(Clone, Debug)]
 pub(crate) struct SetImage {

@@ -24,8 +24,9 @@ impl<const N: usize> RulesGame<N> {
     /// before that ply and of each of its moves (module `lines::play`: gsolve's
     /// moves as `play` makes them; its opponent's every move, or every best
     /// move). Searches each position of the last ply of the first part, several
-    /// at once: from Connect 4's empty 7 × 6 board, a quarter of an hour for 2
-    /// plies, about five times that a ply more (docs/rules.md, "Opening books").
+    /// at once: the last ply's searches are most of the time, and each ply more
+    /// multiplies them (docs/rules-solving.md, "Opening books"; the times in
+    /// docs/performance.md).
     pub fn build_book(
         &self,
         start: &RulesPosition<N>,

@@ -15,7 +15,7 @@ pub trait CompactTask {
 /// smallest that holds its index's pieces, or on `game` itself (48).
 ///
 /// Why: every move and every parent copies a position, and the full room is 224
-/// bytes where chase needs 48; solves of games with few pieces ran a quarter of
+/// bytes where chase needs 48, and solves of games with few pieces spent much of
 /// their time in those copies. The indices are the same, so what the task gives
 /// (a solution, tier values) serves `game` itself.
 pub fn compact<T: CompactTask>(game: &RulesGame, task: T) -> T::Output {

@@ -43,8 +43,8 @@ impl SearchHooks for RulesGame {
     }
 
     /// A race's key; else, in a game that looks the same in a mirror, the lesser
-    /// of the position and its mirror image (Connect 4 from the start: a third
-    /// fewer positions searched).
+    /// of the position and its mirror image (a position and its image share one
+    /// entry, so the search meets fewer positions).
     fn table_key(&self, p: &RulesPosition) -> (RulesPosition, bool) {
         if let KnowledgePath::Race(race) = &self.paths.knowledge {
             if let Some(key) = race.table_key(self.tables(), p) {
@@ -68,10 +68,10 @@ impl SearchHooks for RulesGame {
     /// first; in other games, captures first (the pieces a move takes), then,
     /// where the rules' immediate wins are read (module `knowledge`), moves after
     /// which the mover has a piece that could end the game on arrival (a threat:
-    /// the opponent must answer it). Breakthrough 5×4 from the start: 25.2 M
-    /// nodes before captures first, 5.7 M with them (ordering moves that go
-    /// furthest forward next gained nothing more); threats next: 3.90 M → 3.50 M
-    /// (docs/rules.md, "Immediate wins in the search").
+    /// the opponent must answer it). Captures first cut the search most, and
+    /// threats next cut it further; ordering moves that go furthest forward next
+    /// gained nothing more (docs/rules-solving.md, "Immediate wins in the search";
+    /// the node counts in docs/performance.md).
     fn order_key(&self, parent: &RulesPosition, child: &RulesPosition) -> i32 {
         let knowledge = match &self.paths.knowledge {
             KnowledgePath::Race(race) => return race.order_key(self.tables(), child),

@@ -8,7 +8,7 @@
 //! An analysis shows the value of every move, so it needs the exact value of every
 //! child of the position. A book of every position within k plies grows about
 //! sevenfold a ply on Connect 4, and each position of its last ply is a search of
-//! its own (7 × 6: two plies in about a quarter of an hour). In a game against
+//! its own (the times in docs/performance.md, "Rules games: opening books"). In a game against
 //! perfect play only the opponent's moves branch: at gsolve's turns one move is
 //! played, so the positions analysed grow by the number of moves every *two*
 //! plies, and a book reaches about twice as deep in the same time.

@@ -273,8 +273,8 @@ impl<const N: usize> RulesGame<N> {
         RulesGame { paths: FastPaths::choose(&parts, &all), ..self.clone() }
     }
 
-    /// Is the game searched by the bit-set core of step games (docs/rules.md,
-    /// "Speed": Breakthrough, pawn chess)?
+    /// Is the game searched by the bit-set core of step games (docs/rules-solving.md,
+    /// "Step games on bit sets": Breakthrough, pawn chess)?
     pub fn has_bit_core(&self) -> bool {
         self.bits().is_some()
     }

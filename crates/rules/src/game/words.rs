@@ -6,7 +6,7 @@ use super::rules_game::{RulesGame, RulesMove};
 use crate::compiled::board::Board;
 use crate::compiled::position::RulesPosition;
 use crate::index::Folds;
-use crate::language::spec::{CellColour, Check, Ending, Facing, Onto, Rules, Turn};
+use crate::language::spec::{CellColour, Check, Ending, Facing, KindRules, MoveRule, Onto, Rules, Turn};
 use crate::retrograde::pursuit::Pursuit;
 use gsolve_engine::{Game, Outcome};
 use gsolve_games::notation::{Coord, Explain, PieceMove};
@@ -61,167 +61,13 @@ impl RulesGame {
     fn describe_rules(rules: &Rules, board: Option<&Board>) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "{} ({})", rules.title, rules.name);
-        let cells = match rules.board.cells {
-            CellColour::All => String::new(),
-            CellColour::Dark => ", dark cells only".into(),
-            CellColour::Light => ", light cells only".into(),
-        };
-        let _ = match board {
-            Some(board) => writeln!(
-                out,
-                "board: {} rows × {} columns, {} playable cells{cells}{}",
-                board.rows,
-                board.cols,
-                board.cells(),
-                if board.map.is_some() { " (walls and marks from the map)" } else { "" }
-            ),
-            None if rules.board.map => writeln!(out, "board: from a map, which a position or a map file gives{cells}"),
-            None => writeln!(out, "board: its size comes with a position or a board size{cells}"),
-        };
-        for (i, side) in rules.sides.iter().enumerate() {
-            let facing = match side.forward {
-                Facing::Up => "up",
-                Facing::Down => "down",
-                Facing::Left => "left",
-                Facing::Right => "right",
-            };
-            let turn = match side.turn {
-                Turn::OnePiece => "one piece moves a turn",
-                Turn::AllPieces => "every piece moves each turn",
-            };
-            let first = if i == 0 { ", moves first in the start position" } else { "" };
-            let _ = writeln!(out, "side {} (`{}`): forward is {facing}, {turn}{first}", side.name, side.letter);
-        }
+        write_board(&mut out, rules, board);
+        write_sides(&mut out, rules);
         for kind in &rules.kinds {
-            let owners: Vec<String> =
-                (0..2).filter_map(|s| kind.letters[s].map(|l| format!("`{l}` for {}", rules.sides[s].name))).collect();
-            let _ = writeln!(out, "piece {}: {}", kind.name, owners.join(", "));
-            for m in &kind.moves {
-                let range = match m.range {
-                    None => "sliding".to_string(),
-                    Some(1) => "one step".to_string(),
-                    Some(k) => format!("up to {k} steps"),
-                };
-                let onto = match m.onto {
-                    Onto::Empty => "onto empty cells",
-                    Onto::Enemy => "onto enemy pieces only",
-                    Onto::Any => "onto empty cells or enemy pieces",
-                };
-                let vectors: Vec<String> = m.vectors.iter().map(|(f, r)| format!("[{f},{r}]")).collect();
-                let leap = if m.leap { ", leaping" } else { "" };
-                let _ = writeln!(out, "  moves {range} along {} (forward, right), {onto}{leap}", vectors.join(" "));
-            }
-            if kind.stay {
-                let _ = writeln!(out, "  may stay where it is");
-            }
-            if kind.trail {
-                let _ = writeln!(out, "  leaves a wall on every cell it leaves");
-            }
-            if let Some(drop) = &kind.drop {
-                let zone = drop.zone.map_or("an empty cell".to_string(), |z| {
-                    format!("an empty cell of the zone {}", rules.zones[z].name)
-                });
-                let supply = if drop.from_hand { "its side's hand" } else { "an endless supply" };
-                let how = if drop.gravity {
-                    format!("dropped from {supply} into a column, falls to the lowest empty cell it reaches ({zone})")
-                } else {
-                    format!("dropped from {supply} onto {zone}")
-                };
-                let _ = writeln!(out, "  is {how}");
-            }
-            if let Some(promote) = &kind.promote {
-                let how = if promote.forced { "becomes" } else { "may become" };
-                let _ = writeln!(
-                    out,
-                    "  {how} {} on a move that ends in the zone {}",
-                    with_article(&rules.kinds[promote.to].name),
-                    rules.zones[promote.zone].name
-                );
-            }
-            if let Some(to) = kind.to_hand {
-                let _ =
-                    writeln!(out, "  captured, goes to the captor's hand as {}", with_article(&rules.kinds[to].name));
-            }
+            write_kind(&mut out, rules, kind);
         }
-        for (z, zone) in rules.zones.iter().enumerate() {
-            for side in 0..2 {
-                let cells = match board {
-                    Some(board) => {
-                        format!("{} cells", (0..board.cells() as u32).filter(|&c| board.in_zone(z, side, c)).count())
-                    }
-                    None => "its cells depend on the board (a position or a map gives it)".into(),
-                };
-                let _ = writeln!(out, "zone {} for {}: {cells}", zone.name, rules.sides[side].name);
-            }
-        }
-        let result = |o: Outcome| match o {
-            Outcome::Win => "wins",
-            Outcome::Loss => "loses",
-            Outcome::Tie => "ties",
-        };
-        // An outcome for a side named as a noun ("cops", "white or black", "that side"),
-        // so that it reads right whether the name is singular or plural.
-        let outcome_for = |o: Outcome, who: &str| match o {
-            Outcome::Win => format!("a win for {who}"),
-            Outcome::Loss => format!("a loss for {who}"),
-            Outcome::Tie => "a tie".to_string(),
-        };
-        // The side an ending names: itself if one, "that side" if both.
-        let which = |who: &[&str]| if who.len() == 1 { who[0].to_string() } else { "that side".to_string() };
-        for e in &rules.endings {
-            let line = match e {
-                Ending::Reach { zone, kinds, sides, check, result: r } => {
-                    let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
-                    let pieces = kinds.as_ref().map_or("a piece".to_string(), |k| {
-                        with_article(&k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or "))
-                    });
-                    let when = match check {
-                        Check::AfterMove => "as soon as it stands there",
-                        Check::AfterReply => "if it still stands there when its side is to move again",
-                    };
-                    format!(
-                        "{} with {pieces} in the zone {}: {} ({when})",
-                        who.join(" or "),
-                        rules.zones[*zone].name,
-                        outcome_for(*r, &which(&who))
-                    )
-                }
-                Ending::Meet { kinds, winner } => format!(
-                    "{} and {} on one cell: {}",
-                    rules.kinds[kinds[0]].name,
-                    rules.kinds[kinds[1]].name,
-                    winner.map_or("a tie".to_string(), |w| format!("a win for {}", rules.sides[w].name))
-                ),
-                Ending::NoPieces { sides, result: r } => {
-                    let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
-                    format!("{} without pieces: {}", who.join(" or "), outcome_for(*r, &which(&who)))
-                }
-                Ending::Line { length, orthogonal, diagonal, kinds, sides, result: r } => {
-                    let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
-                    let pieces = kinds.as_ref().map_or("pieces".to_string(), |k| {
-                        k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ")
-                    });
-                    let along = match (orthogonal, diagonal) {
-                        (true, true) => "in a row, a column or a diagonal",
-                        (true, false) => "in a row or a column",
-                        _ => "in a diagonal",
-                    };
-                    format!("{} with {length} {pieces} {along}: {}", who.join(" or "), outcome_for(*r, &which(&who)))
-                }
-                Ending::Full { result: r } => format!("every cell taken: {}", outcome_for(*r, "the side to move")),
-                Ending::Captured { kinds, result: r } => format!(
-                    "a side whose {} is captured {} (whoever captures it)",
-                    kinds.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or "),
-                    result(*r)
-                ),
-                Ending::Stuck { result: r } => format!("the side to move without a legal move {}", result(*r)),
-            };
-            let _ = writeln!(out, "end: {line}");
-        }
-        if !rules.endings.iter().any(|e| matches!(e, Ending::Stuck { .. })) {
-            let _ = writeln!(out, "end: the side to move without a legal move loses (the default)");
-        }
-        let _ = writeln!(out, "otherwise play goes on; a game that never ends is a draw");
+        write_zones(&mut out, rules, board);
+        write_endings(&mut out, rules);
         out
     }
 
@@ -311,7 +157,7 @@ impl RulesGame {
         if self.is_line_game() {
             let _ = writeln!(
                 out,
-                "a line game: drops, lines and a full board; searched on bit sets with threats, null windows and every core (docs/rules.md, \"Line games\")"
+                "a line game: drops, lines and a full board; searched on bit sets with threats, null windows and every core (docs/rules-solving.md, \"Line games\")"
             );
         }
         out
@@ -357,6 +203,198 @@ pub fn describe_without_position(rules: &Rules, board: Option<&Board>) -> String
     );
     let _ = writeln!(out, "position: none (the rules give no start)");
     out
+}
+
+/// The board's line of [`RulesGame::describe_rules`]: its size and cells when there
+/// is a board, else where its size will come from.
+fn write_board(out: &mut String, rules: &Rules, board: Option<&Board>) {
+    let cells = match rules.board.cells {
+        CellColour::All => String::new(),
+        CellColour::Dark => ", dark cells only".into(),
+        CellColour::Light => ", light cells only".into(),
+    };
+    let _ = match board {
+        Some(board) => writeln!(
+            out,
+            "board: {} rows × {} columns, {} playable cells{cells}{}",
+            board.rows,
+            board.cols,
+            board.cells(),
+            if board.map.is_some() { " (walls and marks from the map)" } else { "" }
+        ),
+        None if rules.board.map => writeln!(out, "board: from a map, which a position or a map file gives{cells}"),
+        None => writeln!(out, "board: its size comes with a position or a board size{cells}"),
+    };
+}
+
+/// A line a side: its name and letter, which way is forward, what moves in a turn,
+/// and which side moves first.
+fn write_sides(out: &mut String, rules: &Rules) {
+    for (i, side) in rules.sides.iter().enumerate() {
+        let facing = match side.forward {
+            Facing::Up => "up",
+            Facing::Down => "down",
+            Facing::Left => "left",
+            Facing::Right => "right",
+        };
+        let turn = match side.turn {
+            Turn::OnePiece => "one piece moves a turn",
+            Turn::AllPieces => "every piece moves each turn",
+        };
+        let first = if i == 0 { ", moves first in the start position" } else { "" };
+        let _ = writeln!(out, "side {} (`{}`): forward is {facing}, {turn}{first}", side.name, side.letter);
+    }
+}
+
+/// A piece kind: its letters by side, then a line for each of its moves and for
+/// each of its other rules (staying, trails, drops, promotion, the captor's hand).
+fn write_kind(out: &mut String, rules: &Rules, kind: &KindRules) {
+    let owners: Vec<String> =
+        (0..2).filter_map(|s| kind.letters[s].map(|l| format!("`{l}` for {}", rules.sides[s].name))).collect();
+    let _ = writeln!(out, "piece {}: {}", kind.name, owners.join(", "));
+    for m in &kind.moves {
+        write_move(out, m);
+    }
+    if kind.stay {
+        let _ = writeln!(out, "  may stay where it is");
+    }
+    if kind.trail {
+        let _ = writeln!(out, "  leaves a wall on every cell it leaves");
+    }
+    if let Some(drop) = &kind.drop {
+        let zone = drop
+            .zone
+            .map_or("an empty cell".to_string(), |z| format!("an empty cell of the zone {}", rules.zones[z].name));
+        let supply = if drop.from_hand { "its side's hand" } else { "an endless supply" };
+        let how = if drop.gravity {
+            format!("dropped from {supply} into a column, falls to the lowest empty cell it reaches ({zone})")
+        } else {
+            format!("dropped from {supply} onto {zone}")
+        };
+        let _ = writeln!(out, "  is {how}");
+    }
+    if let Some(promote) = &kind.promote {
+        let how = if promote.forced { "becomes" } else { "may become" };
+        let _ = writeln!(
+            out,
+            "  {how} {} on a move that ends in the zone {}",
+            with_article(&rules.kinds[promote.to].name),
+            rules.zones[promote.zone].name
+        );
+    }
+    if let Some(to) = kind.to_hand {
+        let _ = writeln!(out, "  captured, goes to the captor's hand as {}", with_article(&rules.kinds[to].name));
+    }
+}
+
+/// One move of a piece kind: how far, along which vectors, onto what, leaping or not.
+fn write_move(out: &mut String, m: &MoveRule) {
+    let range = match m.range {
+        None => "sliding".to_string(),
+        Some(1) => "one step".to_string(),
+        Some(k) => format!("up to {k} steps"),
+    };
+    let onto = match m.onto {
+        Onto::Empty => "onto empty cells",
+        Onto::Enemy => "onto enemy pieces only",
+        Onto::Any => "onto empty cells or enemy pieces",
+    };
+    let vectors: Vec<String> = m.vectors.iter().map(|(f, r)| format!("[{f},{r}]")).collect();
+    let leap = if m.leap { ", leaping" } else { "" };
+    let _ = writeln!(out, "  moves {range} along {} (forward, right), {onto}{leap}", vectors.join(" "));
+}
+
+/// A line a zone and side: how many cells it holds on the board, or that the board
+/// decides them when there is none yet.
+fn write_zones(out: &mut String, rules: &Rules, board: Option<&Board>) {
+    for (z, zone) in rules.zones.iter().enumerate() {
+        for side in 0..2 {
+            let cells = match board {
+                Some(board) => {
+                    format!("{} cells", (0..board.cells() as u32).filter(|&c| board.in_zone(z, side, c)).count())
+                }
+                None => "its cells depend on the board (a position or a map gives it)".into(),
+            };
+            let _ = writeln!(out, "zone {} for {}: {cells}", zone.name, rules.sides[side].name);
+        }
+    }
+}
+
+/// A line an ending, the default ending when a side without a move is not named,
+/// and the rule for games that never end.
+fn write_endings(out: &mut String, rules: &Rules) {
+    for e in &rules.endings {
+        let _ = writeln!(out, "end: {}", ending_line(rules, e));
+    }
+    if !rules.endings.iter().any(|e| matches!(e, Ending::Stuck { .. })) {
+        let _ = writeln!(out, "end: the side to move without a legal move loses (the default)");
+    }
+    let _ = writeln!(out, "otherwise play goes on; a game that never ends is a draw");
+}
+
+/// One ending in words: what ends the game and with which outcome for whom.
+fn ending_line(rules: &Rules, e: &Ending) -> String {
+    let result = |o: Outcome| match o {
+        Outcome::Win => "wins",
+        Outcome::Loss => "loses",
+        Outcome::Tie => "ties",
+    };
+    // An outcome for a side named as a noun ("cops", "white or black", "that side"),
+    // so that it reads right whether the name is singular or plural.
+    let outcome_for = |o: Outcome, who: &str| match o {
+        Outcome::Win => format!("a win for {who}"),
+        Outcome::Loss => format!("a loss for {who}"),
+        Outcome::Tie => "a tie".to_string(),
+    };
+    // The side an ending names: itself if one, "that side" if both.
+    let which = |who: &[&str]| if who.len() == 1 { who[0].to_string() } else { "that side".to_string() };
+    match e {
+        Ending::Reach { zone, kinds, sides, check, result: r } => {
+            let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
+            let pieces = kinds.as_ref().map_or("a piece".to_string(), |k| {
+                with_article(&k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or "))
+            });
+            let when = match check {
+                Check::AfterMove => "as soon as it stands there",
+                Check::AfterReply => "if it still stands there when its side is to move again",
+            };
+            format!(
+                "{} with {pieces} in the zone {}: {} ({when})",
+                who.join(" or "),
+                rules.zones[*zone].name,
+                outcome_for(*r, &which(&who))
+            )
+        }
+        Ending::Meet { kinds, winner } => format!(
+            "{} and {} on one cell: {}",
+            rules.kinds[kinds[0]].name,
+            rules.kinds[kinds[1]].name,
+            winner.map_or("a tie".to_string(), |w| format!("a win for {}", rules.sides[w].name))
+        ),
+        Ending::NoPieces { sides, result: r } => {
+            let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
+            format!("{} without pieces: {}", who.join(" or "), outcome_for(*r, &which(&who)))
+        }
+        Ending::Line { length, orthogonal, diagonal, kinds, sides, result: r } => {
+            let who: Vec<&str> = (0..2).filter(|&s| sides[s]).map(|s| rules.sides[s].name.as_str()).collect();
+            let pieces = kinds.as_ref().map_or("pieces".to_string(), |k| {
+                k.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or ")
+            });
+            let along = match (orthogonal, diagonal) {
+                (true, true) => "in a row, a column or a diagonal",
+                (true, false) => "in a row or a column",
+                _ => "in a diagonal",
+            };
+            format!("{} with {length} {pieces} {along}: {}", who.join(" or "), outcome_for(*r, &which(&who)))
+        }
+        Ending::Full { result: r } => format!("every cell taken: {}", outcome_for(*r, "the side to move")),
+        Ending::Captured { kinds, result: r } => format!(
+            "a side whose {} is captured {} (whoever captures it)",
+            kinds.iter().map(|&k| rules.kinds[k].name.as_str()).collect::<Vec<_>>().join(" or "),
+            result(*r)
+        ),
+        Ending::Stuck { result: r } => format!("the side to move without a legal move {}", result(*r)),
+    }
 }
 
 /// A noun with its indefinite article: "a lion", "an elephant".

@@ -72,8 +72,8 @@ pub struct PlacementIndex {
     /// combination of colex rank `rank` as a bit set, for a group with an
     /// unranking table whose free places are all its places (no earlier group
     /// within it has a piece in the tier), on boards of at most 128 cells. One
-    /// load gives the group's cells, where the walk over the free places for each
-    /// rank was a fifth of the pawns' tier sweeps.
+    /// load gives the group's cells, where the pawns' tier sweeps walked the free
+    /// places for each rank.
     pub(super) cell_sets: Vec<Vec<u128>>,
     pub(super) size: u64,
 }

@@ -184,8 +184,8 @@ impl<const N: usize> Taken<N> {
     ///
     /// On small boards the group's cells are gathered in a register and stored
     /// whole: setting the 128-bit masks one bit at a time in memory wrote parts of
-    /// them that the next read had to wait for (a store-forwarding stall that was a
-    /// third of unranking in the pawns' sweeps).
+    /// them that the next read had to wait for (a store-forwarding stall, on every
+    /// unranking of the pawns' sweeps).
     #[inline]
     pub(super) fn add_group(
         &mut self,

@@ -15,8 +15,8 @@ impl PlacementIndex {
     /// `hint`'s, which then holds this position's.
     ///
     /// Why: a retrograde solve locates every parent of a position, and most
-    /// parents have the counts of the one before (a quiet move); the lookup in
-    /// the table of tiers was a tenth of Dobutsu's solve.
+    /// parents have the counts of the one before (a quiet move), so the lookup in
+    /// the table of tiers is mostly skipped.
     #[inline]
     pub(crate) fn locate_hinted<const N: usize>(
         &self,
@@ -340,8 +340,8 @@ impl PlacementIndex {
     /// that count its cells as taken ([`Self::taken_by`]).
     ///
     /// Why: a retrograde solve locates every parent of a position, and most of a
-    /// game with hands' parents are quiet: ranking each from scratch was a
-    /// quarter of Dobutsu's solve.
+    /// game with hands' parents are quiet: ranking each from scratch ranked again
+    /// every group the move left alone.
     #[inline]
     pub(crate) fn moved_index(&self, ranks: &GroupRanks, g: usize, from: u32, to: u32, to_move: usize) -> Option<u64> {
         ranks.tier?;

@@ -76,7 +76,7 @@ impl TierLookup {
 /// at least twice the tiers, probed linearly from a multiplicative hash.
 ///
 /// Why not `HashMap`: every parent of a retrograde solve looks its tier up, and
-/// SipHash made a fifth of Dobutsu's solve.
+/// SipHash was a large part of Dobutsu's solve.
 #[derive(Clone, Debug)]
 pub(super) struct SparseTiers {
     /// `(code, tier)`; code `u64::MAX` (never a code: codes are below the product

@@ -158,7 +158,7 @@ impl PlacementIndex {
     /// divided by multiplications ([`div_rem`]) where the rank fits in 32 bits.
     ///
     /// Why: every position retrograde propagates from is unranked, and the
-    /// general walk's set-up and divisions were a tenth of Dobutsu's solve.
+    /// general walk's set-up and divisions were a large part of Dobutsu's solve.
     #[inline]
     pub(super) fn unrank_small<const N: usize>(&self, tier: usize, index: u64, list: &mut [u32; N]) -> Option<usize> {
         let mut len = 0;

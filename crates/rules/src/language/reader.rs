@@ -221,117 +221,8 @@ impl<'s, 'a> Reader<'s, 'a> {
             if rules.kinds.len() == MAX_KINDS {
                 return Err(self.err(span, format!("more than {MAX_KINDS} piece kinds")));
             }
-            let table_name = format!("[piece.{}]", short(name));
-            let mut f = as_table(self.source, item, &table_name)?;
-            let mut letters = [None, None];
-            let side = f.string("side")?;
-            let letter_item = f.require("letter")?;
-            match (side, letter_item.get_ref().as_str()) {
-                (Some((side, side_span)), Some(letter)) => {
-                    let s = self.side(rules, side, side_span)?;
-                    letters[s] = Some(single_letter(self.source, letter, letter_item.span(), "a piece's letter")?);
-                }
-                (None, Some(_)) => {
-                    return Err(self.err(
-                        letter_item.span(),
-                        format!("{table_name} has one letter but no `side`: add `side = \"...\"`, or give a letter per side (`letter = {{ {} = \"X\", {} = \"x\" }}`)", rules.sides[0].name, rules.sides[1].name),
-                    ))
-                }
-                (Some((_, span)), None) => {
-                    return Err(self.err(span, format!("{table_name} has `side` and letters per side: keep one")))
-                }
-                (None, None) => {
-                    let mut per_side = as_table(self.source, letter_item, &format!("`letter` of {table_name}"))?;
-                    for (side_name, side_span, l) in per_side.entries() {
-                        let s = self.side(rules, side_name, side_span)?;
-                        let text = as_str(self.source, l, "a piece's letter")?;
-                        letters[s] = Some(single_letter(self.source, text, l.span(), "a piece's letter")?);
-                    }
-                    per_side.finish()?;
-                    if letters.iter().all(Option::is_none) {
-                        return Err(self.err(letter_item.span(), format!("{table_name} gives no letter")));
-                    }
-                }
-            }
-            for l in letters.into_iter().flatten() {
-                if letters_seen.contains(&l) {
-                    return Err(self.err(letter_item.span(), format!("the letter `{l}` names two pieces")));
-                }
-                letters_seen.push(l);
-            }
-            let stay = f.boolean("stay", false)?;
-            let trail = f.boolean("trail", false)?;
-            let kind = rules.kinds.len();
-            let drop = match f.get("drop") {
-                None => None,
-                Some(item) => self.read_drop(item, &table_name, kind, pending_zones)?,
-            };
-            if let Some(item) = f.get("to-hand") {
-                match item.get_ref().as_bool() {
-                    Some(true) => pending_zones.push((kind, Pending::ToHand, name.to_string(), item.span())),
-                    Some(false) => {}
-                    None => {
-                        let other = as_str(self.source, item, "`to-hand` (true, or a piece's name)")?;
-                        pending_zones.push((kind, Pending::ToHand, other.to_string(), item.span()));
-                    }
-                }
-            }
-            let promote_forced = match f.get("promote") {
-                None => None,
-                Some(item) => {
-                    let mut p = as_table(self.source, item, &format!("`promote` of {table_name}"))?;
-                    let (to, to_span) = p.string("to")?.ok_or_else(|| {
-                        self.err(item.span(), "`promote` needs `to` (the piece it becomes) and `zone`")
-                    })?;
-                    pending_zones.push((kind, Pending::PromoteTo, to.to_string(), to_span));
-                    let (zone, zone_span) = p.string("zone")?.ok_or_else(|| {
-                        self.err(item.span(), "`promote` needs `zone` (where it becomes the other piece)")
-                    })?;
-                    pending_zones.push((kind, Pending::PromoteZone, zone.to_string(), zone_span));
-                    let forced = p.boolean("forced", true)?;
-                    p.finish()?;
-                    Some(forced)
-                }
-            };
-            let mut moves = Vec::new();
-            if let Some(item) = f.get("moves") {
-                for m in as_array(self.source, item, &format!("`moves` of {table_name}"))? {
-                    moves.push(self.read_move(m, &table_name)?);
-                }
-            }
-            // Unknown keys first: a misspelt `moves` is named as such, not as no move.
-            let span = f.span.clone();
-            f.finish()?;
-            if moves.is_empty() && !stay && drop.is_none() {
-                return Err(self.err(
-                    span,
-                    format!("{table_name} has no move: give it `moves = [...]`, `drop = true` (it is placed on the board), or `stay = true` for a piece that never moves"),
-                ));
-            }
-            let all_at_once = (0..2).any(|side| letters[side].is_some() && rules.sides[side].turn == Turn::AllPieces);
-            if all_at_once && (drop.is_some() || promote_forced.is_some()) {
-                return Err(self.err(
-                    span,
-                    format!("{table_name} is dropped or promotes, but its side moves every piece at once: drops and promotions are for sides that move one piece a turn"),
-                ));
-            }
-            if trail && drop.is_some() {
-                return Err(self.err(
-                    span,
-                    format!("{table_name} leaves trails and is dropped: trails are for pieces that move on the board"),
-                ));
-            }
-            let promote = promote_forced.map(|forced| Promotion { to: usize::MAX, zone: usize::MAX, forced });
-            rules.kinds.push(KindRules {
-                name: name.to_string(),
-                letters,
-                moves,
-                stay,
-                trail,
-                drop,
-                to_hand: None,
-                promote,
-            });
+            let kind = self.read_piece(name, item, rules, &mut letters_seen, pending_zones)?;
+            rules.kinds.push(kind);
         }
         if rules.kinds.is_empty() {
             return Err(self.err(pieces.span.clone(), "[piece] defines no piece"));
@@ -345,6 +236,144 @@ impl<'s, 'a> Reader<'s, 'a> {
             }
         }
         pieces.finish()
+    }
+
+    /// One piece's table, `[piece.NAME]`: its letters, moves and other rules, its
+    /// keys read in the file's order of checks; the names it gives are left in
+    /// `pending_zones`, and its promotion's names are filled in later.
+    fn read_piece(
+        &self,
+        name: &str,
+        item: &'s Item<'a>,
+        rules: &Rules,
+        letters_seen: &mut Vec<char>,
+        pending_zones: &mut Vec<PendingName>,
+    ) -> Result<KindRules, RulesError> {
+        let table_name = format!("[piece.{}]", short(name));
+        let mut f = as_table(self.source, item, &table_name)?;
+        let letters = self.read_letters(&mut f, rules, &table_name, letters_seen)?;
+        let stay = f.boolean("stay", false)?;
+        let trail = f.boolean("trail", false)?;
+        let kind = rules.kinds.len();
+        let drop = match f.get("drop") {
+            None => None,
+            Some(item) => self.read_drop(item, &table_name, kind, pending_zones)?,
+        };
+        if let Some(item) = f.get("to-hand") {
+            match item.get_ref().as_bool() {
+                Some(true) => pending_zones.push((kind, Pending::ToHand, name.to_string(), item.span())),
+                Some(false) => {}
+                None => {
+                    let other = as_str(self.source, item, "`to-hand` (true, or a piece's name)")?;
+                    pending_zones.push((kind, Pending::ToHand, other.to_string(), item.span()));
+                }
+            }
+        }
+        let promote_forced = match f.get("promote") {
+            None => None,
+            Some(item) => Some(self.read_promote(item, &table_name, kind, pending_zones)?),
+        };
+        let mut moves = Vec::new();
+        if let Some(item) = f.get("moves") {
+            for m in as_array(self.source, item, &format!("`moves` of {table_name}"))? {
+                moves.push(self.read_move(m, &table_name)?);
+            }
+        }
+        // Unknown keys first: a misspelt `moves` is named as such, not as no move.
+        let span = f.span.clone();
+        f.finish()?;
+        if moves.is_empty() && !stay && drop.is_none() {
+            return Err(self.err(
+                span,
+                format!("{table_name} has no move: give it `moves = [...]`, `drop = true` (it is placed on the board), or `stay = true` for a piece that never moves"),
+            ));
+        }
+        let all_at_once = (0..2).any(|side| letters[side].is_some() && rules.sides[side].turn == Turn::AllPieces);
+        if all_at_once && (drop.is_some() || promote_forced.is_some()) {
+            return Err(self.err(
+                span,
+                format!("{table_name} is dropped or promotes, but its side moves every piece at once: drops and promotions are for sides that move one piece a turn"),
+            ));
+        }
+        if trail && drop.is_some() {
+            return Err(self.err(
+                span,
+                format!("{table_name} leaves trails and is dropped: trails are for pieces that move on the board"),
+            ));
+        }
+        let promote = promote_forced.map(|forced| Promotion { to: usize::MAX, zone: usize::MAX, forced });
+        Ok(KindRules { name: name.to_string(), letters, moves, stay, trail, drop, to_hand: None, promote })
+    }
+
+    /// A piece's letters by side: `side` with one `letter`, or a `letter` table by
+    /// side. A letter already in `letters_seen` names two pieces; the new ones join it.
+    fn read_letters(
+        &self,
+        f: &mut Fields<'s, 'a>,
+        rules: &Rules,
+        table_name: &str,
+        letters_seen: &mut Vec<char>,
+    ) -> Result<[Option<char>; 2], RulesError> {
+        let mut letters = [None, None];
+        let side = f.string("side")?;
+        let letter_item = f.require("letter")?;
+        match (side, letter_item.get_ref().as_str()) {
+            (Some((side, side_span)), Some(letter)) => {
+                let s = self.side(rules, side, side_span)?;
+                letters[s] = Some(single_letter(self.source, letter, letter_item.span(), "a piece's letter")?);
+            }
+            (None, Some(_)) => {
+                return Err(self.err(
+                    letter_item.span(),
+                    format!("{table_name} has one letter but no `side`: add `side = \"...\"`, or give a letter per side (`letter = {{ {} = \"X\", {} = \"x\" }}`)", rules.sides[0].name, rules.sides[1].name),
+                ))
+            }
+            (Some((_, span)), None) => {
+                return Err(self.err(span, format!("{table_name} has `side` and letters per side: keep one")))
+            }
+            (None, None) => {
+                let mut per_side = as_table(self.source, letter_item, &format!("`letter` of {table_name}"))?;
+                for (side_name, side_span, l) in per_side.entries() {
+                    let s = self.side(rules, side_name, side_span)?;
+                    let text = as_str(self.source, l, "a piece's letter")?;
+                    letters[s] = Some(single_letter(self.source, text, l.span(), "a piece's letter")?);
+                }
+                per_side.finish()?;
+                if letters.iter().all(Option::is_none) {
+                    return Err(self.err(letter_item.span(), format!("{table_name} gives no letter")));
+                }
+            }
+        }
+        for l in letters.into_iter().flatten() {
+            if letters_seen.contains(&l) {
+                return Err(self.err(letter_item.span(), format!("the letter `{l}` names two pieces")));
+            }
+            letters_seen.push(l);
+        }
+        Ok(letters)
+    }
+
+    /// A piece's `promote` table: the piece it becomes and the zone where (both
+    /// left in `pending_zones`), and whether it must (`forced`, true unless said).
+    fn read_promote(
+        &self,
+        item: &'s Item<'a>,
+        table_name: &str,
+        kind: usize,
+        pending_zones: &mut Vec<PendingName>,
+    ) -> Result<bool, RulesError> {
+        let mut p = as_table(self.source, item, &format!("`promote` of {table_name}"))?;
+        let (to, to_span) = p
+            .string("to")?
+            .ok_or_else(|| self.err(item.span(), "`promote` needs `to` (the piece it becomes) and `zone`"))?;
+        pending_zones.push((kind, Pending::PromoteTo, to.to_string(), to_span));
+        let (zone, zone_span) = p
+            .string("zone")?
+            .ok_or_else(|| self.err(item.span(), "`promote` needs `zone` (where it becomes the other piece)"))?;
+        pending_zones.push((kind, Pending::PromoteZone, zone.to_string(), zone_span));
+        let forced = p.boolean("forced", true)?;
+        p.finish()?;
+        Ok(forced)
     }
 
     /// `drop = true`, or a table: `zone` (a zone's name), `gravity` (a boolean),
@@ -694,95 +723,9 @@ impl<'s, 'a> Reader<'s, 'a> {
                 )
             })?;
             let ending = match when {
-                "reach" => {
-                    let (zone, zone_span) =
-                        f.string("zone")?.ok_or_else(|| self.err(entry.span(), format!("{name} lacks `zone`")))?;
-                    let zone = rules.zones.iter().position(|z| z.name == zone).ok_or_else(|| {
-                        self.err(
-                            zone_span,
-                            format!("no zone is named `{}`: define it in [zone.{}]", short(zone), short(zone)),
-                        )
-                    })?;
-                    let kinds = match f.get("pieces") {
-                        None => None,
-                        Some(p) => Some(self.kinds_list(rules, p)?),
-                    };
-                    let sides = self.sides_of(&mut f, rules)?;
-                    let check = match f.string("check")? {
-                        None | Some(("after-move", _)) => Check::AfterMove,
-                        Some(("after-reply", _)) => Check::AfterReply,
-                        Some((other, span)) => {
-                            return Err(self.err(
-                                span,
-                                format!("`check` is {}: it must be \"after-move\" or \"after-reply\"", short(other)),
-                            ))
-                        }
-                    };
-                    let result = self.result(&mut f, Outcome::Win)?;
-                    Ending::Reach { zone, kinds, sides, check, result }
-                }
-                "meet" => {
-                    let p = f.require("pieces")?;
-                    let kinds = self.kinds_list(rules, p)?;
-                    if kinds.len() != 2 {
-                        return Err(
-                            self.err(p.span(), "a meeting names two pieces, e.g. `pieces = [\"queen\", \"army\"]`")
-                        );
-                    }
-                    let can_meet = (0..2).any(|s| {
-                        rules.kinds[kinds[0]].letters[s].is_some() && rules.kinds[kinds[1]].letters[1 - s].is_some()
-                    });
-                    if !can_meet {
-                        return Err(
-                            self.err(p.span(), "these pieces never belong to different sides: they cannot meet")
-                        );
-                    }
-                    let winner = match (f.string("winner")?, f.string("result")?) {
-                        (Some((w, span)), None) => Some(self.side(rules, w, span)?),
-                        (None, Some(("tie", _))) => None,
-                        (None, Some((_, span))) => {
-                            return Err(self.err(span, "a meeting has a `winner` (a side), or `result = \"tie\"`"))
-                        }
-                        (Some((_, span)), Some(_)) => return Err(self.err(span, "give `winner` or `result`, not both")),
-                        (None, None) => return Err(self.err(entry.span(), format!("{name} lacks `winner`"))),
-                    };
-                    if rules.meeting(kinds[0], kinds[1]).is_some() {
-                        return Err(self
-                            .err(p.span(), "these two pieces already have a meeting ending: the endings contradict"));
-                    }
-                    Ending::Meet { kinds: [kinds[0], kinds[1]], winner }
-                }
-                "line" => {
-                    let length_item = f.require("length")?;
-                    let length = as_int(self.source, length_item, "`length`", 2..MAX_SIDE + 1)? as u32;
-                    let (orthogonal, diagonal) = match f.string("directions")? {
-                        None | Some(("all", _)) => (true, true),
-                        Some(("orthogonal", _)) => (true, false),
-                        Some(("diagonal", _)) => (false, true),
-                        Some((other, span)) => {
-                            return Err(self.err(
-                                span,
-                                format!(
-                                    "`directions` is {}: it must be \"all\", \"orthogonal\" or \"diagonal\"",
-                                    short(other)
-                                ),
-                            ))
-                        }
-                    };
-                    let kinds = match f.get("pieces") {
-                        None => None,
-                        Some(p) => Some(self.kinds_list(rules, p)?),
-                    };
-                    let sides = self.sides_of(&mut f, rules)?;
-                    Ending::Line {
-                        length,
-                        orthogonal,
-                        diagonal,
-                        kinds,
-                        sides,
-                        result: self.result(&mut f, Outcome::Win)?,
-                    }
-                }
+                "reach" => self.read_reach(&mut f, entry, &name, rules)?,
+                "meet" => self.read_meet(&mut f, entry, &name, rules)?,
+                "line" => self.read_line_ending(&mut f, rules)?,
                 "captured" => {
                     let p = f.require("pieces")?;
                     let kinds = self.kinds_list(rules, p)?;
@@ -818,6 +761,97 @@ impl<'s, 'a> Reader<'s, 'a> {
             rules.endings.push(ending);
         }
         self.check_endings(rules, item.span())
+    }
+
+    /// A `reach` ending, `[[end]]` table `name` at `entry`: its zone (defined by
+    /// now), the pieces and sides it counts, when it is checked, and its result
+    /// (a win unless said).
+    fn read_reach(
+        &self,
+        f: &mut Fields<'s, 'a>,
+        entry: &'s Item<'a>,
+        name: &str,
+        rules: &Rules,
+    ) -> Result<Ending, RulesError> {
+        let (zone, zone_span) =
+            f.string("zone")?.ok_or_else(|| self.err(entry.span(), format!("{name} lacks `zone`")))?;
+        let zone = rules.zones.iter().position(|z| z.name == zone).ok_or_else(|| {
+            self.err(zone_span, format!("no zone is named `{}`: define it in [zone.{}]", short(zone), short(zone)))
+        })?;
+        let kinds = match f.get("pieces") {
+            None => None,
+            Some(p) => Some(self.kinds_list(rules, p)?),
+        };
+        let sides = self.sides_of(f, rules)?;
+        let check = match f.string("check")? {
+            None | Some(("after-move", _)) => Check::AfterMove,
+            Some(("after-reply", _)) => Check::AfterReply,
+            Some((other, span)) => {
+                return Err(self
+                    .err(span, format!("`check` is {}: it must be \"after-move\" or \"after-reply\"", short(other))))
+            }
+        };
+        let result = self.result(f, Outcome::Win)?;
+        Ok(Ending::Reach { zone, kinds, sides, check, result })
+    }
+
+    /// A `meet` ending, `[[end]]` table `name` at `entry`: two pieces of different
+    /// sides, not met by an earlier ending, and who wins when they meet (a side, or
+    /// a tie).
+    fn read_meet(
+        &self,
+        f: &mut Fields<'s, 'a>,
+        entry: &'s Item<'a>,
+        name: &str,
+        rules: &Rules,
+    ) -> Result<Ending, RulesError> {
+        let p = f.require("pieces")?;
+        let kinds = self.kinds_list(rules, p)?;
+        if kinds.len() != 2 {
+            return Err(self.err(p.span(), "a meeting names two pieces, e.g. `pieces = [\"queen\", \"army\"]`"));
+        }
+        let can_meet = (0..2)
+            .any(|s| rules.kinds[kinds[0]].letters[s].is_some() && rules.kinds[kinds[1]].letters[1 - s].is_some());
+        if !can_meet {
+            return Err(self.err(p.span(), "these pieces never belong to different sides: they cannot meet"));
+        }
+        let winner = match (f.string("winner")?, f.string("result")?) {
+            (Some((w, span)), None) => Some(self.side(rules, w, span)?),
+            (None, Some(("tie", _))) => None,
+            (None, Some((_, span))) => {
+                return Err(self.err(span, "a meeting has a `winner` (a side), or `result = \"tie\"`"))
+            }
+            (Some((_, span)), Some(_)) => return Err(self.err(span, "give `winner` or `result`, not both")),
+            (None, None) => return Err(self.err(entry.span(), format!("{name} lacks `winner`"))),
+        };
+        if rules.meeting(kinds[0], kinds[1]).is_some() {
+            return Err(self.err(p.span(), "these two pieces already have a meeting ending: the endings contradict"));
+        }
+        Ok(Ending::Meet { kinds: [kinds[0], kinds[1]], winner })
+    }
+
+    /// A `line` ending: its length, the directions it runs in, the pieces and sides
+    /// it counts, and its result (a win unless said).
+    fn read_line_ending(&self, f: &mut Fields<'s, 'a>, rules: &Rules) -> Result<Ending, RulesError> {
+        let length_item = f.require("length")?;
+        let length = as_int(self.source, length_item, "`length`", 2..MAX_SIDE + 1)? as u32;
+        let (orthogonal, diagonal) = match f.string("directions")? {
+            None | Some(("all", _)) => (true, true),
+            Some(("orthogonal", _)) => (true, false),
+            Some(("diagonal", _)) => (false, true),
+            Some((other, span)) => {
+                return Err(self.err(
+                    span,
+                    format!("`directions` is {}: it must be \"all\", \"orthogonal\" or \"diagonal\"", short(other)),
+                ))
+            }
+        };
+        let kinds = match f.get("pieces") {
+            None => None,
+            Some(p) => Some(self.kinds_list(rules, p)?),
+        };
+        let sides = self.sides_of(f, rules)?;
+        Ok(Ending::Line { length, orthogonal, diagonal, kinds, sides, result: self.result(f, Outcome::Win)? })
     }
 
     /// Endings that contradict each other or name what cannot happen.

@@ -221,7 +221,7 @@ pub struct CellSet {
 }
 
 /// How a game can end. Each is checked at every position, the side that just moved
-/// first, then the side to move (docs/rules.md, "Endings").
+/// first, then the side to move (docs/rules.md, "`[[end]]`").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
     /// A piece of a side stands in the side's part of a zone.

@@ -29,8 +29,8 @@
 //! (rows are as long as the grid), within six row words of work a position; a
 //! solve past that, or past a remoteness of
 //! [`MAX_LEVEL`](gsolve_games::pursuit::bit_rows::MAX_LEVEL), gives up and the engine
-//! solves (measured on the built-in games: the bit rows cost about 2.5 ns a row
-//! word, the engine 15–40 ns a position; a maze's long chases take many levels).
+//! solves (a row word holds 64 positions, so the bit rows pay until a solve needs
+//! a few of them a position; a maze's long chases take many levels).
 
 use crate::compiled::moves;
 use crate::compiled::position::{pack, RulesPosition};

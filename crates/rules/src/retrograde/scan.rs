@@ -34,7 +34,7 @@
 use crate::compiled::board::Board;
 use crate::compiled::endings::flip;
 use crate::compiled::tables::Tables;
-use crate::index::PlacementIndex;
+use crate::index::{PlacementIndex, TierInfo};
 use crate::language::spec::{Check, Turn};
 use gsolve_engine::{ChildAt, Outcome, Scan, Value};
 
@@ -174,103 +174,17 @@ pub(crate) struct PlacementScan {
 impl PlacementScan {
     /// The scan of a game of the shape in the module docs, `None` for any other.
     pub(crate) fn new(tables: &Tables, index: &PlacementIndex) -> Option<PlacementScan> {
-        let rules = tables.rules();
+        if !takes_shape(tables, index) {
+            return None;
+        }
         let endings = tables.endings();
         let groups = tables.groups();
         let cells = tables.board().cells();
-        let shape = groups <= MAX_GROUPS
-            && cells <= 128
-            && index.hand_slots() == 0
-            && !rules.has_drops()
-            && !rules.has_promotions()
-            && !rules.has_trails()
-            && rules.sides.iter().all(|s| s.turn == Turn::OnePiece)
-            && !tables.any_stays()
-            && !tables.has_meetings()
-            && !endings.has_lines()
-            && !endings.has_full()
-            && !endings.has_royal()
-            && endings.stuck() == Outcome::Loss
-            && ((0..2).all(|side| endings.reach_checks(side).is_empty()) || !endings.reach_bits().is_empty())
-            && index.places().iter().all(|p| !p.holds_an_earlier_group());
-        if !shape {
-            return None;
-        }
         let mut tiers = Vec::with_capacity(index.tiers().len());
         for info in index.tiers() {
-            if info.sides != 3 {
-                return None;
-            }
-            let mut tier = ScanTier {
-                mult: [0; MAX_GROUPS],
-                radix: [1; MAX_GROUPS],
-                table: [NONE; MAX_GROUPS],
-                captured: [u32::MAX; MAX_GROUPS],
-                present: 0,
-                present_captured: [0; MAX_GROUPS],
-            };
-            let mut mult = 1u64;
-            for g in 0..groups {
-                tier.mult[g] = mult;
-                tier.radix[g] = info.radix(g);
-                mult = mult.wrapping_mul(info.radix(g));
-                tier.table[g] = match info.counts[g] {
-                    0 => NONE,
-                    1 => ONE,
-                    _ => info.cell_table(g)?,
-                };
-                if info.counts[g] > 0 {
-                    let mut fewer = info.counts.clone();
-                    fewer[g] -= 1;
-                    tier.captured[g] = index.tier_of(&fewer).map_or(u32::MAX, |t| t as u32);
-                }
-            }
-            let present =
-                |counts: &[u8]| (0..groups).filter(|&g| counts[g] > 0).fold(0u8, |p, g| p | 1 << tables.side_of(g));
-            tier.present = present(&info.counts);
-            for g in (0..groups).filter(|&g| info.counts[g] > 0) {
-                let mut fewer = info.counts.clone();
-                fewer[g] -= 1;
-                tier.present_captured[g] = present(&fewer);
-            }
-            tiers.push(tier);
+            tiers.push(ScanTier::new(info, tables, index)?);
         }
         let pieces = index.limits()[..groups].iter().map(|&l| l as usize).max().unwrap_or(0);
-        let mut colex = vec![0u64; groups * cells * pieces];
-        for (g, places) in index.places().iter().enumerate() {
-            for c in 0..cells {
-                let slot = places.slots()[c];
-                if slot != u32::MAX {
-                    for i in 0..pieces {
-                        colex[(g * cells + c) * pieces + i] = index.choose(slot, i + 1);
-                    }
-                }
-            }
-        }
-        let ranked = index
-            .places()
-            .iter()
-            .map(|places| {
-                let (n, first) = (places.cells().len(), *places.cells().first()?);
-                let contiguous = places.cells().iter().enumerate().all(|(i, &c)| c == first + i as u32);
-                (contiguous && n <= RANKED_PLACES).then(|| {
-                    let table = (0u32..1 << n)
-                        .map(|set| {
-                            let mut rank = 0u64;
-                            let mut bits = set;
-                            let mut i = 1;
-                            while bits != 0 {
-                                rank += index.choose(bits.trailing_zeros(), i.min(pieces));
-                                i += 1;
-                                bits &= bits - 1;
-                            }
-                            rank as u32
-                        })
-                        .collect();
-                    (first, table)
-                })
-            })
-            .collect();
         let reach_bits =
             if endings.reach_bits().is_empty() { vec![0; groups * cells] } else { endings.reach_bits().to_vec() };
         let mut quiet = [true; MAX_GROUPS];
@@ -286,9 +200,9 @@ impl PlacementScan {
             side,
             slot: index.places().iter().flat_map(|p| p.slots().iter().copied()).collect(),
             place_cell: index.places().iter().map(|p| p.cells().to_vec()).collect(),
-            colex,
+            colex: colex_table(index, groups, cells, pieces),
             pieces,
-            ranked,
+            ranked: ranked_tables(index, pieces),
             targets: tables.short_target_sets().to_vec(),
             quiet,
             advance: tables.advances().to_vec(),
@@ -596,6 +510,118 @@ impl PlacementScan {
         }
         ChildAt::In(child_tier, rank * 2 + (1 - to_move) as u64)
     }
+}
+
+/// Whether the game has the shape the scan takes (the module docs), apart from
+/// what each tier checks ([`ScanTier::new`]).
+fn takes_shape(tables: &Tables, index: &PlacementIndex) -> bool {
+    let rules = tables.rules();
+    let endings = tables.endings();
+    tables.groups() <= MAX_GROUPS
+        && tables.board().cells() <= 128
+        && index.hand_slots() == 0
+        && !rules.has_drops()
+        && !rules.has_promotions()
+        && !rules.has_trails()
+        && rules.sides.iter().all(|s| s.turn == Turn::OnePiece)
+        && !tables.any_stays()
+        && !tables.has_meetings()
+        && !endings.has_lines()
+        && !endings.has_full()
+        && !endings.has_royal()
+        && endings.stuck() == Outcome::Loss
+        && ((0..2).all(|side| endings.reach_checks(side).is_empty()) || !endings.reach_bits().is_empty())
+        && index.places().iter().all(|p| !p.holds_an_earlier_group())
+}
+
+impl ScanTier {
+    /// The arithmetic of the tier `info` of `index`: `None` when a side may be
+    /// absent from it or a group of two pieces or more has no table to cells.
+    fn new(info: &TierInfo, tables: &Tables, index: &PlacementIndex) -> Option<ScanTier> {
+        if info.sides != 3 {
+            return None;
+        }
+        let groups = tables.groups();
+        let mut tier = ScanTier {
+            mult: [0; MAX_GROUPS],
+            radix: [1; MAX_GROUPS],
+            table: [NONE; MAX_GROUPS],
+            captured: [u32::MAX; MAX_GROUPS],
+            present: 0,
+            present_captured: [0; MAX_GROUPS],
+        };
+        let mut mult = 1u64;
+        for g in 0..groups {
+            tier.mult[g] = mult;
+            tier.radix[g] = info.radix(g);
+            mult = mult.wrapping_mul(info.radix(g));
+            tier.table[g] = match info.counts[g] {
+                0 => NONE,
+                1 => ONE,
+                _ => info.cell_table(g)?,
+            };
+            if info.counts[g] > 0 {
+                let mut fewer = info.counts.clone();
+                fewer[g] -= 1;
+                tier.captured[g] = index.tier_of(&fewer).map_or(u32::MAX, |t| t as u32);
+            }
+        }
+        let present =
+            |counts: &[u8]| (0..groups).filter(|&g| counts[g] > 0).fold(0u8, |p, g| p | 1 << tables.side_of(g));
+        tier.present = present(&info.counts);
+        for g in (0..groups).filter(|&g| info.counts[g] > 0) {
+            let mut fewer = info.counts.clone();
+            fewer[g] -= 1;
+            tier.present_captured[g] = present(&fewer);
+        }
+        Some(tier)
+    }
+}
+
+/// [`PlacementScan::colex`]: what a piece of each group on each cell adds to the
+/// group's rank as its i-th cell, for i below `pieces`.
+fn colex_table(index: &PlacementIndex, groups: usize, cells: usize, pieces: usize) -> Vec<u64> {
+    let mut colex = vec![0u64; groups * cells * pieces];
+    for (g, places) in index.places().iter().enumerate() {
+        for c in 0..cells {
+            let slot = places.slots()[c];
+            if slot != u32::MAX {
+                for i in 0..pieces {
+                    colex[(g * cells + c) * pieces + i] = index.choose(slot, i + 1);
+                }
+            }
+        }
+    }
+    colex
+}
+
+/// [`PlacementScan::ranked`]: for each group whose places are at most
+/// [`RANKED_PLACES`] consecutive cells, the rank of every subset of them.
+fn ranked_tables(index: &PlacementIndex, pieces: usize) -> Vec<Option<(u32, Vec<u32>)>> {
+    index
+        .places()
+        .iter()
+        .map(|places| {
+            let (n, first) = (places.cells().len(), *places.cells().first()?);
+            let contiguous = places.cells().iter().enumerate().all(|(i, &c)| c == first + i as u32);
+            (contiguous && n <= RANKED_PLACES).then(|| {
+                let table = (0u32..1 << n)
+                    .map(|set| {
+                        let mut rank = 0u64;
+                        let mut bits = set;
+                        let mut i = 1;
+                        while bits != 0 {
+                            rank += index.choose(bits.trailing_zeros(), i.min(pieces));
+                            i += 1;
+                            bits &= bits - 1;
+                        }
+                        rank as u32
+                    })
+                    .collect();
+                (first, table)
+            })
+        })
+        .collect()
 }
 
 /// The endings in `terminal`'s order for each side to move: the side that just

@@ -43,11 +43,10 @@
 //!    so that one whose counts are a tier but that has no index is told from
 //!    one whose counts are none, as the list's walk tells them.
 //!
-//! Why: on the endgame `le./.c./.C./E.L s -` of Dobutsu shogi (one thread,
-//! `valgrind --tool=callgrind`), the walk over lists of pieces and the
-//! locating of each changed parent from its list were two thirds of the
-//! build; on sets the build takes 0.77 of the instructions (docs/rules.md,
-//! "The parents' walk on cell sets").
+//! Why: the walk over lists of pieces and the locating of each changed parent
+//! from its list were most of a Dobutsu build; on sets neither list is made
+//! (docs/rules-solving.md, "Dobutsu shogi, solved whole"; the instruction counts
+//! in docs/performance.md).
 //!
 //! # Invariant
 //! The parents, each as many times, that [`crate::retrograde::unmoves::parents_to_locate`]

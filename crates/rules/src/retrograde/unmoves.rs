@@ -119,8 +119,8 @@ pub(crate) struct Quiet {
 /// [`parents`], less the check that a parent's counts are a tier of the index
 /// where drops or promotions change them: for a caller that locates every
 /// parent in the index anyway (a parent whose counts are no tier has no place).
-/// Why: the check looked each parent's tier up a second time, a fourteenth of
-/// Dobutsu's solve.
+/// Why: the check looked each parent's tier up a second time, and every parent
+/// of a solve passes here.
 pub(crate) fn parents_to_locate<const N: usize>(
     tables: &Tables,
     index: &PlacementIndex,
@@ -561,7 +561,7 @@ struct Back<'w, 't, const N: usize> {
 /// where it came from (a piece taken, put back, is the other side's; a
 /// dropped piece goes back to the hand).
 ///
-/// Why: 44% of Dobutsu's index is such a win, and each was a parent located
+/// Why: almost half of Dobutsu's index is such a win, and each was a parent located
 /// and looked up for nothing.
 struct Threats<'p, const N: usize> {
     pair: &'p crate::index::RoyalPair,
@@ -627,7 +627,8 @@ impl<'p, const N: usize> Threats<'p, N> {
 /// two share and of the pieces the move back puts down, read here without
 /// going over the pieces again, as [`crate::retrograde::first_look`] reads a child's.
 ///
-/// Why: the parents' ending test was a fourteenth of Dobutsu's solve.
+/// Why: every parent of a solve is tested for an ending, and the test that walked
+/// the pieces was a large part of Dobutsu's solve.
 struct Words<'t, const N: usize> {
     table: &'t EndingTable,
     cells: usize,

@@ -1,8 +1,8 @@
 //! Immediate wins, read from the rules: does the side to move have a move that
 //! ends the game at once in its favour? The search asks at every position
 //! ([`gsolve_engine::search::SearchHooks::wins_at_once`]); the answer is exact,
-//! and found without playing every move (docs/rules.md, "Immediate wins in the
-//! search", where each step below is proved).
+//! and found without playing every move (docs/rules-solving.md, "Immediate wins in
+//! the search", where each step below is proved).
 //!
 //! A move of side S (to move) wins at once when its child, O to move, is over and
 //! lost for O, or O has no move there and being stuck loses (the engine's rule).

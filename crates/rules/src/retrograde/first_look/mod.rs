@@ -47,7 +47,8 @@
 //! games.
 //!
 //! Why: playing each move into a position and asking the table of its pieces
-//! again was more than half of Dobutsu's first look, a third of its solve.
+//! again was most of Dobutsu's first look, and the first look a large part of its
+//! solve.
 
 mod sets;
 mod tally;

@@ -18,8 +18,8 @@ use gsolve_engine::{FirstLook, Outcome};
 /// each once).
 ///
 /// Why: decoding each position, then counting its moves or playing each child
-/// and asking it whether it is over, copied a position for every child and was
-/// a third of a Queen's Case retrograde solve.
+/// and asking it whether it is over, copied a position for every child, a large
+/// part of a Queen's Case retrograde solve.
 pub(crate) fn for_each_first_look_in<const N: usize>(
     t: &Tables,
     index: &PlacementIndex,

@@ -303,9 +303,8 @@ pub(super) fn single_parent_indices<const N: usize, const K: usize, const EXACT:
 ///
 /// so a parent's index is `below` or `above` plus its origin's slot times the
 /// moved group's step. Why apart from the copy for any count: its loops over
-/// the pieces, the span's spread and the change counted in a closure were
-/// about a quarter of the instructions of a pursuit's walk (callgrind), where
-/// two pieces need none of them.
+/// the pieces, the span's spread and the change counted in a closure were a
+/// large part of a pursuit's walk, where two pieces need none of them.
 #[inline(always)]
 pub(super) fn pair_parent_indices<const N: usize>(
     t: &Tables,

@@ -136,71 +136,17 @@ impl<B: CellSet> Layout<B> {
             side_of[g] = t.side_of(g);
             side_groups[t.side_of(g)].push(g);
         }
-        let (mut step_empty, mut step_enemy) = (vec![B::default(); groups * cells], vec![B::default(); groups * cells]);
-        let (mut slide_index, mut slides, mut slide_cells) = (Vec::new(), Vec::new(), Vec::new());
-        for g in 0..groups {
-            for c in 0..cells as u32 {
-                let at = g * cells + c as usize;
-                let first = slides.len() as u32;
-                for ray in board.rays(g, c) {
-                    let ray_cells = board.ray_cells(ray);
-                    if ray.leap || ray_cells.len() == 1 {
-                        for &to in ray_cells {
-                            if ray.onto.empty() {
-                                step_empty[at] |= B::cell(to);
-                            }
-                            if ray.onto.enemy() {
-                                step_enemy[at] |= B::cell(to);
-                            }
-                        }
-                    } else {
-                        slides.push(Slide {
-                            start: slide_cells.len() as u32,
-                            len: ray_cells.len() as u32,
-                            onto: ray.onto,
-                        });
-                        slide_cells.extend_from_slice(ray_cells);
-                    }
-                }
-                slide_index.push((first, slides.len() as u32));
-            }
-        }
-        let set_of =
-            |f: &dyn Fn(u32) -> bool| (0..cells as u32).filter(|&c| f(c)).fold(B::default(), |s, c| s | B::cell(c));
+        let MoveSets { step_empty, step_enemy, slide_index, slides, slide_cells } = MoveSets::new(t);
         let mut promotion = [None; MAX_GROUPS];
         for (g, slot) in promotion.iter_mut().enumerate().take(groups) {
             *slot = t.promotion(g).map(|pr| Promotion {
                 group: pr.group,
-                zone: set_of(&|c| pr.zone[c as usize]),
+                zone: set_of(cells, &|c| pr.zone[c as usize]),
                 forced: pr.forced,
             });
         }
-        let width = table.words().trailing_zeros();
-        let mut terms = Vec::new();
-        for j in 0..width {
-            for g in 0..groups {
-                let mask = set_of(&|c| table.word_at(g * cells + c as usize) >> j & 1 == 1);
-                if !mask.is_empty() {
-                    terms.push((j, g, mask));
-                }
-            }
-        }
-        let reach_bits = endings.reach_bits();
-        let mut ends = [B::default(); MAX_GROUPS];
-        let mut goals = [B::default(); MAX_GROUPS];
-        let mut near_goal = [B::default(); MAX_GROUPS];
-        let mut waits = [B::default(); MAX_GROUPS];
-        for g in 0..groups {
-            let side = t.side_of(g);
-            ends[g] = set_of(&|c| !reach_bits.is_empty() && reach_bits[g * cells + c as usize] != 0);
-            goals[g] = ends[g] | promotion[g].map_or(B::default(), |pr| pr.zone);
-            waits[g] = set_of(&|c| {
-                let at = g * cells + c as usize;
-                endings.reach_checks(side).iter().any(|check| check.when() == Check::AfterReply && check.hit(at))
-            });
-            near_goal[g] =
-                set_of(&|c| board.rays(g, c).iter().any(|ray| board.ray_cells(ray).iter().any(|&to| goals[g].has(to))));
-        }
+        let terms = ending_terms(&table, groups, cells);
+        let Arrivals { ends, goals, near_goal, waits } = Arrivals::new(t, &promotion);
         let rules = t.rules();
         let extent = [0, 1].map(|side| match rules.sides[side].forward {
             crate::language::spec::Facing::Up | crate::language::spec::Facing::Down => board.rows,
@@ -208,22 +154,7 @@ impl<B: CellSet> Layout<B> {
         });
         let reflected_cell: Vec<u8> =
             (0..cells as u32).map(|c| mirror.map_or(c, |m| m.cells()[c as usize]) as u8).collect();
-        let reflect = mirror.map(|_| {
-            (0..cells.div_ceil(8))
-                .map(|k| {
-                    let mut bytes = [B::default(); 256];
-                    for (b, set) in bytes.iter_mut().enumerate() {
-                        for bit in 0..8 {
-                            let c = 8 * k + bit;
-                            if b >> bit & 1 == 1 && c < cells {
-                                *set |= B::cell(reflected_cell[c] as u32);
-                            }
-                        }
-                    }
-                    bytes
-                })
-                .collect()
-        });
+        let reflect = mirror.map(|_| reflection_bytes(&reflected_cell));
         Layout {
             groups,
             cells,
@@ -294,7 +225,7 @@ impl<B: CellSet> Layout<B> {
     /// Has `side` two moves onto empty cells whose footprints (the piece's cell
     /// and the target) are disjoint? Then it has a move after any one move of
     /// the other side: that move lands on one cell, which lies in at most one of
-    /// the two footprints (docs/rules.md, "Immediate wins in the search": the
+    /// the two footprints (docs/rules-solving.md, "Immediate wins in the search": the
     /// proof of "O not stuck"). Two such moves of one piece share its cell, so
     /// they must be of two pieces, onto two different cells.
     pub(crate) fn keeps_a_move(&self, p: &Pos<B>, side: usize) -> bool {
@@ -435,4 +366,132 @@ impl<B: CellSet> Layout<B> {
         let (mine, enemy) = (c.sides[mover], c.sides[c.to_move]);
         !(self.targets(g, to, !(mine | enemy), enemy) & self.goals[g]).is_empty()
     }
+}
+
+/// The cells of a board of `cells` cells for which `f` holds, as a set.
+fn set_of<B: CellSet>(cells: usize, f: &dyn Fn(u32) -> bool) -> B {
+    (0..cells as u32).filter(|&c| f(c)).fold(B::default(), |s, c| s | B::cell(c))
+}
+
+/// The moves of [`Layout`]: for each group and cell, its steps and leaps as two
+/// sets (onto empty cells, onto enemy pieces) and its longer rays as slides.
+struct MoveSets<B> {
+    step_empty: Vec<B>,
+    step_enemy: Vec<B>,
+    slide_index: Vec<(u32, u32)>,
+    slides: Vec<Slide>,
+    slide_cells: Vec<u32>,
+}
+
+impl<B: CellSet> MoveSets<B> {
+    /// Each ray of each group's piece on each cell: a leap or a one-cell ray into
+    /// the step sets, any other ray a slide with its cells.
+    fn new(t: &Tables) -> MoveSets<B> {
+        let board = t.board();
+        let cells = board.cells();
+        let groups = t.groups();
+        let (mut step_empty, mut step_enemy) = (vec![B::default(); groups * cells], vec![B::default(); groups * cells]);
+        let (mut slide_index, mut slides, mut slide_cells) = (Vec::new(), Vec::new(), Vec::new());
+        for g in 0..groups {
+            for c in 0..cells as u32 {
+                let at = g * cells + c as usize;
+                let first = slides.len() as u32;
+                for ray in board.rays(g, c) {
+                    let ray_cells = board.ray_cells(ray);
+                    if ray.leap || ray_cells.len() == 1 {
+                        for &to in ray_cells {
+                            if ray.onto.empty() {
+                                step_empty[at] |= B::cell(to);
+                            }
+                            if ray.onto.enemy() {
+                                step_enemy[at] |= B::cell(to);
+                            }
+                        }
+                    } else {
+                        slides.push(Slide {
+                            start: slide_cells.len() as u32,
+                            len: ray_cells.len() as u32,
+                            onto: ray.onto,
+                        });
+                        slide_cells.extend_from_slice(ray_cells);
+                    }
+                }
+                slide_index.push((first, slides.len() as u32));
+            }
+        }
+        MoveSets { step_empty, step_enemy, slide_index, slides, slide_cells }
+    }
+}
+
+/// The terms of the endings' word (module docs): for each bit of `table`'s word
+/// and each group, the cells where a piece of the group sets it, when there are any.
+fn ending_terms<B: CellSet>(table: &EndingTable, groups: usize, cells: usize) -> Vec<(u32, usize, B)> {
+    let width = table.words().trailing_zeros();
+    let mut terms = Vec::new();
+    for j in 0..width {
+        for g in 0..groups {
+            let mask: B = set_of(cells, &|c| table.word_at(g * cells + c as usize) >> j & 1 == 1);
+            if !mask.is_empty() {
+                terms.push((j, g, mask));
+            }
+        }
+    }
+    terms
+}
+
+/// The arrivals of [`Layout`] that matter to the search, by group: `ends`,
+/// `goals`, `near_goal` and `waits` (their fields' docs there).
+struct Arrivals<B> {
+    ends: [B; MAX_GROUPS],
+    goals: [B; MAX_GROUPS],
+    near_goal: [B; MAX_GROUPS],
+    waits: [B; MAX_GROUPS],
+}
+
+impl<B: CellSet> Arrivals<B> {
+    /// Each group's reach cells from the endings, with its promotion zone from
+    /// `promotion` among its goals, and the cells with a ray through a goal.
+    fn new(t: &Tables, promotion: &[Option<Promotion<B>>; MAX_GROUPS]) -> Arrivals<B> {
+        let board = t.board();
+        let cells = board.cells();
+        let endings = t.endings();
+        let reach_bits = endings.reach_bits();
+        let mut ends = [B::default(); MAX_GROUPS];
+        let mut goals = [B::default(); MAX_GROUPS];
+        let mut near_goal = [B::default(); MAX_GROUPS];
+        let mut waits = [B::default(); MAX_GROUPS];
+        for g in 0..t.groups() {
+            let side = t.side_of(g);
+            ends[g] = set_of(cells, &|c| !reach_bits.is_empty() && reach_bits[g * cells + c as usize] != 0);
+            goals[g] = ends[g] | promotion[g].map_or(B::default(), |pr| pr.zone);
+            waits[g] = set_of(cells, &|c| {
+                let at = g * cells + c as usize;
+                endings.reach_checks(side).iter().any(|check| check.when() == Check::AfterReply && check.hit(at))
+            });
+            near_goal[g] = set_of(cells, &|c| {
+                board.rays(g, c).iter().any(|ray| board.ray_cells(ray).iter().any(|&to| goals[g].has(to)))
+            });
+        }
+        Arrivals { ends, goals, near_goal, waits }
+    }
+}
+
+/// The reflection of a set by bytes (`Layout::reflect`): for each byte k of a set
+/// and each value b, the cells of its set bits reflected by `reflected_cell`.
+fn reflection_bytes<B: CellSet>(reflected_cell: &[u8]) -> Vec<[B; 256]> {
+    let cells = reflected_cell.len();
+    (0..cells.div_ceil(8))
+        .map(|k| {
+            let mut bytes = [B::default(); 256];
+            for (b, set) in bytes.iter_mut().enumerate() {
+                for bit in 0..8 {
+                    let c = 8 * k + bit;
+                    if b >> bit & 1 == 1 && c < cells {
+                        *set |= B::cell(reflected_cell[c] as u32);
+                    }
+                }
+            }
+            bytes
+        })
+        .collect()
 }

@@ -1,5 +1,5 @@
 //! Negamax alpha-beta on bit sets with a transposition table, exact in value and
-//! remoteness, with the knowledge the engine's search has (docs/rules.md,
+//! remoteness, with the knowledge the engine's search has (docs/rules-solving.md,
 //! "Immediate wins in the search") read from masks.
 //!
 //! # Scores
@@ -48,9 +48,8 @@ const INFINITY: i32 = M + 2;
 const REPORT_EVERY: u64 = 1 << 16;
 
 /// Positions a probe visits on the calling thread before helpers join it: most
-/// probes of small boards end sooner than threads would start. (Breakthrough
-/// 5 × 4 on two threads: 0.81 to 0.86 s at 2^16, 0.87 to 0.89 s at 2^18, 1.16 to
-/// 1.18 s at 2^20, one thread 1.10 to 1.15 s, run the same minute.)
+/// probes of small boards end sooner than threads would start, and a larger
+/// threshold keeps the helpers out of searches they would speed up.
 const SOLO_NODES: u64 = 1 << 16;
 
 /// A helper tries the moves in its own order this many plies below the root.
@@ -134,9 +133,8 @@ fn score_of(outcome: Outcome) -> i32 {
 pub(crate) struct Solver<B> {
     layout: Arc<Layout<B>>,
     /// Proven bounds by position, shared by the threads of a search. (A second,
-    /// cache-sized table for positions 12 plies or more below the root took
-    /// Breakthrough 5 × 4 from 0.53 s to 0.44 s, but 5 × 5 from 67 s to more
-    /// than 275 s of CPU: left out.)
+    /// cache-sized table for positions far below the root helps small boards but
+    /// thrashed on 5 × 5: left out.)
     table: Table,
     /// Positions visited by every thread of every search.
     pub(crate) nodes: u64,

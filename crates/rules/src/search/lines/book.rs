@@ -1,8 +1,7 @@
 //! Opening books: the exact value of every position a line game reaches from a
 //! start in its first plies, solved once, so that analysis and play near the start
-//! answer at once. Near the start a search is slowest (Connect 4 7 × 6: about a
-//! minute for the empty board, seconds for a position six plies in), and every
-//! game passes there.
+//! answer at once. Near the start a search is slowest (the fewer pieces, the more
+//! positions below), and every game passes there.
 //!
 //! # What a book holds
 //! One entry for each position at most `plies` moves from the start that the game
@@ -246,7 +245,7 @@ fn positions(solver: &Solver, start: Bits, plies: u32, observer: Option<Observer
 
 /// Step 2: the last ply's values, by the line search: on one thread each, as
 /// many at once as there are threads, each thread with its own small table (two
-/// threads on one search gain less: about 1.2× on Connect 4 7 × 6).
+/// threads on one search gain less than two searches side by side).
 fn solve(solver: &Solver, last: &Ply, values: &mut HashMap<u64, Value>, observer: Option<Observer<'_>>) {
     use rayon::prelude::*;
     let done = AtomicU64::new(0);

@@ -206,12 +206,11 @@ impl LineGame {
     }
 }
 
-/// The tables of a board of `cells` cells (8 bytes an entry). Measured on this
-/// machine's Connect 4 boards (docs/rules.md, "Speed"): a table is read at almost
-/// every position, and one that stays in the caches (2 MiB) makes the search
-/// three times as fast per position as one that does not, more than what a large
-/// table saves in positions; the large table pays only near the root, from
-/// about half the board empty.
+/// The tables of a board of `cells` cells (8 bytes an entry). A table is read at
+/// almost every position, and one that stays in the caches (2^18 entries) costs
+/// far less a position than one that does not, more than what a large table saves
+/// in positions; the large table pays only near the root, from about half the
+/// board empty (docs/rules-solving.md, "Line games").
 fn tables(cells: u32) -> Tables {
     Tables { deep: 1 << 18, near: if cells >= 30 { 1 << 24 } else { 1 << 20 }, near_from: (cells / 2 + 2).max(8) }
 }
