@@ -6,17 +6,8 @@ use crate::input;
 use crate::progress::Bar;
 use crate::report::write_error;
 use gsolve_analysis::catalog::{self, key, Parameter, ParameterKind};
-use gsolve_analysis::{AnalysisError, Analyzer, GameKind, Limits, Setup};
+use gsolve_analysis::{Analyzer, GameKind, Limits, Setup};
 use std::io::{BufWriter, Write};
-
-/// Errors the user can fix exit with status 2; a solver failure with 1.
-pub fn failure(e: AnalysisError) -> Failure {
-    match e {
-        AnalysisError::Internal(_) => Failure::Other(anyhow::Error::new(e)),
-        AnalysisError::NoRules => Failure::Input(format!("rules: {e}: give --rules FILE")),
-        e => Failure::Input(e.to_string()),
-    }
-}
 
 /// The setup the arguments describe. With a tablebase (already opened by
 /// `analyzer`) the board comes from the file: a position needs no `--size` or
@@ -111,10 +102,10 @@ pub fn setup(args: &SetupArgs, analyzer: &Analyzer) -> Result<Setup, Failure> {
             let variant = entry.variant_of(&parameters);
             Ok(Setup { game, variant, position: position.to_string() })
         }
-        None if !parameters.is_empty() => analyzer.start(game, &parameters).map_err(failure),
+        None if !parameters.is_empty() => analyzer.start(game, &parameters).map_err(Failure::from),
         None => match &stored {
-            Some((_, board)) => analyzer.start(game, board).map_err(failure),
-            None => analyzer.example(game).map_err(failure),
+            Some((_, board)) => analyzer.start(game, board).map_err(Failure::from),
+            None => analyzer.example(game).map_err(Failure::from),
         },
     }
 }
@@ -138,7 +129,7 @@ fn game_and_position(args: &SetupArgs, stored: Option<GameKind>) -> Result<(Game
             Ok((game, args.position.as_deref()))
         }
         (Some(Err(_)), Some(game)) if args.position.is_none() => Ok((game, args.game.as_deref())),
-        (Some(Err(e)), _) => Err(failure(e)),
+        (Some(Err(e)), _) => Err(Failure::from(e)),
         (None, Some(game)) => Ok((game, None)),
         (None, None) => Err(Failure::Input(format!(
             "give a game: {}, or --rules FILE",
@@ -174,7 +165,7 @@ fn rules_setup(args: &SetupArgs, analyzer: &Analyzer, position: Option<&str>) ->
                 Some((_, board)) if parameters.is_empty() => board,
                 _ => parameters,
             };
-            analyzer.start(GameKind::Rules, &board).map_err(failure)
+            analyzer.start(GameKind::Rules, &board).map_err(Failure::from)
         }
     }
 }
@@ -225,7 +216,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     )?;
     let setup = setup(&args.setup, &analyzer)?;
     let bar = Bar::new();
-    let analysis = analyzer.analyze_with_progress(&setup, Some(&|p| bar.observe(p))).map_err(failure)?;
+    let analysis = analyzer.analyze_with_progress(&setup, Some(&|p| bar.observe(p))).map_err(Failure::from)?;
     drop(bar);
     let mut out = BufWriter::new(std::io::stdout().lock());
     if args.json {

@@ -4,6 +4,7 @@
 //! The bottom layer of the crate, beside [`crate::args`]: it uses no other module
 //! of the crate, and every command may use it.
 
+use gsolve_analysis::AnalysisError;
 use std::process::ExitCode;
 
 /// How a failed run ends: bad input exits with status 2, anything else with 1.
@@ -17,6 +18,17 @@ pub enum Failure {
     Verification(String),
     /// Stop without a message, successfully (the output's reader has gone).
     Quiet,
+}
+
+/// Errors the user can fix exit with status 2; a solver failure with 1.
+impl From<AnalysisError> for Failure {
+    fn from(e: AnalysisError) -> Self {
+        match e {
+            AnalysisError::Internal(_) => Failure::Other(anyhow::Error::new(e)),
+            AnalysisError::NoRules => Failure::Input(format!("rules: {e}: give --rules FILE")),
+            e => Failure::Input(e.to_string()),
+        }
+    }
 }
 
 impl From<anyhow::Error> for Failure {

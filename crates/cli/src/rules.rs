@@ -47,7 +47,7 @@ fn report(
         .with_rules_values(&setup, Some(&|p| bar.observe(p)), |game, values, position| {
             CaseReport::new(case, answer, game, values, position, style)
         })
-        .map_err(crate::analyze::failure)
+        .map_err(Failure::from)
 }
 
 /// A setup's error as the command line reports it: a map the rules need is

@@ -87,7 +87,7 @@ pub fn build_variant(entry: &Entry, matches: &ArgMatches, threads: Option<u16>) 
         parameters.extend(value.map(|value| (parameter.key.to_string(), value)));
     }
     let build = Build { output: &out, tiers: tiers.as_ref(), plan };
-    with_variant(entry.kind, &parameters, build).map_err(crate::analyze::failure)?
+    with_variant(entry.kind, &parameters, build).map_err(Failure::from)?
 }
 
 /// Spawns the local processes of `--local-processes` (`None`: nothing is left to

@@ -12,9 +12,13 @@ use gsolve_engine::retrograde;
 use gsolve_rules::{setup, solve_by_bit_rows, solve_retrograde, FastPath, RulesGame};
 use std::collections::BTreeSet;
 
-/// (rules file, board size, position): small enough for a whole solve on the
-/// general paths in a debug-asserted test build.
-const CASES: &[(&str, Option<(u32, u32)>, Option<&str>)] = &[
+/// A rules file, a board size where the file has none, a position where its
+/// start is too big.
+type Case = (&'static str, Option<(u32, u32)>, Option<&'static str>);
+
+/// Small enough for a whole solve on the general paths in a debug-asserted test
+/// build.
+const CASES: &[Case] = &[
     ("breakthrough", Some((4, 3)), None),
     ("pawns", Some((4, 4)), None),
     ("chase", None, Some("W.../..../..../...B w")),

@@ -8,7 +8,7 @@ mod state;
 mod tests;
 mod ui;
 
-use crate::analyze::{analyzer, failure, setup};
+use crate::analyze::{analyzer, setup};
 use crate::args::PlayArgs;
 use crate::failure::Failure;
 use gsolve_analysis::{Analysis, AnalysisError, Analyzer, Limits, Setup};
@@ -34,7 +34,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     let analyzer =
         Arc::new(analyzer(given.tablebase.as_ref(), given.rules.as_ref(), given.book.as_ref(), Limits::default())?);
     let setup = setup(&args.setup, &analyzer)?;
-    let setup = analyzer.check(&setup).map_err(failure)?;
+    let setup = analyzer.check(&setup).map_err(Failure::from)?;
     if !std::io::stdout().is_terminal() {
         return Err(Failure::Input("gsolve play needs a terminal (standard output is not one)".into()));
     }
@@ -43,7 +43,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         ui::draw_waiting(frame, &analyzer, &setup, busy)
     })?;
     let Some(start) = solved else { return Ok(()) };
-    let start = start.map_err(failure)?;
+    let start = start.map_err(Failure::from)?;
     let mut play = Play::new(analyzer, start, args.second);
     screen.play(&mut play)
 }
@@ -103,7 +103,7 @@ impl Screen {
                 let analyzer = play.analyzer().clone();
                 let solved = self.solve(&analyzer, &setup, &what, |frame, busy| ui::draw(frame, play, Some(busy)))?;
                 let Some(result) = solved else { return Ok(()) };
-                play.deliver(result).map_err(failure)?;
+                play.deliver(result).map_err(Failure::from)?;
                 continue;
             }
             self.terminal.draw(|frame| ui::draw(frame, play, None)).map_err(terminal_error)?;

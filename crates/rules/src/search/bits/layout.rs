@@ -25,12 +25,14 @@
 //! are exactly the general path's, read from the same table.
 
 use super::set::{cells, CellSet};
-use super::MAX_GROUPS;
 use crate::compiled::endings::EndingTable;
 use crate::compiled::symmetry::Symmetry as Mirror;
 use crate::compiled::tables::Tables;
 use crate::language::spec::{Check, Onto};
 use gsolve_engine::Outcome;
+
+/// The most groups (kinds of one side) a position holds.
+pub(crate) const MAX_GROUPS: usize = 8;
 
 /// A ray of more than one cell that stops at the first piece on it.
 #[derive(Clone, Debug)]

@@ -42,13 +42,10 @@ use crate::compiled::symmetry::Symmetry as Mirror;
 use crate::compiled::tables::Tables;
 use crate::language::spec::{Rules, Turn};
 use gsolve_engine::{Observer, Value};
-use layout::{Layout, Pos};
+use layout::{Layout, Pos, MAX_GROUPS};
 use set::CellSet;
 use solver::{Solver, M};
 use std::sync::{Arc, Mutex};
-
-/// The most groups (kinds of one side) a position holds.
-pub(crate) const MAX_GROUPS: usize = 8;
 
 /// The most threads one search runs on (`-j`, rayon's pool, up to this).
 const MAX_THREADS: usize = 8;
