@@ -55,11 +55,13 @@ pub enum FastPath {
     TrailRace,
     /// Whole solves of pursuits by bit rows.
     BitRows,
+    /// Children played from the piece list where pieces only step.
+    StepChildren,
 }
 
 impl FastPath {
     /// Every fast path, in the order of the module's table.
-    pub const ALL: [FastPath; 9] = [
+    pub const ALL: [FastPath; 10] = [
         FastPath::CellSets,
         FastPath::StepLists,
         FastPath::EndingWords,
@@ -69,6 +71,7 @@ impl FastPath {
         FastPath::ImmediateWins,
         FastPath::TrailRace,
         FastPath::BitRows,
+        FastPath::StepChildren,
     ];
 }
 
@@ -241,7 +244,7 @@ impl FastPaths {
             .and_then(|index| Pursuit::new(tables, index))
             .map_or(WholePath::Retrograde, |pursuit| WholePath::BitRows(Arc::new(pursuit)));
         let children = [0, 1].map(|side| {
-            if tables.steps_only() && tables.turn_of(side) == Turn::OnePiece {
+            if allowed(FastPath::StepChildren) && tables.steps_only() && tables.turn_of(side) == Turn::OnePiece {
                 ChildrenPath::StepList
             } else {
                 ChildrenPath::Generator
