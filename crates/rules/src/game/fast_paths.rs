@@ -159,6 +159,9 @@ pub(crate) struct FastPaths {
     pub(crate) whole: WholePath,
     /// By side to move.
     pub(crate) children: [ChildrenPath; 2],
+    /// The step games' lists rank this game's parents, whether or not the walk
+    /// on cell sets is preferred to them.
+    pub(crate) step_lists_rank_parents: bool,
     /// What [`FastPaths::choose`] was told to leave out.
     left_out: Vec<FastPath>,
 }
@@ -212,6 +215,7 @@ impl FastPaths {
             }
             (None, None) => FirstLookPath::Engine,
         };
+        let step_lists_rank_parents = steps.is_some();
         let parents = match (set_unmoves, steps) {
             (Some(walk), _) => ParentsPath::Sets(walk),
             (None, Some(steps)) => ParentsPath::StepLists(steps),
@@ -250,7 +254,17 @@ impl FastPaths {
                 ChildrenPath::Generator
             }
         });
-        FastPaths { first_look, parents, located, outright, knowledge, whole, children, left_out: left_out.to_vec() }
+        FastPaths {
+            first_look,
+            parents,
+            located,
+            outright,
+            knowledge,
+            whole,
+            children,
+            step_lists_rank_parents,
+            left_out: left_out.to_vec(),
+        }
     }
 
     /// What was left out.

@@ -304,7 +304,7 @@ impl<const N: usize> RulesGame<N> {
     /// Are parents ranked from their child's pieces, without building them (the
     /// games whose pieces only step: [`crate::retrograde::steps`])?
     pub fn ranks_parents(&self) -> bool {
-        matches!(self.paths.parents, fast_paths::ParentsPath::StepLists(_))
+        self.paths.step_lists_rank_parents
     }
 
     /// The fast path chosen for each capability, in words ([`fast_paths`]).
