@@ -1,7 +1,7 @@
 //! Unranking: an index to its position, its pieces, or its groups' cell sets.
 
 use super::{arith::*, placement::*, places::*, tiers::*};
-use crate::compiled::position::{cell_of, group_of, pack, RulesPosition};
+use crate::compiled::position::{cell_of, pack, RulesPosition};
 
 impl PlacementIndex {
     /// The position at an index of a tier, `None` for a hole.
@@ -187,7 +187,7 @@ impl PlacementIndex {
             debug_assert_eq!(placed, len.is_some(), "the sets find the same holes");
             if let Some(len) = len {
                 let mut sets = [0u64; MASK_GROUPS];
-                general[..len].iter().for_each(|&q| sets[group_of(q)] |= 1 << cell_of(q));
+                general[..len].iter().for_each(|&q| sets[crate::compiled::position::group_of(q)] |= 1 << cell_of(q));
                 debug_assert_eq!(*masks, sets, "and the same cells");
             }
         }
