@@ -343,8 +343,8 @@ pub static CATALOG: [Entry; 5] = [
             tiers: true,
         }),
         contest: None,
-        // Up to 6×6 (the start takes about 30 s); 5×5 for a page that answers
-        // within about a second (about 6 million positions a second searched).
+        // Up to 6×6, the largest start a user at the command line waits for; 5×5
+        // for a page that answers within about a second (docs/performance.md).
         search: Some(SearchBound { cells: 36, budgeted_cells: 25 }),
     },
     Entry {
