@@ -580,8 +580,8 @@ pub fn http_router(data: &[u8]) {
 }
 
 /// The most positions a rules game of the `rules_file` target is solved whole in
-/// (with the un-moves check, the costliest part: a first run with 20,000 went at
-/// about 20 inputs a second).
+/// (with the un-moves check, the costliest part: a first run with 20,000 went too
+/// slowly for fuzzing; docs/performance.md, "Server load and reliability").
 pub const MAX_RULES_POSITIONS: u64 = 2_000;
 
 /// A rules file (`gsolve rules FILE`, `--rules FILE`): read and checked; then set up

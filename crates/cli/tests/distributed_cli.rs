@@ -166,7 +166,7 @@ fn two_processes_write_the_single_process_file_for_rules_games() {
 /// Breakthrough 4 × 4 (28.8 million indices), whose single-process build
 /// sweeps its tiers by progress.
 #[test]
-#[ignore = "over a minute in a debug build: cargo test --release -p gsolve-cli --test distributed_cli -- --ignored"]
+#[ignore = "long in a debug build: cargo test --release -p gsolve-cli --test distributed_cli -- --ignored (docs/performance.md)"]
 fn two_processes_write_the_single_process_file_for_breakthrough() {
     let scratch = Scratch::new("breakthrough");
     let rules = example("rules/breakthrough.toml");

@@ -421,7 +421,7 @@ fn a_small_load_leaves_normal_traffic_answered() {
 }
 
 #[test]
-#[ignore = "the full load test: 2,000 idle connections for 30 s (docs/reliability.md)"]
+#[ignore = "the full load test, long: run with --release -- --ignored --nocapture (docs/reliability.md, docs/performance.md)"]
 fn the_full_load_leaves_normal_traffic_answered() {
     let plan = Plan {
         max_connections: 3000,

@@ -869,7 +869,7 @@ fn located_children_match_the_rules() {
 /// whole-index layered sweep (4 bytes each) at every position; too large for the
 /// default suite: `cargo test --release -p gsolve-games --test pawns -- --ignored`.
 #[test]
-#[ignore = "a minute and 2 GB: run with --release --ignored"]
+#[ignore = "long and large: run with --release -- --ignored (docs/performance.md)"]
 fn five_by_five_tiered_equals_layered_everywhere() {
     let game = Pawns::new(5, 5);
     let whole = layered::solve(&game);

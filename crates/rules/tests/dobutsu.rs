@@ -245,14 +245,14 @@ fn captures_fill_hands_chicks_promote_and_hands_drop() {
 /// The values come from a solve of the index gsolve builds (folded by the
 /// mirror too, the lions as a pair), looked up as any front end looks them up.
 #[test]
-#[ignore = "about 10 minutes and 1.3 GB: run by hand"]
+#[ignore = "long and large: run by hand with --release -- --ignored (docs/performance.md)"]
 fn positions_reachable_until_the_board_decides() {
     positions_reachable_from_the_start(true)
 }
 
 /// [`positions_reachable_until_the_board_decides`], as the rules are played.
 #[test]
-#[ignore = "about 50 minutes and 1.4 GB: run by hand"]
+#[ignore = "long and large: run by hand with --release -- --ignored (docs/performance.md)"]
 fn positions_reachable_as_played() {
     positions_reachable_from_the_start(false)
 }

@@ -165,7 +165,7 @@ fn children(p: &Position, out: &mut Vec<(u64, u8)>) {
 }
 
 #[test]
-#[ignore = "about 2 minutes on one thread and 5.6 GB: run by hand"]
+#[ignore = "long and large: run by hand with --release -- --ignored (docs/performance.md)"]
 fn an_independent_walk_counts_the_published_figure() {
     // Sente at the bottom, to move: giraffe, lion, elephant of gote at the top.
     let start = [-GIRAFFE, -LION, -ELEPHANT, 0, -CHICK, 0, 0, CHICK, 0, ELEPHANT, LION, GIRAFFE];

@@ -209,7 +209,7 @@ fn breakthrough_search_equals_the_brute_force_on_random_positions() {
 /// every `cargo test`:
 /// `cargo test --release -p gsolve-rules --test known_games -- --ignored`.
 #[test]
-#[ignore = "4 to 17 minutes in a release build: run with --release -- --ignored"]
+#[ignore = "long: run with --release -- --ignored (docs/performance.md)"]
 fn breakthrough_on_five_by_five_is_a_second_player_win_in_26() {
     let s = setup(load("breakthrough"), None, None, None).unwrap();
     assert_eq!(s.game.format_position(&s.position), "BBBBB/BBBBB/...../WWWWW/WWWWW w");

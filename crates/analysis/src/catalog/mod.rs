@@ -471,7 +471,7 @@ pub static CATALOG: [Entry; 5] = [
         build: None,
         contest: None,
         // Any board gsolve reads; 50 free cells for a page that answers within
-        // about a second (about 0.6 million positions a second searched).
+        // about a second (the snakes' search rate: docs/performance.md).
         search: Some(SearchBound { cells: gsolve_games::snakes::MAX_EMPTY as u32, budgeted_cells: 50 }),
     },
     Entry {

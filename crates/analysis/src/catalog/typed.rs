@@ -341,8 +341,9 @@ impl CatalogGame for RulesGame {
         self.rules().sides.each_ref().map(|side| gsolve_rules::intern(&side.name))
     }
 
-    /// Bit rows for a pursuit ([`RulesGame::is_pursuit`]), tens of times faster
-    /// than the engine; the engine's retrograde analysis for any other game.
+    /// Bit rows for a pursuit ([`RulesGame::is_pursuit`]), far faster than the
+    /// engine (docs/performance.md); the engine's retrograde analysis for any
+    /// other game.
     fn whole_solver(&self) -> WholeSolver {
         if self.is_pursuit() {
             WholeSolver::BitRows
