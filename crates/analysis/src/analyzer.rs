@@ -9,7 +9,7 @@ use gsolve_games::notation::{Coord, Explain, PlainNotation};
 use gsolve_games::pawns::Pawns;
 use gsolve_games::snakes::{self, Mask, Mask256, Snakes, SnakesBoard, SnakesPosition};
 use gsolve_tablebase::{GameTablebase, Tablebase};
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::path::Path;
@@ -101,13 +101,10 @@ pub struct Analyzer {
     tablebase: Option<Box<dyn StoredTable>>,
     /// Whole-game solves by game and variant ([`Solved`] of the game's type).
     whole: Mutex<HashMap<VariantKey, Arc<dyn Any + Send + Sync>>>,
-    /// The last alpha-beta searcher of pawns boards over 16 cells, with its table:
-    /// playing on through a game asks about positions it has mostly seen.
-    pawns_search: Mutex<Option<(PawnsBoard, Shared<Pawns>)>>,
-    /// The same for snakes: positions that are boards of the kept game reuse it
-    /// (one for boards in 128-cell masks, one for 256).
-    snakes_search: Mutex<Option<Shared<Snakes>>>,
-    snakes_wide_search: Mutex<Option<Shared<Snakes<Mask256>>>>,
+    /// The last alpha-beta searcher of each game type, with its table and the key
+    /// of its board ([`Kept`] of the game's type, by its [`TypeId`]): playing on
+    /// through a game asks about positions its table has mostly seen.
+    searchers: Mutex<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>,
     /// The rules of [`GameKind::Rules`] setups, and their solves.
     rules: rules::RulesState,
 }
@@ -115,28 +112,8 @@ pub struct Analyzer {
 /// An alpha-beta searcher that owns its game, kept between analyses.
 type Kept<G> = Searcher<'static, G, G>;
 
-/// A pawns board: (rows, columns).
-type PawnsBoard = (u32, u32);
-
 /// A kept searcher, shared by the threads that analyse (one at a time).
 type Shared<G> = Arc<Mutex<Kept<G>>>;
-
-/// A mask width for snakes boards, with the analyzer's place for its kept searcher.
-trait KeptSnakes: Mask {
-    fn kept(analyzer: &Analyzer) -> &Mutex<Option<Shared<Snakes<Self>>>>;
-}
-
-impl KeptSnakes for u128 {
-    fn kept(analyzer: &Analyzer) -> &Mutex<Option<Shared<Snakes<Self>>>> {
-        &analyzer.snakes_search
-    }
-}
-
-impl KeptSnakes for Mask256 {
-    fn kept(analyzer: &Analyzer) -> &Mutex<Option<Shared<Snakes<Self>>>> {
-        &analyzer.snakes_wide_search
-    }
-}
 
 /// A game and its variant's parameters: what a whole solve is kept by.
 type VariantKey = (GameKind, Vec<(String, String)>);
@@ -192,9 +169,7 @@ impl Analyzer {
             limits,
             tablebase: None,
             whole: Mutex::default(),
-            pawns_search: Mutex::default(),
-            snakes_search: Mutex::default(),
-            snakes_wide_search: Mutex::default(),
+            searchers: Mutex::default(),
             rules: rules::RulesState::default(),
         }
     }
@@ -409,30 +384,46 @@ impl Analyzer {
                 analysis_of(setup, &solved.0, &solved.1, &position, Solver::Whole(solved.2).analysis_name())
             }),
             Solver::Search => solve_or_check(mode, |observer| {
-                let searcher = self.kept_searcher(&self.pawns_search, (rows, cols), || game);
+                let searcher = self.kept_searcher((rows, cols), || game);
                 self.analysis_by_search(setup, &searcher, &position, observer)
             }),
         }
     }
 
-    /// The searcher kept in `slot` for `key`, or a new one, for the game `make`
-    /// gives, kept there in its place: playing on through a game asks about
-    /// positions its table has mostly seen.
-    fn kept_searcher<K: PartialEq, G: SearchHooks>(
+    /// The searcher kept for games of type `G`, with the key of its board.
+    fn kept<K: Send + Sync + 'static, G: SearchHooks + 'static>(&self) -> Option<Arc<(K, Shared<G>)>>
+    where
+        Kept<G>: Send,
+    {
+        let kept = self.searchers.lock().unwrap_or_else(|e| e.into_inner()).get(&TypeId::of::<G>()).cloned();
+        kept.and_then(|any| any.downcast::<(K, Shared<G>)>().ok())
+    }
+
+    /// Keeps `searcher` for games of type `G` under `key`, in place of the last one.
+    fn keep<K: Send + Sync + 'static, G: SearchHooks + 'static>(&self, key: K, searcher: Shared<G>)
+    where
+        Kept<G>: Send,
+    {
+        let kept: Arc<dyn Any + Send + Sync> = Arc::new((key, searcher));
+        self.searchers.lock().unwrap_or_else(|e| e.into_inner()).insert(TypeId::of::<G>(), kept);
+    }
+
+    /// The searcher kept for `key`, or a new one for the game `make` gives, kept
+    /// in its place.
+    fn kept_searcher<K: PartialEq + Send + Sync + 'static, G: SearchHooks + 'static>(
         &self,
-        slot: &Mutex<Option<(K, Shared<G>)>>,
         key: K,
         make: impl FnOnce() -> G,
-    ) -> Shared<G> {
-        let mut kept = slot.lock().unwrap_or_else(|e| e.into_inner());
-        match kept.as_ref() {
-            Some((k, searcher)) if *k == key => searcher.clone(),
-            _ => {
-                let searcher = Arc::new(Mutex::new(Searcher::owning(make(), self.limits.search_table_entries)));
-                *kept = Some((key, searcher.clone()));
-                searcher
-            }
+    ) -> Shared<G>
+    where
+        Kept<G>: Send,
+    {
+        if let Some(kept) = self.kept::<K, G>().filter(|kept| kept.0 == key) {
+            return kept.1.clone();
         }
+        let searcher = Arc::new(Mutex::new(Searcher::owning(make(), self.limits.search_table_entries)));
+        self.keep(key, searcher.clone());
+        searcher
     }
 
     /// The analysis of `position` by a kept searcher, within the node budget.
@@ -510,7 +501,7 @@ impl Analyzer {
     }
 
     /// [`Self::snakes`] with the board's game in masks of type `M`.
-    fn snakes_in<M: KeptSnakes>(
+    fn snakes_in<M: Mask + 'static>(
         &self,
         setup: &Setup,
         mode: Mode<'_>,
@@ -529,22 +520,15 @@ impl Analyzer {
         solve_or_check(mode, |observer| {
             // A board that is a position of the kept game is searched there, with
             // what its table knows; any other board becomes the kept game.
-            let searcher = {
-                let mut kept = M::kept(self).lock().unwrap_or_else(|e| e.into_inner());
-                let reuse = kept.as_ref().and_then(|searcher| {
-                    let searcher_guard = searcher.lock().unwrap_or_else(|e| e.into_inner());
-                    let found = searcher_guard.game().parse_position(&setup.position).ok();
-                    found.map(|p| (searcher.clone(), p))
-                });
-                match reuse {
-                    Some(found) => found,
-                    None => {
-                        let searcher = Arc::new(Mutex::new(Searcher::owning(game, self.limits.search_table_entries)));
-                        *kept = Some(searcher.clone());
-                        (searcher, position)
-                    }
-                }
-            };
+            let reuse = self.kept::<(), Snakes<M>>().and_then(|kept| {
+                let found = kept.1.lock().unwrap_or_else(|e| e.into_inner()).game().parse_position(&setup.position);
+                found.ok().map(|p| (kept.1.clone(), p))
+            });
+            let searcher = reuse.unwrap_or_else(|| {
+                let searcher = Arc::new(Mutex::new(Searcher::owning(game, self.limits.search_table_entries)));
+                self.keep((), searcher.clone());
+                (searcher, position)
+            });
             let (searcher, position): (Shared<Snakes<M>>, SnakesPosition<M>) = searcher;
             let searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
             searcher.set_node_limit(self.limits.max_search_nodes);
@@ -799,4 +783,48 @@ pub fn piece_move_label(described: &gsolve_games::notation::PieceMove) -> String
 
 fn same_kind(a: Value, b: Value) -> bool {
     std::mem::discriminant(&a) == std::mem::discriminant(&b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The searcher kept for games of type `G`, as a pointer to compare.
+    fn kept_ptr<K: Send + Sync + 'static, G: SearchHooks + 'static>(analyzer: &Analyzer) -> Option<*const ()>
+    where
+        Kept<G>: Send,
+    {
+        analyzer.kept::<K, G>().map(|kept| Arc::as_ptr(&kept.1) as *const ())
+    }
+
+    #[test]
+    fn a_searcher_is_kept_per_board_and_game_type() {
+        let analyzer = Analyzer::new(Limits::default());
+        let analyze = |position: &str| {
+            let game = if position.contains(' ') && position.ends_with(['w', 'b']) {
+                GameKind::Pawns
+            } else {
+                GameKind::Snakes
+            };
+            analyzer.analyze(&Setup::new(game, position)).expect("an analysis")
+        };
+        // Pawns boards over 16 cells are searched; one board keeps its searcher.
+        assert_eq!(analyze("pppp/..../..../..../PPPP w").solver, "alpha-beta");
+        let first = kept_ptr::<(u32, u32), Pawns>(&analyzer).expect("a pawns searcher");
+        analyze("pppp/..../..../P.../.PPP b");
+        assert_eq!(kept_ptr::<(u32, u32), Pawns>(&analyzer), Some(first), "the same board");
+        analyze("ppppp/...../...../PPPPP w");
+        assert_ne!(kept_ptr::<(u32, u32), Pawns>(&analyzer), Some(first), "another board");
+
+        // Snakes: a board that is a position of the kept game is searched there; the
+        // pawns searcher stays beside it.
+        let pawns = kept_ptr::<(u32, u32), Pawns>(&analyzer);
+        assert_eq!(analyze("1../.../..2 1").solver, "alpha-beta");
+        let snakes = kept_ptr::<(), Snakes>(&analyzer).expect("a snakes searcher");
+        analyze("a1./.../..2 2");
+        assert_eq!(kept_ptr::<(), Snakes>(&analyzer), Some(snakes), "a position of the kept game");
+        analyze("1.../..../...2 1");
+        assert_ne!(kept_ptr::<(), Snakes>(&analyzer), Some(snakes), "another board");
+        assert_eq!(kept_ptr::<(u32, u32), Pawns>(&analyzer), pawns);
+    }
 }

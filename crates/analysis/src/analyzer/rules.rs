@@ -34,8 +34,6 @@ pub(super) struct RulesState {
     book: Option<Arc<OpeningBook>>,
     /// Whole-game solves with the solver that answered, most recent last.
     whole: Mutex<Vec<Arc<WholeRules>>>,
-    /// The searcher of the last board searched, with its board's parameters.
-    search: Mutex<Option<(BoardKey, Shared<RulesGame>)>>,
 }
 
 /// A rules game solved whole, and the solver that answered.
@@ -312,7 +310,7 @@ impl Analyzer {
     /// so one searcher serves the whole board. With an opening book of this board,
     /// the search looks positions up in it first.
     fn rules_searcher(&self, game: RulesGame) -> Shared<RulesGame> {
-        self.kept_searcher(&self.rules.search, board_key(&game), || match &self.rules.book {
+        self.kept_searcher(board_key(&game), || match &self.rules.book {
             // A book of another board is not this game's: searched without it.
             Some(book) if game.book_fits(book).is_ok() => game.with_book(book.clone()).expect("a book that fits"),
             _ => game,
