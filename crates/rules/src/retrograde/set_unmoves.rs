@@ -53,6 +53,7 @@
 //! (folded) or [`crate::retrograde::unmoves::parents_with_moves`] (unfolded) yields,
 //! with the same indices: the tests' builds compare every walk with the list's.
 
+use crate::compiled::endings::EndingTable;
 use crate::compiled::position::{pack, RulesPosition};
 use crate::compiled::symmetry::SetImage;
 use crate::compiled::tables::{Tables, MAX_HAND_SLOTS, NO_SLOT};
@@ -289,11 +290,41 @@ impl SetUnmoves {
 
     /// Calls `f` with each parent of `c` (module docs, "How", step 3), a
     /// position where play goes on, whose parents have room for `N` pieces.
+    ///
+    /// Each piece of the side that moved, in the order of the groups and
+    /// cells: its drop undone ([`ChildWalk::dropped`]), then its moves
+    /// ([`ChildWalk::moved`]); then the pass ([`ChildWalk::passed`]).
     fn parents<const N: usize>(&self, tables: &Tables, c: &Sets, f: &mut impl FnMut(SetParent<'_>)) {
-        let table = tables.endings().table().expect("the walk on sets is made only with an ending table");
-        let side = 1 - c.to_move;
-        let occupied = c.occupied();
-        let pieces = c.masks[..self.groups].iter().map(|m| m.count_ones()).sum::<u32>() as usize;
+        let walk = ChildWalk::of(self, tables, c);
+        let mut can_pass = false;
+        for &g in &self.side_groups[walk.side] {
+            let mut on = c.masks[g];
+            if on == 0 {
+                continue;
+            }
+            can_pass |= self.stays[g];
+            while on != 0 {
+                let to = on.trailing_zeros();
+                on &= on - 1;
+                // Where the side's other pieces take the royal piece, every
+                // parent of this piece would be a win by the rules: none is kept.
+                if walk.takers.is_some_and(|(_, t)| t.take_without(g, to)) {
+                    continue;
+                }
+                let others = walk.words.without(self.word(g, to));
+                walk.dropped(g, to, others, f);
+                walk.moved::<N>(g, to, others, f);
+            }
+        }
+        if can_pass {
+            walk.passed(f);
+        }
+    }
+
+    /// The ending words of `c`'s pieces, tallied: the OR of all of them but
+    /// the moved piece's is read off it for each piece.
+    #[inline]
+    fn words_of(&self, c: &Sets) -> Tally<usize> {
         let mut tally = Tally::<usize>::default();
         for g in 0..self.groups {
             let mut mask = c.masks[g];
@@ -302,7 +333,14 @@ impl SetUnmoves {
                 mask &= mask - 1;
             }
         }
-        let takers = self.takers.as_ref().and_then(|royal| {
+        tally
+    }
+
+    /// Where the royal pieces are ranked as a pair and `side`'s enemy's royal
+    /// piece stands in `c`, who of `side` takes on its cell ([`Takers`]).
+    #[inline]
+    fn takers_of(&self, c: &Sets, side: usize) -> Option<(&RoyalTakers, Takers)> {
+        self.takers.as_ref().and_then(|royal| {
             let target_set = c.masks[royal.royal[1 - side]];
             if target_set == 0 {
                 return None;
@@ -317,100 +355,7 @@ impl SetUnmoves {
                 }
             }
             Some((royal, takers))
-        });
-        // Does the piece of group `mover` on `from` take the royal cell?
-        let takes_from = |mover: usize, from: u32| {
-            takers.is_some_and(|(royal, t)| royal.takers[mover * self.cells + t.target as usize] >> from & 1 == 1)
-        };
-        let over = |word: usize| table.outcome(word, side).is_some();
-        let mut can_pass = false;
-        for &g in &self.side_groups[side] {
-            let mut on = c.masks[g];
-            if on == 0 {
-                continue;
-            }
-            can_pass |= self.stays[g];
-            while on != 0 {
-                let to = on.trailing_zeros();
-                on &= on - 1;
-                // Where the side's other pieces take the royal piece, every
-                // parent of this piece would be a win by the rules: none is kept.
-                if takers.is_some_and(|(_, t)| t.take_without(g, to)) {
-                    continue;
-                }
-                let others = tally.without(self.word(g, to));
-                if let Some(drop) = self.drops[g] {
-                    let landed =
-                        drop.allowed >> to & 1 == 1 && (!drop.gravity || tables.rests_on(to, occupied as u128));
-                    let hand_room = !drop.from_hand || c.hands[drop.slot] < 15;
-                    if landed && hand_room && !over(others) {
-                        let mut parent = *c;
-                        parent.masks[g] &= !(1 << to);
-                        if drop.from_hand {
-                            parent.hands[drop.slot] += 1;
-                        }
-                        parent.to_move = side;
-                        f(SetParent::Built(&parent));
-                    }
-                }
-                // The piece came by a move: as itself (unless it would have had
-                // to promote here), or as a kind that promotes to it here.
-                let as_itself = (self.forced[g] >> to & 1 == 0).then_some(g);
-                let promoted = self.promoted_from[g].iter().filter(|&&(_, zone)| zone >> to & 1 == 1).map(|&(b, _)| b);
-                for mover in as_itself.into_iter().chain(promoted) {
-                    let [by_quiet, by_capture] = self.sources[mover * self.cells + to as usize];
-                    let mut origins = (by_quiet | by_capture) & !occupied;
-                    while origins != 0 {
-                        let from = origins.trailing_zeros();
-                        origins &= origins - 1;
-                        if takes_from(mover, from) {
-                            continue;
-                        }
-                        let moved_word = others | self.word(mover, from);
-                        // The parent with the piece moved back, before any
-                        // captured piece is put back.
-                        let moved = || {
-                            let mut parent = *c;
-                            parent.masks[g] &= !(1 << to);
-                            parent.masks[mover] |= 1 << from;
-                            parent.to_move = side;
-                            parent
-                        };
-                        if by_quiet >> from & 1 == 1 && !over(moved_word) {
-                            if mover == g {
-                                f(SetParent::Quiet(Quiet { group: g, from, to }));
-                            } else {
-                                // A promotion undone: the counts change.
-                                f(SetParent::Built(&moved()));
-                            }
-                        }
-                        if by_capture >> from & 1 == 0 || pieces >= N {
-                            continue;
-                        }
-                        for &(h, slot) in &self.takes[mover] {
-                            if slot != NO_SLOT && c.hands[slot as usize] == 0 {
-                                continue;
-                            }
-                            if c.masks[h].count_ones() as u8 >= self.limits[h] || over(moved_word | self.word(h, to)) {
-                                continue;
-                            }
-                            let mut parent = moved();
-                            parent.masks[h] |= 1 << to;
-                            if slot != NO_SLOT {
-                                parent.hands[slot as usize] -= 1;
-                            }
-                            f(SetParent::Built(&parent));
-                        }
-                    }
-                }
-            }
-        }
-        let all_take = takers.is_some_and(|(_, t)| t.count > 0);
-        if can_pass && !all_take && !over(tally.all()) {
-            let mut parent = *c;
-            parent.to_move = side;
-            f(SetParent::Built(&parent));
-        }
+        })
     }
 
     /// The kept position at `index` (not a hole) as sets.
@@ -527,5 +472,170 @@ impl SetUnmoves {
                 }
             })
         })
+    }
+}
+
+/// One child's walk ([`SetUnmoves::parents`]): what every piece's parents are
+/// read against, found once a child. `side` moved into the child (it is to
+/// move in the parents).
+struct ChildWalk<'a> {
+    unmoves: &'a SetUnmoves,
+    tables: &'a Tables,
+    table: &'a EndingTable,
+    child: &'a Sets,
+    side: usize,
+    occupied: u64,
+    pieces: usize,
+    words: Tally<usize>,
+    takers: Option<(&'a RoyalTakers, Takers)>,
+}
+
+impl<'a> ChildWalk<'a> {
+    /// The walk of `c`, a position where play goes on. Always inline: called
+    /// from every copy of the walk, it was left out of line, and each child
+    /// then paid a call and read its fields back from memory.
+    #[inline(always)]
+    fn of(unmoves: &'a SetUnmoves, tables: &'a Tables, c: &'a Sets) -> Self {
+        let table = tables.endings().table().expect("the walk on sets is made only with an ending table");
+        let side = 1 - c.to_move;
+        ChildWalk {
+            unmoves,
+            tables,
+            table,
+            child: c,
+            side,
+            occupied: c.occupied(),
+            pieces: c.masks[..unmoves.groups].iter().map(|m| m.count_ones()).sum::<u32>() as usize,
+            words: unmoves.words_of(c),
+            takers: unmoves.takers_of(c, side),
+        }
+    }
+
+    /// Is a parent with ending word `word` over? Then it has no moves and is
+    /// no parent (stuck is a loss, so the word says it).
+    #[inline]
+    fn over(&self, word: usize) -> bool {
+        self.table.outcome(word, self.side).is_some()
+    }
+
+    /// Does the piece of group `mover` on `from` take the royal cell? Then the
+    /// parent it stands in is a win by the rules, not kept.
+    #[inline]
+    fn takes_from(&self, mover: usize, from: u32) -> bool {
+        let cells = self.unmoves.cells;
+        self.takers.is_some_and(|(royal, t)| royal.takers[mover * cells + t.target as usize] >> from & 1 == 1)
+    }
+
+    /// The parent where the piece of group `g` on `to` was dropped there, if
+    /// its drop lands there and the hand has room: the child without it, one
+    /// more in hand. `others`: the OR of the other pieces' words.
+    #[inline]
+    fn dropped(&self, g: usize, to: u32, others: usize, f: &mut impl FnMut(SetParent<'_>)) {
+        let Some(drop) = self.unmoves.drops[g] else { return };
+        let c = self.child;
+        let landed = drop.allowed >> to & 1 == 1 && (!drop.gravity || self.tables.rests_on(to, self.occupied as u128));
+        let hand_room = !drop.from_hand || c.hands[drop.slot] < 15;
+        if landed && hand_room && !self.over(others) {
+            let mut parent = *c;
+            parent.masks[g] &= !(1 << to);
+            if drop.from_hand {
+                parent.hands[drop.slot] += 1;
+            }
+            parent.to_move = self.side;
+            f(SetParent::Built(&parent));
+        }
+    }
+
+    /// The parents where the piece of group `g` on `to` came by a move: as
+    /// itself (unless it would have had to promote here), or as a kind that
+    /// promotes to it here, from each empty source cell whose piece would not
+    /// take the royal piece; quietly, or taking an enemy ([`Self::captures`])
+    /// where the parent has room for one more piece. `others`: the OR of the
+    /// other pieces' words.
+    #[inline]
+    fn moved<const N: usize>(&self, g: usize, to: u32, others: usize, f: &mut impl FnMut(SetParent<'_>)) {
+        let unmoves = self.unmoves;
+        let as_itself = (unmoves.forced[g] >> to & 1 == 0).then_some(g);
+        let promoted = unmoves.promoted_from[g].iter().filter(|&&(_, zone)| zone >> to & 1 == 1).map(|&(b, _)| b);
+        for mover in as_itself.into_iter().chain(promoted) {
+            let [by_quiet, by_capture] = unmoves.sources[mover * unmoves.cells + to as usize];
+            let mut origins = (by_quiet | by_capture) & !self.occupied;
+            while origins != 0 {
+                let from = origins.trailing_zeros();
+                origins &= origins - 1;
+                if self.takes_from(mover, from) {
+                    continue;
+                }
+                let moved_word = others | unmoves.word(mover, from);
+                if by_quiet >> from & 1 == 1 && !self.over(moved_word) {
+                    if mover == g {
+                        f(SetParent::Quiet(Quiet { group: g, from, to }));
+                    } else {
+                        // A promotion undone: the counts change.
+                        f(SetParent::Built(&self.moved_back(g, to, mover, from)));
+                    }
+                }
+                if by_capture >> from & 1 == 0 || self.pieces >= N {
+                    continue;
+                }
+                self.captures(g, to, mover, from, moved_word, f);
+            }
+        }
+    }
+
+    /// The parent with the piece of group `g` on `to` moved back to `from` as
+    /// a piece of group `mover`, before any captured piece is put back.
+    #[inline]
+    fn moved_back(&self, g: usize, to: u32, mover: usize, from: u32) -> Sets {
+        let mut parent = *self.child;
+        parent.masks[g] &= !(1 << to);
+        parent.masks[mover] |= 1 << from;
+        parent.to_move = self.side;
+        parent
+    }
+
+    /// The parents where the piece of group `g` on `to` came from `from` as a
+    /// piece of group `mover` taking an enemy there: one for each group
+    /// `mover` may take whose limit has room for one more, from the captor's
+    /// hand where captures go there (the hand must hold one). `moved_word`:
+    /// the parent's word before the enemy is put back.
+    #[inline]
+    fn captures(
+        &self,
+        g: usize,
+        to: u32,
+        mover: usize,
+        from: u32,
+        moved_word: usize,
+        f: &mut impl FnMut(SetParent<'_>),
+    ) {
+        let (unmoves, c) = (self.unmoves, self.child);
+        for &(h, slot) in &unmoves.takes[mover] {
+            if slot != NO_SLOT && c.hands[slot as usize] == 0 {
+                continue;
+            }
+            if c.masks[h].count_ones() as u8 >= unmoves.limits[h] || self.over(moved_word | unmoves.word(h, to)) {
+                continue;
+            }
+            let mut parent = self.moved_back(g, to, mover, from);
+            parent.masks[h] |= 1 << to;
+            if slot != NO_SLOT {
+                parent.hands[slot as usize] -= 1;
+            }
+            f(SetParent::Built(&parent));
+        }
+    }
+
+    /// The parent where the side passed (a piece of it may stay): the child
+    /// with the other side to move, unless the side takes the royal piece
+    /// there or it is over.
+    #[inline]
+    fn passed(&self, f: &mut impl FnMut(SetParent<'_>)) {
+        let all_take = self.takers.is_some_and(|(_, t)| t.count > 0);
+        if !all_take && !self.over(self.words.all()) {
+            let mut parent = *self.child;
+            parent.to_move = self.side;
+            f(SetParent::Built(&parent));
+        }
     }
 }

@@ -1,9 +1,10 @@
 //! The first look from the pieces' ending words: each piece's moves walked (or read from two bit sets where every move is short), no child built.
 
+use crate::compiled::endings::EndingTable;
 use crate::compiled::moves::{self, DROP};
 use crate::compiled::position::{cell_of, group_of, RulesPosition};
 use crate::compiled::tables::Tables;
-use crate::index::PlacementIndex;
+use crate::index::{PlacementIndex, RoyalPair};
 use crate::language::spec::Turn;
 use gsolve_engine::{FirstLook, Outcome, Value};
 
@@ -19,6 +20,13 @@ pub(crate) fn applies(tables: &Tables, terminals_indexed: bool) -> bool {
 }
 
 /// The first look at `p` (module docs, "How"); `p` has room for `N` pieces.
+///
+/// The steps: the pieces' words ([`Words::of`]) and the position's own
+/// ending asked; a win by the rules at once asked; the threats and royal
+/// cells ([`ListParent::of`]); then each move's child tallied ([`Children`]):
+/// the moves read from bit sets where every move is short
+/// ([`ListParent::short_children`]), else walked
+/// ([`ListParent::walked_children`]).
 #[inline]
 pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex, p: &RulesPosition<N>) -> FirstLook {
     let endings = tables.endings();
@@ -26,90 +34,162 @@ pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex
     let cells = tables.board().cells();
     let to_move = p.to_move();
     let pieces = p.packed();
-    // Each piece's word, all of them, and all but each one (the ORs of the
-    // words before it and after it): a quiet move's child word is the mover's
-    // "all but" and its word where it lands.
-    let mut words = [0usize; N];
-    let mut all_but = [0usize; N];
-    let mut word = 0;
-    for (k, &q) in pieces.iter().enumerate() {
-        words[k] = table.word_at(group_of(q) * cells + cell_of(q) as usize);
-        all_but[k] = word;
-        word |= words[k];
-    }
-    let mut after = 0;
-    for k in (0..pieces.len()).rev() {
-        all_but[k] |= after;
-        after |= words[k];
-    }
-    if let Some(outcome) = table.outcome(word, to_move) {
+    let words = Words::<N>::of(table, cells, pieces);
+    if let Some(outcome) = table.outcome(words.all, to_move) {
         return FirstLook::Over(outcome);
     }
     let pair = index.royal_pair();
     if pair.is_some_and(|pair| pair.side_takes_royal(tables, to_move, pieces)) {
         return FirstLook::ByRules;
     }
-    let child_to_move = 1 - to_move;
-    // The cells each piece of the child's side to move takes on for sure, and
-    // all of them: a move of the side to move changes them only by taking
-    // one of those pieces.
-    let mut threats = [0u128; N];
-    if let Some(pair) = pair {
-        for (k, &q) in pieces.iter().enumerate() {
-            if tables.side_of(group_of(q)) == child_to_move {
-                threats[k] = pair.sure_takes(group_of(q), cell_of(q));
-            }
-        }
+    let parent = ListParent::of(tables, table, pair, pieces, &words, to_move);
+    let mut children = Children { table, to_move, count: 0, best_over: None };
+    if !tables.short_target_sets().is_empty() {
+        parent.short_children(tables, p, &mut children);
+    } else {
+        parent.walked_children(tables, p, &mut children);
     }
-    let all_threats = threats.iter().fold(0, |set, &t| set | t);
-    let [first, second] = pair.map_or([usize::MAX; 2], |pair| pair.groups());
-    // The royal cells as (first, second), where both stand.
-    let royal_cells = pair.and_then(|_| {
-        let cell = |g: usize| pieces.iter().find(|&&q| group_of(q) == g).map(|&q| cell_of(q));
-        Some((cell(first)?, cell(second)?))
-    });
-    let (mut count, mut best_over) = (0usize, None::<Value>);
-    // A child where some piece of its side to move can take the mover's royal
-    // piece is a win in 1 by the rules, whichever piece it is.
-    let mut tally = |child_word: usize, child_royals: Option<(u32, u32)>, child_threats: u128| {
-        let value = match table.outcome(child_word, child_to_move) {
+    FirstLook::Moves { count: children.count, best_over: children.best_over }
+}
+
+/// Each piece's ending word (`each[k]`, by its place in the list), all of
+/// them, and all but each one (the ORs of the words before it and after it):
+/// a quiet move's child word is the mover's "all but" and its word where it
+/// lands.
+struct Words<const N: usize> {
+    each: [usize; N],
+    all_but: [usize; N],
+    all: usize,
+}
+
+impl<const N: usize> Words<N> {
+    /// The words of `pieces` on a board of `cells` cells.
+    #[inline]
+    fn of(table: &EndingTable, cells: usize, pieces: &[u32]) -> Self {
+        let mut words = Words { each: [0; N], all_but: [0; N], all: 0 };
+        for (k, &q) in pieces.iter().enumerate() {
+            words.each[k] = table.word_at(group_of(q) * cells + cell_of(q) as usize);
+            words.all_but[k] = words.all;
+            words.all |= words.each[k];
+        }
+        let mut after = 0;
+        for k in (0..pieces.len()).rev() {
+            words.all_but[k] |= after;
+            after |= words.each[k];
+        }
+        words
+    }
+}
+
+/// The children of a position as [`first_look`] tallies them: how many are
+/// counted (not over, no win by the rules), and the best value for the
+/// parent of those that are.
+struct Children<'a> {
+    table: &'a EndingTable,
+    to_move: usize,
+    count: usize,
+    best_over: Option<Value>,
+}
+
+impl Children<'_> {
+    /// The child with word `child_word`, royal cells `child_royals` and
+    /// threats `child_threats`: over, a win in 1 by the rules, or counted. A
+    /// child where some piece of its side to move can take the mover's royal
+    /// piece is a win in 1 by the rules, whichever piece it is.
+    #[inline]
+    fn tally(&mut self, child_word: usize, child_royals: Option<(u32, u32)>, child_threats: u128) {
+        let to_move = self.to_move;
+        let value = match self.table.outcome(child_word, 1 - to_move) {
             Some(outcome) => Some(outcome.value()),
             None => child_royals
                 .filter(|&(x, y)| child_threats >> if to_move == 0 { x } else { y } & 1 == 1)
                 .map(|_| Value::Win(1)),
         };
         match value {
-            Some(value) => best_over = best_over.max(Some(value.parent_view())),
-            None => count += 1,
+            Some(value) => self.best_over = self.best_over.max(Some(value.parent_view())),
+            None => self.count += 1,
         }
-    };
-    // The child's word, royal cells (none where a royal piece was taken
-    // without ending the game: no index holds such a child) and threats after
-    // the piece at place k of the list goes to `to` as a piece of group
-    // `lands`, taking the piece at place `taken`, if any.
-    let moved = |k: usize, to: u32, lands: usize, taken: Option<usize>| {
+    }
+}
+
+/// A position [`first_look`] looks at, not over and no win by the rules at
+/// once: its pieces and their `words`; the cells each piece of the child's
+/// side to move takes on for sure (`threats`), and all of them (a move of
+/// the side to move changes them only by taking one of those pieces); the
+/// royal groups and their cells as (first, second), where both stand.
+struct ListParent<'a, const N: usize> {
+    table: &'a EndingTable,
+    cells: usize,
+    pieces: &'a [u32],
+    words: &'a Words<N>,
+    threats: [u128; N],
+    all_threats: u128,
+    first: usize,
+    second: usize,
+    royal_cells: Option<(u32, u32)>,
+}
+
+impl<'a, const N: usize> ListParent<'a, N> {
+    /// The position of `pieces` with their `words`, `to_move` to move; the
+    /// threats and royal cells only where the index ranks the royal pieces as
+    /// a `pair`.
+    #[inline]
+    fn of(
+        tables: &'a Tables,
+        table: &'a EndingTable,
+        pair: Option<&RoyalPair>,
+        pieces: &'a [u32],
+        words: &'a Words<N>,
+        to_move: usize,
+    ) -> Self {
+        let child_to_move = 1 - to_move;
+        let mut threats = [0u128; N];
+        if let Some(pair) = pair {
+            for (k, &q) in pieces.iter().enumerate() {
+                if tables.side_of(group_of(q)) == child_to_move {
+                    threats[k] = pair.sure_takes(group_of(q), cell_of(q));
+                }
+            }
+        }
+        let all_threats = threats.iter().fold(0, |set, &t| set | t);
+        let [first, second] = pair.map_or([usize::MAX; 2], |pair| pair.groups());
+        let royal_cells = pair.and_then(|_| {
+            let cell = |g: usize| pieces.iter().find(|&&q| group_of(q) == g).map(|&q| cell_of(q));
+            Some((cell(first)?, cell(second)?))
+        });
+        let cells = tables.board().cells();
+        ListParent { table, cells, pieces, words, threats, all_threats, first, second, royal_cells }
+    }
+
+    /// The child's word, royal cells (none where a royal piece was taken
+    /// without ending the game: no index holds such a child) and threats
+    /// after the piece at place k of the list goes to `to` as a piece of
+    /// group `lands`, taking the piece at place `taken`, if any.
+    #[inline]
+    fn moved(&self, k: usize, to: u32, lands: usize, taken: Option<usize>) -> (usize, Option<(u32, u32)>, u128) {
+        let (pieces, n) = (self.pieces, self.pieces.len());
         let g = group_of(pieces[k]);
-        let mut royals = royal_cells;
-        if g == first {
+        let mut royals = self.royal_cells;
+        if g == self.first {
             royals = royals.map(|(_, y)| (to, y));
-        } else if g == second {
+        } else if g == self.second {
             royals = royals.map(|(x, _)| (x, to));
         }
-        let mut child_word = table.word_at(lands * cells + to as usize);
-        let mut child_threats = all_threats;
+        let mut child_word = self.table.word_at(lands * self.cells + to as usize);
+        let mut child_threats = self.all_threats;
         match taken {
-            None => child_word |= all_but[k],
+            None => child_word |= self.words.all_but[k],
             Some(taken) => {
-                if group_of(pieces[taken]) == first || group_of(pieces[taken]) == second {
+                if group_of(pieces[taken]) == self.first || group_of(pieces[taken]) == self.second {
                     royals = None;
                 }
-                for (j, &w) in words[..pieces.len()].iter().enumerate() {
+                for (j, &w) in self.words.each[..n].iter().enumerate() {
                     if j != k && j != taken {
                         child_word |= w;
                     }
                 }
                 child_threats = 0;
-                for (j, &t) in threats[..pieces.len()].iter().enumerate() {
+                for (j, &t) in self.threats[..n].iter().enumerate() {
                     if j != taken {
                         child_threats |= t;
                     }
@@ -117,55 +197,67 @@ pub(crate) fn first_look<const N: usize>(tables: &Tables, index: &PlacementIndex
             }
         }
         (child_word, royals, child_threats)
-    };
-    if !tables.short_target_sets().is_empty() {
+    }
+
+    /// Tallies the children of `p` into `children`, its moves read from bit
+    /// sets ([`short_moves`]: every move is short).
+    #[inline]
+    fn short_children(&self, tables: &Tables, p: &RulesPosition<N>, children: &mut Children<'_>) {
+        let (word, royal_cells, all_threats) = (self.words.all, self.royal_cells, self.all_threats);
         short_moves(tables, p, |m| match m {
             Short::Piece { k, to, lands, taken } => {
-                let (w, r, t) = moved(k, to, lands, taken);
-                tally(w, r, t)
+                let (w, r, t) = self.moved(k, to, lands, taken);
+                children.tally(w, r, t)
             }
             Short::Drop { group, to } => {
-                tally(word | table.word_at(group * cells + to as usize), royal_cells, all_threats)
+                children.tally(word | self.table.word_at(group * self.cells + to as usize), royal_cells, all_threats)
             }
-            Short::Pass => tally(word, royal_cells, all_threats),
+            Short::Pass => children.tally(word, royal_cells, all_threats),
         });
-        return FirstLook::Moves { count, best_over };
     }
-    // The cells with a piece, on boards of at most 128 cells: most moves
-    // take nothing, and this says so without looking at every piece.
-    let occupied = (cells <= 128).then(|| pieces.iter().fold(0u128, |set, &q| set | 1 << cell_of(q)));
-    // The cell of the piece moved last and its place in `pieces`.
-    let mut mover = (u32::MAX, 0usize);
-    moves::for_each(tables, p, |m| {
-        let (child_word, child_royals, child_threats) = match m.steps() {
-            [] => (word, royal_cells, all_threats),
-            &[(from, to)] if from >= DROP => {
-                let g = (from - DROP) as usize;
-                (word | table.word_at(g * cells + to as usize), royal_cells, all_threats)
-            }
-            &[(from, to)] if from == to => (word, royal_cells, all_threats),
-            &[(from, to)] => {
-                let (from, to) = (from as u32, to as u32);
-                // The mover: a piece's moves come one after another, so it is
-                // looked for once a piece.
-                if mover.0 != from {
-                    let k = pieces.iter().position(|&q| cell_of(q) == from).expect("a move starts at a piece");
-                    mover = (from, k);
+
+    /// Tallies the children of `p` into `children`, its moves walked
+    /// ([`moves::for_each`]).
+    #[inline]
+    fn walked_children(&self, tables: &Tables, p: &RulesPosition<N>, children: &mut Children<'_>) {
+        let (pieces, cells, table) = (self.pieces, self.cells, self.table);
+        let (word, royal_cells, all_threats) = (self.words.all, self.royal_cells, self.all_threats);
+        // The cells with a piece, on boards of at most 128 cells: most moves
+        // take nothing, and this says so without looking at every piece.
+        let occupied = (cells <= 128).then(|| pieces.iter().fold(0u128, |set, &q| set | 1 << cell_of(q)));
+        // The cell of the piece moved last and its place in `pieces`.
+        let mut mover = (u32::MAX, 0usize);
+        moves::for_each(tables, p, |m| {
+            let (child_word, child_royals, child_threats) = match m.steps() {
+                [] => (word, royal_cells, all_threats),
+                &[(from, to)] if from >= DROP => {
+                    let g = (from - DROP) as usize;
+                    (word | table.word_at(g * cells + to as usize), royal_cells, all_threats)
                 }
-                let k = mover.1;
-                let g = group_of(pieces[k]);
-                let lands = if m.promotes() { tables.promotion(g).map_or(g, |promotion| promotion.group) } else { g };
-                let taken = match occupied {
-                    Some(occupied) if occupied >> to & 1 == 0 => None,
-                    _ => pieces.iter().position(|&q| cell_of(q) == to),
-                };
-                moved(k, to, lands, taken)
-            }
-            _ => unreachable!("a side that moves one piece moves one piece"),
-        };
-        tally(child_word, child_royals, child_threats)
-    });
-    FirstLook::Moves { count, best_over }
+                &[(from, to)] if from == to => (word, royal_cells, all_threats),
+                &[(from, to)] => {
+                    let (from, to) = (from as u32, to as u32);
+                    // The mover: a piece's moves come one after another, so it is
+                    // looked for once a piece.
+                    if mover.0 != from {
+                        let k = pieces.iter().position(|&q| cell_of(q) == from).expect("a move starts at a piece");
+                        mover = (from, k);
+                    }
+                    let k = mover.1;
+                    let g = group_of(pieces[k]);
+                    let lands =
+                        if m.promotes() { tables.promotion(g).map_or(g, |promotion| promotion.group) } else { g };
+                    let taken = match occupied {
+                        Some(occupied) if occupied >> to & 1 == 0 => None,
+                        _ => pieces.iter().position(|&q| cell_of(q) == to),
+                    };
+                    self.moved(k, to, lands, taken)
+                }
+                _ => unreachable!("a side that moves one piece moves one piece"),
+            };
+            children.tally(child_word, child_royals, child_threats)
+        });
+    }
 }
 
 /// A move as [`short_moves`] yields it.

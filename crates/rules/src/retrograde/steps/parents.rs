@@ -1,6 +1,7 @@
 //! Retrograde's parents ranked from the child's pieces along the rays, no parent built.
 
 use super::layout::*;
+use crate::compiled::endings::EndingTable;
 use crate::compiled::moves::Seen;
 use crate::compiled::position::{cell_of, group_of, pack};
 use crate::compiled::tables::Tables;
@@ -162,7 +163,8 @@ pub(super) fn many_parent_indices<const N: usize>(
 /// parent was most of the walk, where a few comparisons do.
 ///
 /// `K` is room for the child's pieces; where `EXACT`, its tier `tier` has
-/// exactly `K`.
+/// exactly `K`. The steps: the child unranked once ([`SingleChild`]), each
+/// piece of the side that moved ([`SingleChild::piece_parents`]), the pass.
 pub(super) fn single_parent_indices<const N: usize, const K: usize, const EXACT: bool>(
     t: &Tables,
     index: &PlacementIndex,
@@ -178,111 +180,219 @@ pub(super) fn single_parent_indices<const N: usize, const K: usize, const EXACT:
         .unrank_singles(tier, child - offset, &mut child_pieces, &mut ranks)
         .expect("a parent's index names a position");
     let n = if EXACT { K } else { n };
-    let pieces = &child_pieces[..n];
     let endings = t.endings().table().expect("the game's endings are a table");
-    let board = t.board();
-    let cells = board.cells();
-    let side = 1 - (child & 1) as usize;
-    let word_of = |q: u32| endings.word_at(group_of(q) * cells + cell_of(q) as usize);
-    let over = |word: usize| endings.outcome(word, side).is_some();
-    let child_rank = (child - offset) >> 1;
+    let cells = t.board().cells();
     let mut words = [0usize; K];
-    for (w, &q) in words.iter_mut().zip(pieces) {
-        *w = word_of(q);
+    for (w, &q) in words.iter_mut().zip(&child_pieces[..n]) {
+        *w = endings.word_at(group_of(q) * cells + cell_of(q) as usize);
     }
-    let words = &words[..n];
+    let walk = SingleChild {
+        t,
+        index,
+        steps,
+        endings,
+        cells,
+        tier,
+        offset,
+        side: 1 - (child & 1) as usize,
+        child_rank: (child - offset) >> 1,
+        pieces: &child_pieces[..n],
+        ranks: &ranks[..n],
+        words: &words[..n],
+    };
     let mut can_pass = false;
-    for (i, &packed) in pieces.iter().enumerate() {
+    for (i, &packed) in walk.pieces.iter().enumerate() {
         let g = group_of(packed);
-        if t.side_of(g) != side {
+        if t.side_of(g) != walk.side {
             continue;
         }
         can_pass |= t.stays(g);
-        let to = cell_of(packed);
-        let others = words.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |word, (_, &w)| word | w);
-        let (rank, mult) = ranks[i];
-        let within = index.groups_within(g);
-        // The child's rank without the piece's own group's part.
-        let base = child_rank.wrapping_sub(rank.wrapping_mul(mult));
-        let (span, origins) = steps.backward(cells, g, to);
+        walk.piece_parents::<N>(i, f);
+    }
+    if can_pass && !walk.over(walk.words.iter().fold(0, |word, &w| word | w)) {
+        f(child ^ 1);
+    }
+}
+
+/// A child of [`single_parent_indices`], unranked once: its pieces (no group
+/// has more than one), each piece's group rank and multiplier, and ending
+/// word; `side` moved into it (it is to move in the parents); `child_rank` its
+/// rank within its tier `tier` (which starts at `offset`). The slices have the
+/// child's length (`K` where the tier fixes it), so its loops keep their
+/// bounds.
+struct SingleChild<'a> {
+    t: &'a Tables,
+    index: &'a PlacementIndex,
+    steps: &'a Steps,
+    endings: &'a EndingTable,
+    cells: usize,
+    tier: usize,
+    offset: u64,
+    side: usize,
+    child_rank: u64,
+    pieces: &'a [u32],
+    ranks: &'a [(u64, u64)],
+    words: &'a [usize],
+}
+
+/// The piece moved back in a walk of [`SingleChild`]: at place `i`, of group
+/// `g` (whose multiplier is `mult` and whose places hold the groups of
+/// `within`) on `to`; `base` the child's rank without its group's part,
+/// `others` the OR of the other pieces' words.
+#[derive(Clone, Copy)]
+struct Mover {
+    i: usize,
+    g: usize,
+    to: u32,
+    mult: u64,
+    within: u64,
+    base: u64,
+    others: usize,
+}
+
+impl SingleChild<'_> {
+    /// Is a parent with ending word `word` over? Then it has no moves, so it
+    /// is no parent.
+    #[inline]
+    fn over(&self, word: usize) -> bool {
+        self.endings.outcome(word, self.side).is_some()
+    }
+
+    /// The parents of the piece at place `i`, of the side that moved: from
+    /// the layout's origins where no other piece stands on a ray of its
+    /// backward span ([`Self::free_parents`]), else each ray walked
+    /// ([`blocked_single_parents`]). Always inline, as is
+    /// [`Self::free_parents`]: the walk of a piece nothing is near is most of
+    /// the parents, and out of line (as the compiler left them) each piece
+    /// paid two calls.
+    #[inline(always)]
+    fn piece_parents<const N: usize>(&self, i: usize, f: &mut impl FnMut(u64)) {
+        let (g, to) = (group_of(self.pieces[i]), cell_of(self.pieces[i]));
+        let others = self.words.iter().enumerate().filter(|&(j, _)| j != i).fold(0, |word, (_, &w)| word | w);
+        let (rank, mult) = self.ranks[i];
+        let within = self.index.groups_within(g);
+        let base = self.child_rank.wrapping_sub(rank.wrapping_mul(mult));
+        let mover = Mover { i, g, to, mult, within, base, others };
+        let (span, origins) = self.steps.backward(self.cells, g, to);
         // The other pieces on the span, and the cell of the last.
-        let (mut spread, mut split) = (0, u32::MAX);
-        for (j, &q) in pieces.iter().enumerate() {
+        let (mut spread, mut split) = (0u32, u32::MAX);
+        for (j, &q) in self.pieces.iter().enumerate() {
             if j != i && span.spans(cell_of(q)) {
                 (spread, split) = (spread + 1, cell_of(q));
             }
         }
-        if spread == 0 || !on_rays(pieces, i, &span, steps.backward_rays[g * cells + to as usize]) {
-            // No other piece on a ray: every origin is free. The parents'
-            // ranks differ in this group's slot, and in the count of earlier
-            // pieces within it below the origin and the change of later groups
-            // holding it, which only a piece between two origins makes differ.
-            // Where none stands on the span, every other piece stands below
-            // all origins or above all of them: one change for all. Where one
-            // does (on `split`, on no ray), the origins below it share the
-            // change of the span's least cell, those above it that of its
-            // greatest. Else the change is counted for each origin.
-            // The ranks' change from the other pieces, for an origin `from`.
-            let change = |from: u32| {
-                let (mut change, mut below) = (0u64, 0u32);
-                for (j, &q) in pieces.iter().enumerate() {
-                    let (h, cell) = (group_of(q), cell_of(q));
-                    if j < i {
-                        below += (within >> h & 1 == 1 && cell < from) as u32;
-                    } else if j > i && index.groups_within(h) >> g & 1 == 1 {
-                        let delta = (to < cell) as u64 as i64 - (from < cell) as u64 as i64;
-                        change = change.wrapping_add((delta as u64).wrapping_mul(ranks[j].1));
-                    }
-                }
-                change.wrapping_sub((below as u64).wrapping_mul(mult))
-            };
-            // A parent's index is `at + slot × step` (the side to move is the
-            // index's last bit), `at` the one below `split` or above it.
-            let at =
-                |change: u64| offset.wrapping_add(base.wrapping_add(change).wrapping_mul(2)).wrapping_add(side as u64);
-            let step = mult.wrapping_mul(2);
-            let (below, above) = match spread {
-                0 => {
-                    let at = at(change(span.lo));
-                    (at, at)
-                }
-                1 => (at(change(span.lo)), at(change(span.hi))),
-                _ => (0, 0),
-            };
-            // Can a parent have had an enemy on `to` (of a group the tier has
-            // none of, where the index has room for one, that the piece does
-            // not meet)?
-            let captures = n < N && steps.captives[g] & !index.tier_groups(tier) != 0;
-            for origin in origins {
-                let word = others | origin.word as usize;
-                if origin.kinds & QUIET != 0 && !over(word) {
-                    f(if origin.slot == u32::MAX {
-                        u64::MAX // off the group's places: no tier holds the parent
-                    } else {
-                        let at = match spread {
-                            0 | 1 => {
-                                if origin.cell < split {
-                                    below
-                                } else {
-                                    above
-                                }
-                            }
-                            _ => at(change(origin.cell)),
-                        };
-                        at.wrapping_add((origin.slot as u64).wrapping_mul(step))
-                    });
-                }
-                if captures && origin.kinds & CAPTURE != 0 {
-                    single_capture_parents::<N>(t, index, steps, pieces, i, origin.cell, word, side, f);
-                }
-            }
-            continue;
+        if spread == 0 || !on_rays(self.pieces, i, &span, self.steps.backward_rays[g * self.cells + to as usize]) {
+            self.free_parents::<N>(&mover, &span, origins, (spread, split), f);
+            return;
         }
         // Another piece near: each ray walked, as for a position.
-        blocked_single_parents::<N>(t, index, steps, pieces, &ranks[..n], i, others, base, side, offset, f);
+        blocked_single_parents::<N>(
+            self.t,
+            self.index,
+            self.steps,
+            self.pieces,
+            self.ranks,
+            i,
+            others,
+            base,
+            self.side,
+            self.offset,
+            f,
+        );
     }
-    if can_pass && !over(words.iter().fold(0, |word, &w| word | w)) {
-        f(child ^ 1);
+
+    /// The parents of `m` where no other piece stands on a ray of its backward
+    /// span `span`: every origin of `origins` is free. `spread` other pieces
+    /// stand on the span, the last on `split`.
+    ///
+    /// The parents' ranks differ in this group's slot, and in the count of
+    /// earlier pieces within it below the origin and the change of later
+    /// groups holding it, which only a piece between two origins makes differ.
+    /// Where none stands on the span, every other piece stands below all
+    /// origins or above all of them: one change for all. Where one does (on
+    /// `split`, on no ray), the origins below it share the change of the
+    /// span's least cell, those above it that of its greatest. Else the change
+    /// is counted for each origin ([`Self::rank_change`]).
+    #[inline(always)]
+    fn free_parents<const N: usize>(
+        &self,
+        m: &Mover,
+        span: &Span,
+        origins: &[Origin],
+        (spread, split): (u32, u32),
+        f: &mut impl FnMut(u64),
+    ) {
+        // A parent's index is `at + slot × step` (the side to move is the
+        // index's last bit), `at` the one below `split` or above it.
+        let at = |change: u64| {
+            self.offset.wrapping_add(m.base.wrapping_add(change).wrapping_mul(2)).wrapping_add(self.side as u64)
+        };
+        let step = m.mult.wrapping_mul(2);
+        let (below, above) = match spread {
+            0 => {
+                let at = at(self.rank_change(m, span.lo));
+                (at, at)
+            }
+            1 => (at(self.rank_change(m, span.lo)), at(self.rank_change(m, span.hi))),
+            _ => (0, 0),
+        };
+        // Can a parent have had an enemy on `to` (of a group the tier has
+        // none of, where the index has room for one, that the piece does
+        // not meet)?
+        let captures = self.pieces.len() < N && self.steps.captives[m.g] & !self.index.tier_groups(self.tier) != 0;
+        for origin in origins {
+            let word = m.others | origin.word as usize;
+            if origin.kinds & QUIET != 0 && !self.over(word) {
+                f(if origin.slot == u32::MAX {
+                    u64::MAX // off the group's places: no tier holds the parent
+                } else {
+                    let at = match spread {
+                        0 | 1 => {
+                            if origin.cell < split {
+                                below
+                            } else {
+                                above
+                            }
+                        }
+                        _ => at(self.rank_change(m, origin.cell)),
+                    };
+                    at.wrapping_add((origin.slot as u64).wrapping_mul(step))
+                });
+            }
+            if captures && origin.kinds & CAPTURE != 0 {
+                single_capture_parents::<N>(
+                    self.t,
+                    self.index,
+                    self.steps,
+                    self.pieces,
+                    m.i,
+                    origin.cell,
+                    word,
+                    self.side,
+                    f,
+                );
+            }
+        }
+    }
+
+    /// The change of the child's rank (less `m`'s group's part) the other
+    /// pieces make when `m` moves back to `from`: the earlier pieces within
+    /// its group below `from` lower its slot's rank, and each later group
+    /// holding it counts it below its piece by `[to < cell] − [from < cell]`
+    /// (wrapping: a transient may be negative).
+    #[inline]
+    fn rank_change(&self, m: &Mover, from: u32) -> u64 {
+        let (mut change, mut below) = (0u64, 0u32);
+        for (j, &q) in self.pieces.iter().enumerate() {
+            let (h, cell) = (group_of(q), cell_of(q));
+            if j < m.i {
+                below += (m.within >> h & 1 == 1 && cell < from) as u32;
+            } else if j > m.i && self.index.groups_within(h) >> m.g & 1 == 1 {
+                let delta = (m.to < cell) as u64 as i64 - (from < cell) as u64 as i64;
+                change = change.wrapping_add((delta as u64).wrapping_mul(self.ranks[j].1));
+            }
+        }
+        change.wrapping_sub((below as u64).wrapping_mul(m.mult))
     }
 }
 

@@ -48,6 +48,7 @@ use super::layout::Layout;
 use super::table::Table;
 use gsolve_engine::{Observer, Outcome, Progress, Value};
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -436,7 +437,7 @@ struct Search<'a> {
     root_move: Option<u64>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
     fn report(&mut self) {
         self.since_report = 0;
         let nodes = self.solver.nodes.fetch_add(REPORT_EVERY, Ordering::Relaxed) + REPORT_EVERY;
@@ -451,107 +452,36 @@ impl Search<'_> {
     /// The score of `p` if it lies in (alpha, beta); else a bound on it on the side
     /// of the window it fell (fail-soft); `None` once another thread has answered.
     /// `p`: no line on the board.
-    fn negamax(&mut self, p: Bits, mut alpha: i32, mut beta: i32) -> Option<i32> {
-        self.since_report += 1;
-        self.visited += 1;
-        if self.visited > self.limit {
-            return None;
+    ///
+    /// The steps, each the module docs' rules: the visit counted
+    /// ([`Search::stops`]); rules 1–4 ([`Solver::moves_to_search`]); rule 5
+    /// ([`Solver::within_bounds`]); rule 6 ([`within_known`]); the moves ordered
+    /// ([`Search::ordered_moves`]); then each move searched here, where a bound is
+    /// stored only once every child it rests on has been searched.
+    fn negamax(&mut self, p: Bits, alpha: i32, beta: i32) -> Option<i32> {
+        /// A step's value where the search goes on, else the score `negamax`
+        /// returns at once.
+        macro_rules! or_return {
+            ($step:expr) => {
+                match $step {
+                    ControlFlow::Continue(value) => value,
+                    ControlFlow::Break(score) => return Some(score),
+                }
+            };
         }
-        if self.since_report == REPORT_EVERY {
-            self.report();
-            if self.stop.load(Ordering::Relaxed) {
-                return None;
-            }
-        }
-        if self.variant != 0 && self.stop.load(Ordering::Relaxed) {
+        if self.stops() {
             return None;
         }
         let solver = self.solver;
-        let layout = &solver.layout;
         let n = p.all.count_ones() as i32;
-        let top = solver.top;
-        // Rule 1.
-        let playable = layout.playable(p.all);
-        if playable == 0 {
-            return Some(solver.full_score(n));
-        }
-        // Rule 2, at the root only: below it every move searched left the side to
-        // move no win at once (rules 3 and 4 at the parent).
-        if n == self.root && layout.winning_cells(p.mine, p.all) & playable != 0 {
-            return Some(top - (n + 1));
-        }
-        // Rules 3 and 4.
-        let theirs = p.all ^ p.mine;
-        let their_wins = layout.winning_cells(theirs, p.all);
-        let threats = their_wins & playable;
-        let mut moves = playable;
-        if threats != 0 {
-            if threats & (threats - 1) != 0 {
-                return Some(-(top - (n + 2)));
-            }
-            moves = threats;
-        }
-        if layout.gravity {
-            moves &= !(their_wins >> 1);
-        }
-        if moves == 0 {
-            return Some(-(top - (n + 2)));
-        }
-        // Rule 5.
-        let lower = -(top - (n + 4).min(solver.cells));
-        if alpha < lower {
-            alpha = lower;
-            if alpha >= beta {
-                return Some(alpha);
-            }
-        }
-        let upper = top - (n + 3).min(solver.cells);
-        if beta > upper {
-            beta = upper;
-            if alpha >= beta {
-                return Some(beta);
-            }
-        }
-        // Rule 6.
+        let moves = or_return!(solver.moves_to_search(p, n, n == self.root));
+        let (alpha, beta) = or_return!(solver.within_bounds(n, alpha, beta));
         let key = solver.key(p);
-        let table = if solver.cells - n >= solver.near_from { &solver.near } else { &solver.deep[self.slot] };
-        if let Some((low, high)) = table.get(key) {
-            if low >= beta {
-                return Some(low);
-            }
-            if high <= alpha {
-                return Some(high);
-            }
-            alpha = alpha.max(low);
-            beta = beta.min(high);
-            if alpha >= beta {
-                return Some(alpha);
-            }
-        }
-        // Moves that make the most threats first, then cells on the most lines:
-        // each move as its weight above its cell's bit, sorted by insertion (equal
-        // weights keep the order of their cells).
+        let table = self.table(n);
+        let (mut alpha, beta) = or_return!(within_known(table, key, alpha, beta));
         let mut ordered = [0u32; 64];
-        let mut count = 0;
-        let mut rest = moves;
-        while rest != 0 {
-            let bit = rest.trailing_zeros();
-            let cell = 1u64 << bit;
-            rest ^= cell;
-            let threats_made = layout.winning_cells(p.mine | cell, p.all | cell).count_ones();
-            let weight = (threats_made << 8 | u32::from(layout.weight[bit as usize])) << 6 | bit;
-            let mut at = count;
-            while at > 0 && ordered[at - 1] >> 6 < weight >> 6 {
-                ordered[at] = ordered[at - 1];
-                at -= 1;
-            }
-            ordered[at] = weight;
-            count += 1;
-        }
-        // A helper tries the moves of positions near the root in another order.
-        if self.variant != 0 && n - self.root < DIVERSE_PLIES && count > 1 {
-            ordered[..count].rotate_left(self.variant % count);
-        }
+        let count = self.ordered_moves(p, n, moves, &mut ordered);
+        let theirs = p.all ^ p.mine;
         let alpha_in = alpha;
         let mut best = i32::MIN;
         for &weight in &ordered[..count] {
@@ -575,4 +505,154 @@ impl Search<'_> {
         }
         Some(best)
     }
+
+    /// Counts a visit and says whether the search stops there: the budget
+    /// spent, or another thread has answered (asked at each report, and at
+    /// every visit of a helper, which must not outlast the main search). Keeps
+    /// a report every [`REPORT_EVERY`] visits.
+    #[inline]
+    fn stops(&mut self) -> bool {
+        self.since_report += 1;
+        self.visited += 1;
+        if self.visited > self.limit {
+            return true;
+        }
+        if self.since_report == REPORT_EVERY {
+            self.report();
+            if self.stop.load(Ordering::Relaxed) {
+                return true;
+            }
+        }
+        self.variant != 0 && self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The table of a position with `n` pieces: the shared one near the root,
+    /// this thread's own near the leaves. A position always goes to the same one
+    /// (for this thread), so every bound read there was proven for it.
+    #[inline]
+    fn table(&self, n: i32) -> &'a Table {
+        let solver = self.solver;
+        if solver.cells - n >= solver.near_from {
+            &solver.near
+        } else {
+            &solver.deep[self.slot]
+        }
+    }
+
+    /// The moves of `moves` (`p` has `n` pieces) in the order they are searched,
+    /// into `ordered` (each move as its weight above its cell's bit); how many.
+    ///
+    /// Moves that make the most threats first, then cells on the most lines,
+    /// sorted by insertion: equal weights keep the order of their cells, so the
+    /// main search's order is the same on every run. A helper rotates the moves
+    /// of positions near the root by its number, to search other subtrees first.
+    #[inline]
+    fn ordered_moves(&self, p: Bits, n: i32, moves: u64, ordered: &mut [u32; 64]) -> usize {
+        let layout = &self.solver.layout;
+        let mut count = 0;
+        let mut rest = moves;
+        while rest != 0 {
+            let bit = rest.trailing_zeros();
+            let cell = 1u64 << bit;
+            rest ^= cell;
+            let threats_made = layout.winning_cells(p.mine | cell, p.all | cell).count_ones();
+            let weight = (threats_made << 8 | u32::from(layout.weight[bit as usize])) << 6 | bit;
+            let mut at = count;
+            while at > 0 && ordered[at - 1] >> 6 < weight >> 6 {
+                ordered[at] = ordered[at - 1];
+                at -= 1;
+            }
+            ordered[at] = weight;
+            count += 1;
+        }
+        if self.variant != 0 && n - self.root < DIVERSE_PLIES && count > 1 {
+            ordered[..count].rotate_left(self.variant % count);
+        }
+        count
+    }
+}
+
+impl Solver {
+    /// Rules 1 to 4 (module docs) at `p`, with `n` pieces: the moves left to
+    /// search (every playable cell, or the one threat's block, less the gifts),
+    /// or the score where the rules give it. Rule 2 is asked only `at_root`:
+    /// below it every move searched left the side to move no win at once
+    /// (rules 3 and 4 at the parent).
+    #[inline]
+    fn moves_to_search(&self, p: Bits, n: i32, at_root: bool) -> ControlFlow<i32, u64> {
+        let layout = &self.layout;
+        let top = self.top;
+        // Rule 1.
+        let playable = layout.playable(p.all);
+        if playable == 0 {
+            return ControlFlow::Break(self.full_score(n));
+        }
+        // Rule 2.
+        if at_root && layout.winning_cells(p.mine, p.all) & playable != 0 {
+            return ControlFlow::Break(top - (n + 1));
+        }
+        // Rules 3 and 4.
+        let theirs = p.all ^ p.mine;
+        let their_wins = layout.winning_cells(theirs, p.all);
+        let threats = their_wins & playable;
+        let mut moves = playable;
+        if threats != 0 {
+            if threats & (threats - 1) != 0 {
+                return ControlFlow::Break(-(top - (n + 2)));
+            }
+            moves = threats;
+        }
+        if layout.gravity {
+            moves &= !(their_wins >> 1);
+        }
+        if moves == 0 {
+            return ControlFlow::Break(-(top - (n + 2)));
+        }
+        ControlFlow::Continue(moves)
+    }
+
+    /// Rule 5 (module docs): the window (alpha, beta) of a position with `n`
+    /// pieces past rules 1–4, narrowed to the scores it can still have (no
+    /// earlier loss than with n + 4 pieces, no earlier win than with n + 3),
+    /// or the bound it closes on.
+    #[inline]
+    fn within_bounds(&self, n: i32, mut alpha: i32, mut beta: i32) -> ControlFlow<i32, (i32, i32)> {
+        let top = self.top;
+        let lower = -(top - (n + 4).min(self.cells));
+        if alpha < lower {
+            alpha = lower;
+            if alpha >= beta {
+                return ControlFlow::Break(alpha);
+            }
+        }
+        let upper = top - (n + 3).min(self.cells);
+        if beta > upper {
+            beta = upper;
+            if alpha >= beta {
+                return ControlFlow::Break(beta);
+            }
+        }
+        ControlFlow::Continue((alpha, beta))
+    }
+}
+
+/// Rule 6 (module docs): the window (alpha, beta) narrowed to the bounds
+/// `table` holds for `key`, or the bound that settles the position (a bound
+/// stored is proven whatever window asks, so it is taken as it is).
+#[inline]
+fn within_known(table: &Table, key: u64, mut alpha: i32, mut beta: i32) -> ControlFlow<i32, (i32, i32)> {
+    if let Some((low, high)) = table.get(key) {
+        if low >= beta {
+            return ControlFlow::Break(low);
+        }
+        if high <= alpha {
+            return ControlFlow::Break(high);
+        }
+        alpha = alpha.max(low);
+        beta = beta.min(high);
+        if alpha >= beta {
+            return ControlFlow::Break(alpha);
+        }
+    }
+    ControlFlow::Continue((alpha, beta))
 }
