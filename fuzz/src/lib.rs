@@ -651,6 +651,14 @@ pub fn rules_file(data: &[u8]) {
                     Err(e) => panic!("{written:?}: the search failed: {e}"),
                 }
             }
+            (None, Solver::Margins) => {
+                // A game with a score: the memo within a small room, or out of it.
+                let mut memo = gsolve_engine::score::ScoreMemo::with_limit(5_000);
+                match memo.search(game, &s.position) {
+                    Ok(_) | Err(gsolve_engine::MemoError::OutOfRoom { .. }) => {}
+                    Err(e) => panic!("{written:?}: the memo failed: {e}"),
+                }
+            }
             (None, Solver::Whole(_)) => unreachable!("a whole solve within the limits is the policy's whole"),
         }
     }

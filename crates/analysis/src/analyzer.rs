@@ -16,6 +16,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 mod rules;
+mod score;
+pub use score::ScoredLine;
 
 /// How much work one analysis may take, the same for every game (each catalog
 /// entry states what its own search takes on: [`catalog::SearchBound`]). Requests
@@ -54,6 +56,14 @@ impl Limits {
     /// smaller boards: [`catalog::SearchBound::budgeted_cells`]).
     pub fn interactive() -> Self {
         Limits { max_positions: 10_000_000, search_table_entries: 1 << 20, max_search_nodes: Some(1_000_000) }
+    }
+
+    /// The most positions a memo of exact margins keeps (a game with a score,
+    /// [`catalog::Solver::Margins`]): the node budget where there is one, else a
+    /// twentieth of [`Limits::max_positions`] (each position is kept whole, a
+    /// few hundred bytes).
+    pub fn memo_positions(&self) -> usize {
+        self.max_search_nodes.unwrap_or(self.max_positions / 20) as usize
     }
 }
 
@@ -387,6 +397,7 @@ impl Analyzer {
                 let searcher = self.kept_searcher((rows, cols), || game);
                 self.analysis_by_search(setup, &searcher, &position, observer)
             }),
+            Solver::Margins => Err(AnalysisError::Internal("pawns have no score".into())),
         }
     }
 
@@ -723,6 +734,7 @@ where
                 to: described.to,
                 drop: described.drop,
                 value: m.value,
+                score: None,
                 delta: None,
                 position: game.format_position(&m.child),
             }
@@ -742,6 +754,7 @@ where
         setup: setup.at(game.format_position(position)),
         to_move: game.side_to_move(position),
         value,
+        score: None,
         solver,
         moves,
         end,

@@ -33,7 +33,7 @@ pub mod catalog;
 mod draw;
 pub mod print;
 
-pub use analyzer::{analysis_of_stored, move_label, piece_move_label, Analyzer, Limits};
+pub use analyzer::{analysis_of_stored, move_label, piece_move_label, Analyzer, Limits, ScoredLine};
 pub use catalog::{CatalogGame, GameKind, CATALOG};
 pub use draw::{Board, Draw};
 
@@ -91,6 +91,10 @@ pub struct MoveInfo {
     /// The move's value for the side making it (the value the position has if it
     /// is played).
     pub value: Value,
+    /// In a game that ends in a score: the final margin the move leads to for
+    /// the side making it, under perfect play (`value` is its sign and
+    /// remoteness). `None` in other games.
+    pub score: Option<i32>,
     /// Remoteness minus that of the best move of the same kind (a win 2 plies slower
     /// than the fastest win: `Some(2)`; a loss 4 plies sooner than the slowest:
     /// `Some(-4)`); `None` for a draw.
@@ -142,6 +146,10 @@ pub struct Analysis {
     pub to_move: &'static str,
     /// The value for the side to move.
     pub value: Value,
+    /// In a game that ends in a score: the final margin for the side to move
+    /// under perfect play (docs/rules.md, "Scores"); `value` is its sign and
+    /// remoteness. `None` in other games.
+    pub score: Option<i32>,
     /// Which solver answered: `"retrograde"`, `"layered"`, `"alpha-beta"` or `"tablebase"`.
     /// `"retrograde"` is a whole-game solve from the terminal positions back,
     /// the engine's or (chase, open Queen's Case maps) the bit-parallel one: the

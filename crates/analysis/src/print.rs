@@ -41,13 +41,16 @@ impl Analysis {
                     "delta": m.delta,
                     "position": m.position,
                 });
+                if let Some(score) = m.score {
+                    out["score"] = json!(score);
+                }
                 if let Some(letter) = m.drop {
                     out["drop"] = json!(letter.to_string());
                 }
                 out
             })
             .collect();
-        json!({
+        let mut object = json!({
             "game": self.setup.game.name(),
             "variant": self.setup.to_json()["variant"],
             "position": self.setup.position,
@@ -58,7 +61,20 @@ impl Analysis {
             "end": self.end,
             "board": self.board.to_json(),
             "moves": moves,
-        })
+        });
+        if let Some(score) = self.score {
+            object["score"] = json!(score);
+        }
+        object
+    }
+}
+
+/// A value as words: `win in 11`, or in a game with a score (a margin given)
+/// `win by 4 in 32`.
+pub fn shown(value: Value, score: Option<i32>) -> String {
+    match (score, value.remoteness()) {
+        (Some(margin), Some(remoteness)) => gsolve_engine::ScoreValue { margin, remoteness }.to_string(),
+        _ => value.to_string(),
     }
 }
 
@@ -74,13 +90,13 @@ pub fn value_line(position: &str, value: impl std::fmt::Display, to_move: &str) 
 /// position it leads to.
 pub fn write_brief(analysis: &Analysis, out: &mut impl Write) -> io::Result<()> {
     let setup = &analysis.setup;
-    writeln!(out, "{}", value_line(&setup.position, analysis.value, analysis.to_move))?;
+    writeln!(out, "{}", value_line(&setup.position, shown(analysis.value, analysis.score), analysis.to_move))?;
     if analysis.moves.is_empty() {
         let end = analysis.end.as_deref().unwrap_or("the game is over");
         writeln!(out, "  {}: {end}", if analysis.over { "game over" } else { "no moves" })?;
     }
     for m in &analysis.moves {
-        writeln!(out, "  {:<14} {:<22} -> {}", m.value.to_string(), m.label, m.position)?;
+        writeln!(out, "  {:<14} {:<22} -> {}", shown(m.value, m.score), m.label, m.position)?;
     }
     Ok(())
 }
@@ -94,7 +110,8 @@ pub fn write_analysis(analysis: &Analysis, out: &mut impl Write) -> io::Result<(
     for (key, value) in &setup.variant {
         writeln!(out, "  {key}: {value}")?;
     }
-    writeln!(out, "{} to move: {} (solver: {})", analysis.to_move, analysis.value, analysis.solver)?;
+    let value = shown(analysis.value, analysis.score);
+    writeln!(out, "{} to move: {value} (solver: {})", analysis.to_move, analysis.solver)?;
     writeln!(out)?;
     for row in &analysis.board.cells {
         let spaced: Vec<String> = row.chars().map(String::from).collect();
@@ -110,7 +127,7 @@ pub fn write_analysis(analysis: &Analysis, out: &mut impl Write) -> io::Result<(
     writeln!(out, "{:<width$} {:<14} {:>8}  position after", "move", "value", "vs best")?;
     for m in &analysis.moves {
         let delta = m.delta.map_or_else(|| "-".to_string(), |d| if d > 0 { format!("+{d}") } else { d.to_string() });
-        writeln!(out, "{:<width$} {:<14} {:>8}  {}", m.label, m.value.to_string(), delta, m.position)?;
+        writeln!(out, "{:<width$} {:<14} {:>8}  {}", m.label, shown(m.value, m.score), delta, m.position)?;
     }
     Ok(())
 }
@@ -156,6 +173,11 @@ pub struct CaseReport {
     pub end: String,
     /// For a drawn line: the ply after which the repeated position first occurred.
     pub repeats_after: Option<usize>,
+    /// In a game with a score: the final margin for the side to move.
+    pub score: Option<i32>,
+    /// In a game that counts pieces: each side's name and its pieces on the
+    /// board where the line ends.
+    pub pieces: Option<[(&'static str, u32); 2]>,
 }
 
 /// Longest line followed (draws stop at the first repetition long before).
@@ -198,6 +220,25 @@ impl CaseReport {
             line: moves,
             end,
             repeats_after,
+            score: None,
+            pieces: None,
+        }
+    }
+
+    /// The report of a game with a score: its value and line of best play
+    /// (`line`), the answer line written from the value, `sides` the names of
+    /// the game's sides.
+    pub fn scored(case: usize, answer: String, line: &crate::ScoredLine, sides: [&'static str; 2]) -> Self {
+        CaseReport {
+            case,
+            answer,
+            to_move: line.to_move,
+            value: line.value.value(),
+            line: line.line.clone(),
+            end: line.end.clone(),
+            repeats_after: None,
+            score: Some(line.value.margin),
+            pieces: line.pieces.map(|p| [(sides[0], p[0]), (sides[1], p[1])]),
         }
     }
 
@@ -208,15 +249,19 @@ impl CaseReport {
             Style::Contest => writeln!(out, "{}", self.answer),
             Style::Explain => {
                 writeln!(out, "case {}: {}", self.case, self.answer)?;
-                let value = match self.value {
-                    Value::Draw => format!("  {} to move: draw (neither side can force an end)", self.to_move),
-                    v => format!(
-                        "  {} to move: {v} {}",
-                        self.to_move,
-                        if v.remoteness() == Some(1) { "ply" } else { "plies" }
-                    ),
+                let plies = |v: Value| if v.remoteness() == Some(1) { "ply" } else { "plies" };
+                let value = match (self.value, self.score) {
+                    (Value::Draw, _) => format!("  {} to move: draw (neither side can force an end)", self.to_move),
+                    (v, Some(margin)) => {
+                        let scored = gsolve_engine::ScoreValue { margin, remoteness: v.remoteness().unwrap_or(0) };
+                        format!("  {} to move: {scored} {}", self.to_move, plies(v))
+                    }
+                    (v, None) => format!("  {} to move: {v} {}", self.to_move, plies(v)),
                 };
                 writeln!(out, "{value}")?;
+                if let Some([(a, na), (b, nb)]) = self.pieces {
+                    writeln!(out, "  pieces on the board at the end: {a} {na}, {b} {nb}")?;
+                }
                 for (i, m) in self.line.iter().enumerate() {
                     writeln!(out, "  {:>3}. {m}", i + 1)?;
                 }
@@ -244,6 +289,13 @@ impl CaseReport {
                     "end": self.end,
                     "repeats_after_ply": self.repeats_after,
                 });
+                let mut object = object;
+                if let Some(score) = self.score {
+                    object["score"] = json!(score);
+                }
+                if let Some(pieces) = self.pieces {
+                    object["pieces"] = json!({ pieces[0].0: pieces[0].1, pieces[1].0: pieces[1].1 });
+                }
                 writeln!(out, "{object}")
             }
         }

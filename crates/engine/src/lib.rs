@@ -12,6 +12,7 @@
 //! | [`layered`]     | one-sweep solve of an acyclic game indexed in layers           |
 //! | [`memo`]        | forward search with a memo table, for acyclic games too big to index |
 //! | [`search`]      | alpha-beta with a transposition table, exact remoteness        |
+//! | [`score`]       | games that end in a score: margins as values, an exact memo    |
 //! | [`tiered`]      | one tier at a time, finished tiers as inputs: games too big for memory |
 //! | [`line`]        | each move's value and the line of optimal play                 |
 //! | [`check`]       | self-checks for game authors                                   |
@@ -50,6 +51,7 @@ pub mod progress;
 pub mod reachable;
 pub mod retrograde;
 pub mod reverse_graph;
+pub mod score;
 pub mod search;
 pub mod solution;
 pub mod tiered;
@@ -59,5 +61,6 @@ pub use game::{
     first_look, located_at, ChildAt, FirstLook, Game, Indexed, Layered, Scan, Tiered, Unmoves, ValueLookup, Variant,
 };
 pub use progress::{Observer, Progress};
+pub use score::{MemoError, ScoreValue, Scored};
 pub use solution::{Counts, Solution, StoredCodes};
 pub use value::{Outcome, PackedValue, Value};

@@ -6,16 +6,19 @@
 //!
 //! | the rules allow                         | solver                                   |
 //! |-----------------------------------------|------------------------------------------|
+//! | a `[score]`                             | every position's exact margin, by a memo kept per board |
 //! | no position can come back               | alpha-beta, one searcher kept per board  |
 //! | anything else                           | a whole solve of the index of the position's pieces (bit rows for a pursuit, else retrograde), kept and reused for positions with no more pieces |
 //! | a tablebase of the rules is served      | the tablebase, for the pieces it covers  |
 //! | an opening book is given (line games)   | the search, looking the book up first; a position in the book says `opening book` |
 
+use super::score::{analysis_of_scores, scored_line, ScoredLine};
 use super::{analysis_of, bad_position, listed, no_variant, solve_or_check, Analyzer, Mode, Shared, CACHED};
 use crate::catalog::{key, CatalogGame, Solver, WholeSolver};
 use crate::{Analysis, AnalysisError, GameKind, Setup};
+use gsolve_engine::score::ScoreMemo;
 use gsolve_engine::search::SearchError;
-use gsolve_engine::{Game, Observer, Solution, ValueLookup, Variant};
+use gsolve_engine::{Game, MemoError, Observer, Solution, ValueLookup, Variant};
 use gsolve_games::notation::PlainNotation;
 use gsolve_rules::book::OpeningBook;
 use gsolve_rules::{Rules, RulesGame, RulesPosition};
@@ -34,6 +37,14 @@ pub(super) struct RulesState {
     book: Option<Arc<OpeningBook>>,
     /// Whole-game solves with the solver that answered, most recent last.
     whole: Mutex<Vec<Arc<WholeRules>>>,
+    /// The memo of exact margins of a game with a score, for the last board.
+    scores: Mutex<Option<(BoardKey, Arc<Mutex<Margins>>)>>,
+}
+
+/// A game with a score and the exact values of the positions searched so far.
+struct Margins {
+    game: RulesGame,
+    memo: ScoreMemo<RulesGame>,
 }
 
 /// A rules game solved whole, and the solver that answered.
@@ -262,7 +273,54 @@ impl Analyzer {
                 let solved = self.rules_solved(game, &position, observer);
                 analysis_of(setup, &solved.0, &solved.1, &position, Solver::Whole(solved.2).analysis_name())
             }),
+            Solver::Margins => solve_or_check(mode, |_| {
+                let margins = self.rules_margins(game);
+                let mut margins = margins.lock().unwrap_or_else(|e| e.into_inner());
+                let Margins { game, memo } = &mut *margins;
+                let mut value_of =
+                    |p: &RulesPosition| memo.search(game, p).map_err(|e| memo_error(&game.rules().name, e));
+                analysis_of_scores(setup, game, &position, Solver::Margins.analysis_name(), &mut value_of)
+            }),
         }
+    }
+
+    /// The value of a rules setup of a game with a score and its line of best
+    /// play; `None` for a game without a score (its values are
+    /// [`Analyzer::with_rules_values`]').
+    pub fn rules_scored_line(&self, setup: &Setup) -> Result<Option<ScoredLine>, AnalysisError> {
+        self.check(setup)?;
+        let text = setup.position.as_str();
+        let rules = self.rules_needed()?;
+        let set = gsolve_rules::setup(rules.clone(), None, None, Some(text)).map_err(|e| bad_position(text, e))?;
+        if game_policy(&set.game, &self.limits)? != Solver::Margins {
+            return Ok(None);
+        }
+        let margins = self.rules_margins(set.game);
+        let mut margins = margins.lock().unwrap_or_else(|e| e.into_inner());
+        let Margins { game, memo } = &mut *margins;
+        let mut value_of = |p: &RulesPosition| memo.search(game, p).map_err(|e| memo_error(&game.rules().name, e));
+        let (mut line, end) = scored_line(game, &set.position, &mut value_of)?;
+        let mut pieces = [0u32; 2];
+        for (group, count) in game.groups().iter().zip(game.counts(&end)) {
+            pieces[group.side] += count as u32;
+        }
+        line.pieces = Some(pieces);
+        Ok(Some(line))
+    }
+
+    /// The memo kept for `game`'s board, or a new one.
+    fn rules_margins(&self, game: RulesGame) -> Arc<Mutex<Margins>> {
+        let key = board_key(&game);
+        let mut kept = self.rules.scores.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((k, margins)) = kept.as_ref() {
+            if *k == key {
+                return margins.clone();
+            }
+        }
+        let memo = ScoreMemo::with_limit(self.limits.memo_positions());
+        let margins = Arc::new(Mutex::new(Margins { game, memo }));
+        *kept = Some((key, margins.clone()));
+        margins
     }
 
     /// The values that answer a rules setup, as [`Analyzer::analyze`] finds them by
@@ -282,6 +340,10 @@ impl Analyzer {
         let set = gsolve_rules::setup(rules.clone(), None, None, Some(text)).map_err(|e| bad_position(text, e))?;
         let (game, position) = (set.game, set.position);
         match game.policy(&self.limits)?.position {
+            Solver::Margins => Err(AnalysisError::Internal(format!(
+                "{}: a game with a score has margins, not values alone (rules_scored_line)",
+                rules.name
+            ))),
             Solver::Search => {
                 let searcher = self.rules_searcher(game);
                 let searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
@@ -342,5 +404,22 @@ impl Analyzer {
         }
         kept.push(made.clone());
         made
+    }
+}
+
+/// The solver the catalog's policy picks for a rules game.
+fn game_policy(game: &RulesGame, limits: &super::Limits) -> Result<Solver, AnalysisError> {
+    Ok(game.policy(limits)?.position)
+}
+
+/// A memo's failure as an analysis error: out of room is the user's (too large
+/// here), a cycle or a position without a move the rules' (their game does not
+/// end as a game with a score must).
+fn memo_error(name: &str, e: MemoError) -> AnalysisError {
+    match e {
+        MemoError::OutOfRoom { limit } => AnalysisError::TooLarge(format!(
+            "{name}: more than {limit} positions to value exactly here; a larger board needs the margin search"
+        )),
+        e => AnalysisError::BadPosition { position: name.to_string(), message: format!("the rules do not end: {e}") },
     }
 }

@@ -9,7 +9,7 @@
 //! | `chase`       | whole within the size limit                                       | bit rows (retrograde past their budget) |
 //! | `queens-case` | whole within the size limit                                       | bit rows on open maps, else retrograde |
 //! | `snakes`      | search up to the entry's [`SearchBound`]                          | none (no index)                |
-//! | `rules`       | search when no position can come back, else whole within the size limit | bit rows for pursuits, else retrograde; within the size limit |
+//! | `rules`       | a game with a score: its margins by the memo; else search when no position can come back, else whole within the size limit | bit rows for pursuits, else retrograde; within the size limit |
 //!
 //! A whole solve reports what answered ([`super::CatalogGame::solve_whole`]): bit
 //! rows that give up leave the game to the engine's retrograde analysis, and the
@@ -50,6 +50,10 @@ impl WholeSolver {
 pub enum Solver {
     /// Alpha-beta search from the position, within the node budget.
     Search,
+    /// A game that ends in a score: every position reachable from the one
+    /// asked valued with its exact margin and kept (the engine's memo), within
+    /// [`Limits::memo_positions`].
+    Margins,
     /// The whole game solved (kept for the next positions), by this solver.
     Whole(WholeSolver),
 }
@@ -60,9 +64,12 @@ impl Solver {
     /// analysis done 64 positions a word, with the engine's values, so an analysis
     /// names both `"retrograde"`; a whole solve's own report
     /// ([`WholeSolver::name`]) tells them apart.
+    /// (A game with a score says `"memo"`: margins by forward search with a
+    /// memo of every position.)
     pub fn analysis_name(self) -> &'static str {
         match self {
             Solver::Search => "alpha-beta",
+            Solver::Margins => "memo",
             Solver::Whole(WholeSolver::Layered) => "layered",
             Solver::Whole(WholeSolver::BitRows | WholeSolver::Retrograde) => "retrograde",
         }
@@ -167,6 +174,9 @@ pub fn snakes_policy(board: &SnakesBoard, limits: &Limits) -> Result<Policy, Ana
 /// the limits.
 pub fn rules_policy(game: &RulesGame, limits: &Limits) -> Result<Policy, AnalysisError> {
     let name = &game.rules().name;
+    if game.is_scored() {
+        return Ok(Policy { position: Solver::Margins, whole: None });
+    }
     let whole = match game.placement_index() {
         Ok(index) if index.size() <= limits.max_positions => Ok(game.whole_solver()),
         Ok(index) => Err(format!(

@@ -292,6 +292,17 @@ impl Board {
             let (r, c) = (line(r, rows, "row")?, line(c, cols, "column")?);
             mark(r, c);
         }
+        for &(dr, dc) in &set.centre {
+            // Offsets from the centre cell, the upper left of the four central
+            // cells on an even board: the same file fits every size.
+            let (r, c) = ((rows + 1) / 2 + dr, (cols + 1) / 2 + dc);
+            if !(1..=rows).contains(&r) || !(1..=cols).contains(&c) {
+                return Err(RulesError::Board(format!(
+                    "{what} names the cell [{dr}, {dc}] from the centre, off this {rows} × {cols} board"
+                )));
+            }
+            mark(r as u32 - 1, c as u32 - 1);
+        }
         let far_near = [(set.far_row, true), (set.home_row, false)];
         for (wanted, far) in far_near {
             if !wanted {

@@ -199,7 +199,9 @@ impl Endings {
                 | Ending::Full { .. }
                 | Ending::Captured { .. }
                 | Ending::Meet { .. }
-                | Ending::Stuck { .. } => {}
+                | Ending::Stuck { .. }
+                | Ending::NoMoves { .. }
+                | Ending::Scored { .. } => {}
             }
         }
         let lines = lines_of(rules, board)?;
@@ -222,9 +224,11 @@ impl Endings {
             | Ending::NoPieces { result, .. }
             | Ending::Line { result, .. }
             | Ending::Captured { result, .. }
-            | Ending::Stuck { result } => !tie(result),
+            | Ending::Stuck { result }
+            | Ending::NoMoves { result } => !tie(result),
             Ending::Meet { winner, .. } => winner.is_some(),
             Ending::Full { .. } => true,
+            Ending::Scored { .. } => false,
         });
         let mut endings = Endings {
             cells: board.cells(),

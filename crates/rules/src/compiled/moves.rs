@@ -8,8 +8,10 @@
 //! rays and the tables' arrays without building anything on the heap (a side that
 //! moves every piece at once aside).
 
+use crate::compiled::flips::owners;
 use crate::compiled::position::{cell_of, group_of, pack, RulesPosition};
-use crate::compiled::tables::{Tables, MAX_ALL_PIECES, NO_SLOT};
+use crate::compiled::score::{EndResult, PlayEnd};
+use crate::compiled::tables::{DropTargets, Tables, MAX_ALL_PIECES, NO_SLOT};
 use crate::language::spec::Turn;
 use gsolve_engine::Outcome;
 
@@ -88,7 +90,34 @@ pub(crate) fn terminal<const N: usize>(t: &Tables, p: &RulesPosition<N>) -> Opti
     if endings.stuck() != Outcome::Loss {
         return stuck(t, p);
     }
+    if let Some(end) = t.play_end() {
+        return play_ended(t, end, p);
+    }
     None
+}
+
+/// The end of play of a game that passes or scores: a full board the score
+/// decides, or neither side with a move. Apart from [`terminal`] for the
+/// reason [`stuck`] is.
+#[inline(never)]
+fn play_ended<const N: usize>(t: &Tables, end: &PlayEnd, p: &RulesPosition<N>) -> Option<Outcome> {
+    if end.full_scored() && p.piece_count() == t.board().cells() {
+        return Some(end.outcome(EndResult::Score, t.group_sides(), p));
+    }
+    if end.stuck_scored() {
+        return (!has_move(t, p)).then(|| end.outcome(EndResult::Score, t.group_sides(), p));
+    }
+    let result = end.no_moves()?;
+    let mut passed = *p;
+    passed.pass_turn();
+    (!has_move(t, p) && !has_move(t, &passed)).then(|| end.outcome(result, t.group_sides(), p))
+}
+
+/// Does the side to move of `p` have a move other than a pass?
+fn has_move<const N: usize>(t: &Tables, p: &RulesPosition<N>) -> bool {
+    let mut any = false;
+    for_each_made(t, p, |_| any = true);
+    any
 }
 
 /// The result of being stuck, if the side to move of `p` has no move. Apart
@@ -193,6 +222,25 @@ pub(crate) fn step_move_count<const N: usize>(t: &Tables, p: &RulesPosition<N>) 
 /// Calls `f` with each legal move of a position where play goes on, each
 /// distinct move once.
 pub(crate) fn for_each<const N: usize>(t: &Tables, p: &RulesPosition<N>, mut f: impl FnMut(RulesMove)) {
+    if t.play_end().is_some_and(|end| end.pass) {
+        // A side with no move passes (play is over when neither has one).
+        let mut any = false;
+        for_each_made(t, p, |m| {
+            any = true;
+            f(m)
+        });
+        if !any {
+            f(RulesMove::PASS);
+        }
+        return;
+    }
+    for_each_made(t, p, f)
+}
+
+/// The moves a side makes on the board (all of [`for_each`]'s but a pass for
+/// want of a move).
+#[inline]
+fn for_each_made<const N: usize>(t: &Tables, p: &RulesPosition<N>, mut f: impl FnMut(RulesMove)) {
     let side = p.to_move();
     match t.turn_of(side) {
         Turn::OnePiece => one_piece_moves(t, p, side, &mut f),
@@ -297,19 +345,36 @@ pub(crate) fn drop_moves<const N: usize>(t: &Tables, p: &RulesPosition<N>, side:
             continue;
         }
         let occupied = *occupied.get_or_insert_with(|| p.occupied());
-        if drop.gravity {
-            for &top in t.column_tops() {
-                if let Some(cell) = t.fall(top, occupied) {
-                    if drop.allows(cell) {
-                        f(RulesMove::drop(g, cell));
-                    }
+        let must_flip = t.flips().filter(|flips| flips.must_flip(g));
+        if let Some(flips) = must_flip {
+            let owner = owners(p, t.board().cells());
+            let mut f = |cell| {
+                if flips.flipped(g, side, cell, &owner, t.group_sides()) != 0 {
+                    f(RulesMove::drop(g, cell))
+                }
+            };
+            drop_cells(t, drop, occupied, &mut f);
+        } else {
+            drop_cells(t, drop, occupied, &mut |cell| f(RulesMove::drop(g, cell)));
+        }
+    }
+}
+
+/// Each cell a piece of the drop rule `drop` may land on.
+#[inline]
+fn drop_cells(t: &Tables, drop: &DropTargets, occupied: u128, f: &mut impl FnMut(u32)) {
+    if drop.gravity {
+        for &top in t.column_tops() {
+            if let Some(cell) = t.fall(top, occupied) {
+                if drop.allows(cell) {
+                    f(cell);
                 }
             }
-        } else {
-            for cell in 0..t.board().cells() as u32 {
-                if occupied >> cell & 1 == 0 && drop.allows(cell) {
-                    f(RulesMove::drop(g, cell));
-                }
+        }
+    } else {
+        for cell in 0..t.board().cells() as u32 {
+            if occupied >> cell & 1 == 0 && drop.allows(cell) {
+                f(cell);
             }
         }
     }
@@ -440,6 +505,10 @@ fn play_step<const N: usize>(
         let slot = t.hand_slot_of(g);
         if slot != NO_SLOT {
             c.take_from_hand(slot as usize);
+        }
+        if let Some(flips) = t.flips().filter(|flips| flips.flips(g)) {
+            let owner = owners(p, t.board().cells());
+            flips.turn(&mut c, flips.flipped(g, p.to_move(), to as u32, &owner, t.group_sides()));
         }
         c.insert(pack(g, to as u32));
         return c;

@@ -16,7 +16,7 @@
 use std::hash::{Hash, Hasher};
 
 /// The most pieces on a board at once.
-pub const MAX_PIECES: usize = 48;
+pub const MAX_PIECES: usize = 64;
 /// The most playable cells of a game with trails (the walls are a 128-bit set).
 pub const MAX_TRAIL_CELLS: usize = 128;
 

@@ -287,7 +287,12 @@ fn endings_treat_sides_alike(rules: &Rules) -> bool {
             sides[0] == sides[1]
         }
         // Meetings are compared group by group (`meet_code`).
-        Ending::Meet { .. } | Ending::Captured { .. } | Ending::Full { .. } | Ending::Stuck { .. } => true,
+        Ending::Meet { .. }
+        | Ending::Captured { .. }
+        | Ending::Full { .. }
+        | Ending::Stuck { .. }
+        | Ending::NoMoves { .. }
+        | Ending::Scored { .. } => true,
     })
 }
 

@@ -10,7 +10,9 @@
 
 use crate::compiled::board::{Board, NO_CELL};
 use crate::compiled::endings::Endings;
+use crate::compiled::flips::FlipTables;
 use crate::compiled::position::{cell_of, group_of, RulesPosition, MAX_PIECES, MAX_TRAIL_CELLS};
+use crate::compiled::score::PlayEnd;
 use crate::language::error::RulesError;
 use crate::language::spec::{Facing, Onto, Rules, Turn};
 use std::sync::Arc;
@@ -99,6 +101,10 @@ pub(crate) struct Tables {
     short_targets: Vec<[u128; 2]>,
     /// [`Tables::short_sources`]: `short_targets` transposed (empty with it).
     short_sources: Vec<[u128; 2]>,
+    /// Flips by bracketing, where some drop flips.
+    flips: Option<Arc<FlipTables>>,
+    /// Passes and the score, where the game passes or scores.
+    play_end: Option<Arc<PlayEnd>>,
 }
 
 impl Tables {
@@ -197,6 +203,8 @@ impl Tables {
         let steps_only = !rules.has_drops() && !rules.has_promotions() && !rules.has_trails() && slot_group.is_empty();
         let short_targets = short_targets(&board);
         let short_sources = transpose_targets(&short_targets, n, board.cells());
+        let flips = FlipTables::new(&rules, &board).map(Arc::new);
+        let play_end = PlayEnd::new(&rules, board.cells()).map(Arc::new);
         Ok(Tables {
             rules,
             board,
@@ -217,7 +225,27 @@ impl Tables {
             steps_only,
             short_targets,
             short_sources,
+            flips,
+            play_end,
         })
+    }
+
+    /// Flips by bracketing, where some drop flips.
+    #[inline]
+    pub(crate) fn flips(&self) -> Option<&FlipTables> {
+        self.flips.as_deref()
+    }
+
+    /// Passes and the score, where the game passes or scores.
+    #[inline]
+    pub(crate) fn play_end(&self) -> Option<&PlayEnd> {
+        self.play_end.as_deref()
+    }
+
+    /// The final margin of a finished position of a game with a score, for
+    /// its side to move (0 for a game without one).
+    pub(crate) fn margin<const N: usize>(&self, p: &RulesPosition<N>) -> i32 {
+        self.play_end.as_ref().map_or(0, |end| end.margin(&self.group_side, p))
     }
 
     /// Where every ray of every group is one cell long or leaps (steppers,

@@ -187,10 +187,13 @@ impl FastPaths {
     ///   where those serve;
     /// - a line game is searched by the line search, not the step games';
     /// - a trail race's knowledge and the immediate wins exclude each other by
-    ///   their shapes (trails, no trails).
+    ///   their shapes (trails, no trails);
+    /// - a game that flips, passes or ends in a score takes the general paths.
     pub(crate) fn choose(parts: &Parts<'_>, left_out: &[FastPath]) -> FastPaths {
         let Parts { tables, index, fold, mirror, terminals_indexed } = *parts;
-        let allowed = |path: FastPath| !left_out.contains(&path);
+        // Flips, passes and scores are known to the general paths alone.
+        let score_rules = tables.rules().has_score_rules();
+        let allowed = |path: FastPath| !left_out.contains(&path) && !score_rules;
         let unfolded_index = index.filter(|_| fold.is_none());
         let set_look = index
             .filter(|_| allowed(FastPath::CellSets))

@@ -82,6 +82,10 @@ impl RulesGame {
             _ if tables.rules().has_trails() => {
                 Err("a piece leaves a trail: positions include walls, which no index covers".to_string())
             }
+            _ if tables.rules().has_score_rules() => {
+                Err("pieces flip, sides pass or the game ends in a score: no index runs such moves back yet"
+                    .to_string())
+            }
             None => Err("no piece limits were given".to_string()),
             Some(limits) => PlacementIndex::new(
                 &tables,
@@ -372,5 +376,20 @@ impl<const N: usize> Game for RulesGame<N> {
         let mut n = 0;
         self.for_each_move(p, |_| n += 1);
         n
+    }
+}
+
+/// A game whose rules have a `[score]`: the final margin counted as the rules
+/// say (the other games never end in a score: 0).
+impl<const N: usize> gsolve_engine::Scored for RulesGame<N> {
+    fn final_margin(&self, p: &RulesPosition<N>) -> i32 {
+        self.tables.margin(p)
+    }
+}
+
+impl<const N: usize> RulesGame<N> {
+    /// Does the game end in a score (`[score]`): are its values margins?
+    pub fn is_scored(&self) -> bool {
+        self.rules().score.is_some()
     }
 }

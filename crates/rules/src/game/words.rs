@@ -6,7 +6,7 @@ use super::rules_game::{RulesGame, RulesMove};
 use crate::compiled::board::Board;
 use crate::compiled::position::RulesPosition;
 use crate::index::Folds;
-use crate::language::spec::{CellColour, Check, Ending, Facing, KindRules, MoveRule, Onto, Rules, Turn};
+use crate::language::spec::{CellColour, Check, Ending, Facing, KindRules, MoveRule, Onto, Rules, ScoredEnd, Turn};
 use crate::retrograde::pursuit::Pursuit;
 use gsolve_engine::{Game, Outcome};
 use gsolve_games::notation::{Coord, Explain, PieceMove};
@@ -150,6 +150,12 @@ impl RulesGame {
         for symmetry in self.symmetries() {
             let _ = writeln!(out, "symmetry: {}", symmetry.describe());
         }
+        if self.is_scored() {
+            let _ = writeln!(
+                out,
+                "values: final margins, every position reached from the one asked valued exactly and kept (a memo)"
+            );
+        }
         let _ = writeln!(out, "fast paths:");
         for line in self.fast_paths() {
             let _ = writeln!(out, "  {line}");
@@ -272,6 +278,15 @@ fn write_kind(out: &mut String, rules: &Rules, kind: &KindRules) {
             format!("dropped from {supply} onto {zone}")
         };
         let _ = writeln!(out, "  is {how}");
+        if let Some(flips) = &drop.flips {
+            let along = match (flips.orthogonal, flips.diagonal) {
+                (true, true) => "rows, columns and diagonals",
+                (true, false) => "rows and columns",
+                _ => "diagonals",
+            };
+            let must = if flips.must_flip { "; a drop must flip at least one" } else { "" };
+            let _ = writeln!(out, "  flips every enemy run it brackets along {along} into its side's pieces{must}");
+        }
     }
     if let Some(promote) = &kind.promote {
         let how = if promote.forced { "becomes" } else { "may become" };
@@ -326,8 +341,19 @@ fn write_endings(out: &mut String, rules: &Rules) {
     for e in &rules.endings {
         let _ = writeln!(out, "end: {}", ending_line(rules, e));
     }
-    if !rules.endings.iter().any(|e| matches!(e, Ending::Stuck { .. })) {
+    if rules.pass {
+        let _ = writeln!(out, "a side without a legal move passes (a ply)");
+    } else if rules.score.is_some() {
+        let _ = writeln!(out, "end: the side to move without a legal move: the score decides");
+    } else if !rules.endings.iter().any(|e| matches!(e, Ending::Stuck { .. })) {
         let _ = writeln!(out, "end: the side to move without a legal move loses (the default)");
+    }
+    if let Some(score) = &rules.score {
+        let empty = if score.empty_to_winner { "; the empty cells go to the winner" } else { "" };
+        let _ = writeln!(
+            out,
+            "score: each side's pieces on the board; a value is the final margin for the side to move{empty}"
+        );
     }
     let _ = writeln!(out, "otherwise play goes on; a game that never ends is a draw");
 }
@@ -394,6 +420,11 @@ fn ending_line(rules: &Rules, e: &Ending) -> String {
             result(*r)
         ),
         Ending::Stuck { result: r } => format!("the side to move without a legal move {}", result(*r)),
+        Ending::NoMoves { result: r } => {
+            format!("neither side with a legal move: {}", outcome_for(*r, "the side to move"))
+        }
+        Ending::Scored { when: ScoredEnd::Full } => "every cell taken: the score decides".to_string(),
+        Ending::Scored { when: ScoredEnd::NoMoves } => "neither side with a legal move: the score decides".to_string(),
     }
 }
 
@@ -451,6 +482,20 @@ impl Explain for RulesGame {
             Outcome::Loss => format!("a win for {other}"),
             Outcome::Tie => "a tie".to_string(),
         };
+        if let (Some(o), true) = (outcome, self.is_scored()) {
+            let margin = gsolve_engine::Scored::final_margin(self, p).abs();
+            let why = if p.piece_count() == self.board().cells() {
+                "the board is full"
+            } else if self.rules().pass {
+                "neither side can move"
+            } else {
+                "the side to move cannot move"
+            };
+            return Some(match o {
+                Outcome::Tie => format!("{why}: the score is level"),
+                o => format!("{why}: {} by {margin}", result(o)),
+            });
+        }
         Some(match (p.ended(), outcome) {
             (1 | 2, _) => format!("the pieces met, a win for {}", self.rules().sides[p.ended() as usize - 1].name),
             (3, _) => "the pieces met, a tie".into(),

@@ -64,6 +64,8 @@ impl<'s, 'a> Reader<'s, 'a> {
             }
             side_names.push(n);
         }
+        let pass = game.boolean("pass", false)?;
+        let pass_span = game.span.clone();
         game.finish()?;
 
         let mut rules = Rules {
@@ -81,6 +83,8 @@ impl<'s, 'a> Reader<'s, 'a> {
             zones: Vec::new(),
             endings: Vec::new(),
             start: None,
+            pass,
+            score: None,
         };
 
         if let Some(sides) = root.table("side")? {
@@ -104,10 +108,14 @@ impl<'s, 'a> Reader<'s, 'a> {
             self.read_zones(zones, &mut rules)?;
         }
         self.resolve_names(&mut rules, pending_zones)?;
+        if let Some(score) = root.table("score")? {
+            rules.score = Some(self.read_score(score)?);
+        }
         let ends = root.require("end").map_err(|_| {
             self.err(0..0, "the rules file has no [[end]]: say how the game ends (at least `when = \"stuck\"`)")
         })?;
         self.read_endings(ends, &mut rules)?;
+        self.check_score_rules(&rules, ends.span(), pass_span)?;
         if let Some(start) = root.get("start") {
             rules.start = Some(self.read_start(start, &rules)?);
         }
@@ -386,7 +394,7 @@ impl<'s, 'a> Reader<'s, 'a> {
         pending_zones: &mut Vec<PendingName>,
     ) -> Result<Option<DropRule>, RulesError> {
         if let Some(on) = item.get_ref().as_bool() {
-            return Ok(on.then_some(DropRule { from_hand: false, zone: None, gravity: false }));
+            return Ok(on.then_some(DropRule { from_hand: false, zone: None, gravity: false, flips: None }));
         }
         let mut f = as_table(self.source, item, &format!("`drop` of {piece} (true, or a table)"))?;
         if let Some((zone, span)) = f.string("zone")? {
@@ -402,8 +410,125 @@ impl<'s, 'a> Reader<'s, 'a> {
                 )
             }
         };
+        let flips = self.read_flips(&mut f, piece)?;
         f.finish()?;
-        Ok(Some(DropRule { from_hand, zone: None, gravity }))
+        Ok(Some(DropRule { from_hand, zone: None, gravity, flips }))
+    }
+
+    /// A drop's `flips` (`"all"`, `"orthogonal"` or `"diagonal"`: the directions
+    /// along which it turns the enemy runs it brackets) and `must-flip`.
+    fn read_flips(&self, f: &mut Fields<'_, '_>, piece: &str) -> Result<Option<Flips>, RulesError> {
+        let directions = match f.string("flips")? {
+            None => None,
+            Some(("all", _)) => Some((true, true)),
+            Some(("orthogonal", _)) => Some((true, false)),
+            Some(("diagonal", _)) => Some((false, true)),
+            Some((other, span)) => {
+                return Err(self.err(
+                    span,
+                    format!("`flips` is {}: it must be \"all\", \"orthogonal\" or \"diagonal\"", short(other)),
+                ))
+            }
+        };
+        let must_flip_span = f.get("must-flip").map(|item| item.span());
+        let must_flip = f.boolean("must-flip", false)?;
+        match (directions, must_flip_span) {
+            (Some((orthogonal, diagonal)), _) => Ok(Some(Flips { orthogonal, diagonal, must_flip })),
+            (None, Some(span)) => {
+                Err(self.err(span, format!("`must-flip` in the drop of {piece}, but the drop has no `flips`")))
+            }
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// `[score]`: `count` (`"pieces"`) and `empty-to-winner` (a boolean).
+    fn read_score(&self, mut f: Fields<'_, '_>) -> Result<ScoreRules, RulesError> {
+        f.name = "[score]".into();
+        let count = match f.string("count")? {
+            None | Some(("pieces", _)) => ScoreCount::Pieces,
+            Some((other, span)) => {
+                return Err(self.err(
+                    span,
+                    format!("`count` is {}: a side's score counts its \"pieces\" on the board", short(other)),
+                ))
+            }
+        };
+        let empty_to_winner = f.boolean("empty-to-winner", false)?;
+        f.finish()?;
+        Ok(ScoreRules { count, empty_to_winner })
+    }
+
+    /// The rules of scores, passes and flips that contradict one another: a game
+    /// with a score ends only by the score, a score ending needs `[score]`, a
+    /// side that passes is never stuck, and play that passes needs a way to end.
+    fn check_score_rules(&self, rules: &Rules, ends: Range<usize>, game: Range<usize>) -> Result<(), RulesError> {
+        for (i, ending) in rules.endings.iter().enumerate() {
+            let scored = matches!(ending, Ending::Scored { .. });
+            if rules.score.is_some() && !scored {
+                return Err(self.err(
+                    ends.clone(),
+                    format!(
+                        "[[end]] number {}: in a game with a [score] every ending's result is \"score\" (play ends when the board is `full` or there are `no-moves`)",
+                        i + 1
+                    ),
+                ));
+            }
+            if rules.score.is_none() && scored {
+                return Err(self.err(
+                    ends.clone(),
+                    format!(
+                        "[[end]] number {}: `result = \"score\"` needs a [score] table saying what is counted",
+                        i + 1
+                    ),
+                ));
+            }
+            let no_moves = matches!(ending, Ending::NoMoves { .. } | Ending::Scored { when: ScoredEnd::NoMoves });
+            if no_moves && !rules.pass {
+                return Err(self.err(
+                    ends.clone(),
+                    format!(
+                        "[[end]] number {}: `no-moves` needs `pass = true` in [game] (without passes, a side with no move is `stuck`)",
+                        i + 1
+                    ),
+                ));
+            }
+            if rules.pass && matches!(ending, Ending::Stuck { .. }) {
+                return Err(self.err(
+                    ends.clone(),
+                    format!(
+                        "[[end]] number {}: a side with no move passes (`pass = true`), so it is never `stuck`",
+                        i + 1
+                    ),
+                ));
+            }
+        }
+        let ends_without_moves = rules
+            .endings
+            .iter()
+            .any(|e| matches!(e, Ending::NoMoves { .. } | Ending::Scored { when: ScoredEnd::NoMoves }));
+        if rules.pass && !ends_without_moves {
+            return Err(self.err(
+                game,
+                "`pass = true`, but no [[end]] says what happens when neither side can move (`when = \"no-moves\"`)",
+            ));
+        }
+        if let Some(kind) = rules
+            .kinds
+            .iter()
+            .find(|k| k.drop.as_ref().is_some_and(|d| d.flips.is_some()) && k.letters.iter().any(Option::is_none))
+        {
+            return Err(self.err(
+                0..0,
+                format!(
+                    "[piece.{}] flips, and a flipped piece becomes the other side's: give it a letter for each side",
+                    kind.name
+                ),
+            ));
+        }
+        if rules.score.is_some() && rules.has_trails() {
+            return Err(self.err(0..0, "a game with a [score] cannot have trails yet"));
+        }
+        Ok(())
     }
 
     /// Resolves the names [`Self::read_pieces`] left: zones of drops and
@@ -611,6 +736,17 @@ impl<'s, 'a> Reader<'s, 'a> {
                 set.cells.push((r, c));
             }
         }
+        if let Some(list) = f.get("centre") {
+            for cell in as_array(self.source, list, "`centre`")? {
+                let pair = as_array(self.source, cell, "a cell from the centre")?;
+                if pair.len() != 2 {
+                    return Err(self.err(cell.span(), "a cell from the centre is [rows down, columns right]"));
+                }
+                let r = as_int(self.source, &pair[0], "rows down", -MAX_SIDE..MAX_SIDE + 1)? as i32;
+                let c = as_int(self.source, &pair[1], "columns right", -MAX_SIDE..MAX_SIDE + 1)? as i32;
+                set.centre.push((r, c));
+            }
+        }
         if let Some((mark, span)) = f.string("mark")? {
             set.marks.push(single_letter(self.source, mark, span, "a mark")?);
         }
@@ -619,9 +755,10 @@ impl<'s, 'a> Reader<'s, 'a> {
         let span = f.span.clone();
         f.finish()?;
         if set == CellSet::default() {
-            return Err(
-                self.err(span, format!("{what} names no cell: give rows, cols, cells, mark, far-row or home-row"))
-            );
+            return Err(self.err(
+                span,
+                format!("{what} names no cell: give rows, cols, cells, centre, mark, far-row or home-row"),
+            ));
         }
         Ok(set)
     }
@@ -687,6 +824,16 @@ impl<'s, 'a> Reader<'s, 'a> {
         Ok(out)
     }
 
+    /// A `result` that may also be `"score"` (`None`).
+    fn result_or_score(&self, f: &mut Fields<'_, '_>, default: Outcome) -> Result<Option<Outcome>, RulesError> {
+        if let Some(item) = f.get("result") {
+            if item.get_ref().as_str() == Some("score") {
+                return Ok(None);
+            }
+        }
+        self.result(f, default).map(Some)
+    }
+
     fn result(&self, f: &mut Fields<'_, '_>, default: Outcome) -> Result<Outcome, RulesError> {
         match f.string("result")? {
             None => Ok(default),
@@ -718,7 +865,7 @@ impl<'s, 'a> Reader<'s, 'a> {
                 self.err(
                     entry.span(),
                     format!(
-                        "{name} lacks `when` (\"reach\", \"meet\", \"line\", \"captured\", \"no-pieces\", \"full\" or \"stuck\")"
+                        "{name} lacks `when` (\"reach\", \"meet\", \"line\", \"captured\", \"no-pieces\", \"full\", \"stuck\" or \"no-moves\")"
                     ),
                 )
             })?;
@@ -732,10 +879,22 @@ impl<'s, 'a> Reader<'s, 'a> {
                     Ending::Captured { kinds, result: self.result(&mut f, Outcome::Loss)? }
                 }
                 "full" => {
-                    if rules.endings.iter().any(|e| matches!(e, Ending::Full { .. })) {
+                    if rules.endings.iter().any(|e| matches!(e, Ending::Full { .. } | Ending::Scored { when: ScoredEnd::Full })) {
                         return Err(self.err(when_span, "two `full` endings: the endings contradict"));
                     }
-                    Ending::Full { result: self.result(&mut f, Outcome::Tie)? }
+                    match self.result_or_score(&mut f, Outcome::Tie)? {
+                        Some(result) => Ending::Full { result },
+                        None => Ending::Scored { when: ScoredEnd::Full },
+                    }
+                }
+                "no-moves" => {
+                    if rules.endings.iter().any(|e| matches!(e, Ending::NoMoves { .. } | Ending::Scored { when: ScoredEnd::NoMoves })) {
+                        return Err(self.err(when_span, "two `no-moves` endings: the endings contradict"));
+                    }
+                    match self.result_or_score(&mut f, Outcome::Tie)? {
+                        Some(result) => Ending::NoMoves { result },
+                        None => Ending::Scored { when: ScoredEnd::NoMoves },
+                    }
                 }
                 "no-pieces" => {
                     let sides = self.sides_of(&mut f, rules)?;
@@ -751,7 +910,7 @@ impl<'s, 'a> Reader<'s, 'a> {
                     return Err(self.err(
                         when_span,
                         format!(
-                        "`when` is {}: it must be \"reach\", \"meet\", \"line\", \"captured\", \"no-pieces\", \"full\" or \"stuck\"",
+                        "`when` is {}: it must be \"reach\", \"meet\", \"line\", \"captured\", \"no-pieces\", \"full\", \"stuck\" or \"no-moves\"",
                         short(other)
                     ),
                     ))

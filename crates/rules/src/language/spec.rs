@@ -33,6 +33,42 @@ pub struct Rules {
     pub endings: Vec<Ending>,
     /// The start position, if the file gives one.
     pub start: Option<Start>,
+    /// A side with no legal move passes (`[game] pass = true`); play ends when
+    /// neither side can move (a `no-moves` ending says how).
+    pub pass: bool,
+    /// The game ends in a score (`[score]`): its values are margins.
+    pub score: Option<ScoreRules>,
+}
+
+/// How a game with a score counts it (`[score]`): a number for each side when
+/// play ends; the value of a position is the final margin of the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreRules {
+    /// What each side counts.
+    pub count: ScoreCount,
+    /// The empty cells go to the winner (the World Othello Federation's rule):
+    /// the margin grows by them; a level game stays level.
+    pub empty_to_winner: bool,
+}
+
+/// What a side's score counts. Pieces captured or in a store are the ways
+/// this grows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreCount {
+    /// The side's pieces on the board.
+    Pieces,
+}
+
+/// Flipping by bracketing (Othello): a dropped piece turns every run of enemy
+/// pieces it brackets, along the chosen directions, into the mover's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flips {
+    /// Along rows and columns.
+    pub orthogonal: bool,
+    /// Along diagonals.
+    pub diagonal: bool,
+    /// A drop must flip at least one piece.
+    pub must_flip: bool,
 }
 
 /// One side.
@@ -156,6 +192,8 @@ pub struct DropRule {
     /// Dropped into a column, the piece falls from the top row to the lowest empty
     /// cell it can reach (Connect 4): it stops above a piece, a wall or the bottom.
     pub gravity: bool,
+    /// The drop flips the enemy runs it brackets.
+    pub flips: Option<Flips>,
 }
 
 /// One way a piece moves.
@@ -212,6 +250,9 @@ pub struct CellSet {
     pub cols: Vec<i32>,
     /// Single cells (row, column), same conventions.
     pub cells: Vec<(i32, i32)>,
+    /// Single cells as (row, column) offsets from the board's centre cell (the
+    /// middle one, the upper left of the central four on an even board).
+    pub centre: Vec<(i32, i32)>,
     /// Cells marked with one of these letters in the map.
     pub marks: Vec<char>,
     /// The side's farthest row forward (the opponent's home row for facing sides).
@@ -283,6 +324,25 @@ pub enum Ending {
         /// The result for the stuck side.
         result: Outcome,
     },
+    /// Neither side has a legal move (a game where a stuck side passes).
+    NoMoves {
+        /// The result for the side to move.
+        result: Outcome,
+    },
+    /// Play ends and the score decides (`result = "score"`).
+    Scored {
+        /// When play ends.
+        when: ScoredEnd,
+    },
+}
+
+/// When a game with a score ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoredEnd {
+    /// Every playable cell holds a piece.
+    Full,
+    /// Neither side has a legal move.
+    NoMoves,
 }
 
 /// When a [`Ending::Reach`] is checked.
@@ -345,6 +405,17 @@ impl Rules {
     /// plays it.
     pub fn only_drops(&self) -> bool {
         self.kinds.iter().all(|k| k.moves.is_empty() && !k.stay && k.drop.as_ref().is_some_and(|d| !d.from_hand))
+    }
+
+    /// True when some drop flips the pieces it brackets.
+    pub fn has_flips(&self) -> bool {
+        self.kinds.iter().any(|k| k.drop.as_ref().is_some_and(|d| d.flips.is_some()))
+    }
+
+    /// True when the game ends in a score, flips pieces or passes: rules that
+    /// only the general paths and the margin search know.
+    pub fn has_score_rules(&self) -> bool {
+        self.score.is_some() || self.pass || self.has_flips()
     }
 
     /// True when some piece promotes.
