@@ -43,7 +43,9 @@ before its first ';'), prints with -v a line per position: number, empties,
 score, principal variation, time (CPU, tenths of a second), nodes. This script
 runs it on one position at a time and takes the wall time of the whole run
 (/usr/bin/time), as for gsolve, so both times include starting the process and
-clearing a table of the same size.
+clearing a table of the same size (most of the time of positions of 20 empty
+cells or fewer). The "own" columns are each solver's own clock around its
+search: reversi-solver's CPU time in tenths, gsolve's wall time.
 
 Scores: both are the final disc margin for the side to move with the empty
 cells given to the winner (Edax's scores, the World Othello Federation's rule).
@@ -103,8 +105,8 @@ fmt_secs() { # status secs
 	fi
 }
 
-echo "| FFO | empties | file | reversi-solver | gsolve | reversi-solver s | gsolve s | gsolve/rs | reversi-solver nodes | gsolve nodes | agree |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+echo "| FFO | empties | file | reversi-solver | gsolve | reversi-solver s | gsolve s | gsolve/rs | rs own s | gsolve own s | reversi-solver nodes | gsolve nodes | agree |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 disagreements=0
 rs_total=0
 g_total=0
@@ -117,29 +119,31 @@ for file in "${files[@]}"; do
 		position=${line%%;*}
 		expected=$(sed -nE 's/^[^;]*; *[A-Za-z0-9]+:([+-]?[0-9]+);.*/\1/p' <<<"$line")
 		expected=${expected#+}
-		empties=$(tr -cd '-' <<<"${position%% *}" | wc -c)
+		empties=$(awk '{ print gsub(/-/, "", $1) }' <<<"$position")
 		printf '%s\n' "$position" >"$scratch/position.scr"
 
 		run rs "$solver" -v -h "$hash_bits" "$scratch/position.scr"
 		rs_status=$status rs_secs=$secs
-		rs_score= rs_nodes=
+		rs_score= rs_nodes= rs_own=
 		if [[ $rs_status -eq 0 ]]; then
 			# " 1|  20 | +18 | G8 ... | 0:00:00.1 |   1234567 | ..."
 			row=$(grep -E '^ *1\|' "$scratch/rs.out" | head -n 1)
-			rs_score=$(awk -F'|' '{gsub(/ /, "", $3); print $3}' <<<"$row")
-			rs_score=${rs_score#+}
+			# Scores print as +08: read as decimal numbers.
+			rs_score=$(awk -F'|' '$3 ~ /[0-9]/ { printf "%d", $3 + 0 }' <<<"$row")
 			rs_nodes=$(awk -F'|' '{gsub(/ /, "", $6); print $6}' <<<"$row")
+			rs_own=$(awk -F'|' '{ split($5, t, ":"); printf "%.1f", t[1] * 3600 + t[2] * 60 + t[3] }' <<<"$row")
 			[[ $rs_score =~ ^-?[0-9]+$ ]] || { rs_score=; rs_status=1; }
 		fi
 
 		run g "$ffo" --threads "$threads" --table-mb "$table_mb" "$scratch/position.scr"
 		g_status=$status g_secs=$secs
-		g_score= g_nodes=
+		g_score= g_nodes= g_own=
 		if [[ $g_status -eq 0 ]]; then
 			row=$(grep -E '^1 empties' "$scratch/g.out" | head -n 1)
 			g_score=$(sed -nE 's/.* score ([+-]?[0-9]+) .*/\1/p' <<<"$row")
 			g_score=${g_score#+}
 			g_nodes=$(sed -nE 's/.* nodes ([0-9]+) .*/\1/p' <<<"$row")
+			g_own=$(sed -nE 's/.* seconds ([0-9.]+).*/\1/p' <<<"$row")
 			[[ $g_score =~ ^-?[0-9]+$ ]] || { g_score=; g_status=1; }
 		fi
 
@@ -155,10 +159,10 @@ for file in "${files[@]}"; do
 			agree="NO"
 			disagreements=$((disagreements + 1))
 		fi
-		echo "| $n | $empties | $expected | $rs_score | $g_score | $(fmt_secs "$rs_status" "$rs_secs") | $(fmt_secs "$g_status" "$g_secs") | $ratio | $rs_nodes | $g_nodes | $agree |"
+		echo "| $n | $empties | $expected | $rs_score | $g_score | $(fmt_secs "$rs_status" "$rs_secs") | $(fmt_secs "$g_status" "$g_secs") | $ratio | $rs_own | $g_own | $rs_nodes | $g_nodes | $agree |"
 		n=$((n + 1))
 	done <"$file"
 done
 ratio=$(awk -v g="$g_total" -v p="$rs_total" 'BEGIN { if (p > 0) printf "%.2f", g / p; else print "n/a" }')
-echo "| all | | | | | $rs_total | $g_total | $ratio | | | |"
+echo "| all | | | | | $rs_total | $g_total | $ratio | | | | | |"
 [[ $disagreements -eq 0 ]]

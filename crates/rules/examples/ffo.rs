@@ -2,11 +2,13 @@
 //! `board side` line: 64 cells `X` / `O` / `-` from a1 to h8, then `X` or `O`)
 //! and prints, per line: its number, empty cells, best move and exact score
 //! (empty cells to the winner), nodes, seconds; with `--every-move` each move's
-//! score too. Lines starting with `%` or `#` are skipped.
+//! score too; with `--value` the remoteness of the best score as well (plies to
+//! the end when the winner hurries and the loser holds out). Lines starting with
+//! `%` or `#` are skipped.
 //!
 //! ```text
 //! cargo run --release -p gsolve-rules --example ffo -- [--threads N] [--table-mb M]
-//!     [--every-move] FILE...
+//!     [--every-move] [--value] FILE...
 //! ```
 //!
 //! The flip games' search is not wired to the command line yet: this reaches it
@@ -23,6 +25,7 @@ fn main() {
     let mut threads = 2;
     let mut table_mb = 256;
     let mut every_move = false;
+    let mut value = false;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -30,11 +33,12 @@ fn main() {
             "--threads" => threads = args.next().and_then(|n| n.parse().ok()).expect("--threads N"),
             "--table-mb" => table_mb = args.next().and_then(|n| n.parse().ok()).expect("--table-mb M"),
             "--every-move" => every_move = true,
+            "--value" => value = true,
             _ => files.push(arg),
         }
     }
     if files.is_empty() {
-        eprintln!("usage: ffo [--threads N] [--table-mb M] [--every-move] FILE...");
+        eprintln!("usage: ffo [--threads N] [--table-mb M] [--every-move] [--value] FILE...");
         std::process::exit(2);
     }
     let search = FlipSearch::new(FlipShape::othello(), table_mb << 20);
@@ -46,12 +50,15 @@ fn main() {
             number += 1;
             let (mine, theirs) = parse(line);
             let empties = 64 - (mine | theirs).count_ones();
-            search.clear();
+            if number > 1 {
+                search.clear();
+            }
             let clock = Instant::now();
             let limits = Limits::new(threads, None);
             let (best, score, nodes, moves) = if every_move {
                 let (moves, stats) = search.move_margins(mine, theirs, limits).expect("no budget");
-                let (best, score) = moves.first().copied().unwrap_or((FlipMove::Pass, search.final_margin(mine, theirs)));
+                let (best, score) =
+                    moves.first().copied().unwrap_or((FlipMove::Pass, search.final_margin(mine, theirs)));
                 (Some(best), score, stats.nodes, moves)
             } else {
                 let (score, stats) = search.margin(mine, theirs, limits).expect("no budget");
@@ -63,6 +70,11 @@ fn main() {
             print!("{number} empties {empties} move {best} score {score:+} nodes {nodes} seconds {seconds:.3}");
             for (mv, s) in &moves {
                 print!(" {}:{s:+}", name(*mv));
+            }
+            if value {
+                let clock = Instant::now();
+                let (v, stats) = search.value(mine, theirs, limits).expect("no budget");
+                print!(" value {v} nodes {} seconds {:.3}", stats.nodes, clock.elapsed().as_secs_f64());
             }
             println!();
         }

@@ -186,10 +186,11 @@ fn random_start(rng: &mut SplitMix64, shape: &FlipShape) -> (u64, u64) {
 #[test]
 fn small_boards_agree_with_the_brute_force() {
     let dims = [(3, 4), (4, 3), (2, 5), (3, 3), (2, 6), (1, 7), (2, 4), (3, 2)];
-    let sets = [Directions::ALL, Directions { orthogonal: true, diagonal: false }, Directions {
-        orthogonal: false,
-        diagonal: true,
-    }];
+    let sets = [
+        Directions::ALL,
+        Directions { orthogonal: true, diagonal: false },
+        Directions { orthogonal: false, diagonal: true },
+    ];
     let mut rng = SplitMix64::new(0xf11b5);
     let mut compared = 0;
     for (i, &(rows, cols)) in dims.iter().enumerate() {

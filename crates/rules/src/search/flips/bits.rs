@@ -238,8 +238,8 @@ impl Geometry {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::shape::Directions;
+    use super::*;
 
     /// Othello's first moves: black (to move) has four, each flips one disc.
     #[test]

@@ -51,6 +51,7 @@
 #![allow(dead_code)]
 
 mod bits;
+mod busy;
 mod remoteness;
 mod search;
 mod shape;
@@ -63,6 +64,7 @@ pub use gsolve_engine::ScoreValue;
 pub use shape::{Directions, FlipShape, ShapeError};
 
 use bits::Geometry;
+use busy::Busy;
 use search::{Shared, Worker};
 use std::sync::atomic::{AtomicU8, Ordering};
 use symmetry::Symmetries;
@@ -134,6 +136,8 @@ pub struct FlipSearch {
     geo: Geometry,
     sym: Symmetries,
     table: Table,
+    /// Positions some thread is searching (module `busy`).
+    busy: Busy,
     /// Entries of earlier calls are replaced first.
     generation: AtomicU8,
 }
@@ -158,6 +162,7 @@ impl FlipSearch {
             geo: Geometry::new(shape),
             sym: Symmetries::new(&shape),
             table: Table::new(table_bytes),
+            busy: Busy::new(),
             generation: AtomicU8::new(0),
         }
     }
@@ -264,7 +269,11 @@ impl FlipSearch {
     /// table entries).
     fn start<'a>(&self, mine: u64, theirs: u64, limits: Limits<'a>) -> Run<'a> {
         assert!(mine & theirs == 0, "the two sides' discs overlap: {mine:#x} and {theirs:#x}");
-        assert!((mine | theirs) & !self.geo.board == 0, "discs off the board: {:#x}", (mine | theirs) & !self.geo.board);
+        assert!(
+            (mine | theirs) & !self.geo.board == 0,
+            "discs off the board: {:#x}",
+            (mine | theirs) & !self.geo.board
+        );
         self.generation.fetch_add(1, Ordering::Relaxed);
         Run::new(limits)
     }
@@ -305,11 +314,10 @@ impl FlipSearch {
     ) -> Result<i32, OutOfBudget> {
         let limit = run.limits.budget.map_or(u64::MAX, |b| b.saturating_sub(run.stats.nodes));
         let shared = Shared::new(limit, run.stats.nodes, bounds, run.limits.observer);
-        let generation = self.generation.load(Ordering::Relaxed);
         let empties = self.geo.cells - (mine | theirs).count_ones() as i32;
         let threads = if empties >= PARALLEL_FROM { run.limits.threads.max(1) } else { 1 };
         let search = |helper: bool| {
-            let mut worker = Worker::new(&self.geo, &self.sym, &self.table, &shared, generation, helper);
+            let mut worker = Worker::new(self, &shared, threads, helper);
             let value = worker.search(mine, theirs, alpha);
             if worker.stopped {
                 None

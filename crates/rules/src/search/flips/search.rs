@@ -24,9 +24,10 @@
 //! was searched to its end).
 
 use super::bits::Geometry;
+use super::busy::Busy;
 use super::symmetry::Symmetries;
 use super::table::{Bounds, Table, NO_CELL};
-use super::Progress;
+use super::{FlipSearch, Progress};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 /// Positions with this many empty cells or fewer are searched without the
@@ -43,6 +44,15 @@ const REPORT_EVERY: u64 = 1 << 22;
 /// A helper thread tries the moves in another order this many plies below the
 /// root, so that it proves other subtrees first and stores them for the others.
 const DIVERSE_PLIES: u32 = 2;
+
+/// On several threads, positions with this many empty cells or more are
+/// marked while searched, and a child another thread is searching is left for
+/// last (module `busy`).
+const DEFER_FROM: i32 = 11;
+
+/// Positions with this many empty cells or more look up their children in the
+/// table before searching any ([`Worker::transposition_cutoff`]).
+const ETC_FROM: i32 = 12;
 
 /// Above every margin.
 const INFINITY: i32 = 1000;
@@ -66,7 +76,12 @@ pub(crate) struct Shared<'a> {
 }
 
 impl<'a> Shared<'a> {
-    pub(crate) fn new(limit: u64, before: u64, bounds: (i32, i32), observer: Option<&'a (dyn Fn(Progress) + Sync)>) -> Self {
+    pub(crate) fn new(
+        limit: u64,
+        before: u64,
+        bounds: (i32, i32),
+        observer: Option<&'a (dyn Fn(Progress) + Sync)>,
+    ) -> Self {
         Shared {
             stop: AtomicBool::new(false),
             spent: AtomicBool::new(false),
@@ -85,6 +100,8 @@ pub(crate) struct Worker<'a> {
     geo: &'a Geometry,
     sym: &'a Symmetries,
     table: &'a Table,
+    /// Positions being searched, when several threads search.
+    busy: Option<&'a Busy>,
     shared: &'a Shared<'a>,
     generation: u8,
     /// A helper (not the first thread): orders moves near the root its own way.
@@ -97,15 +114,20 @@ pub(crate) struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    pub(crate) fn new(
-        geo: &'a Geometry,
-        sym: &'a Symmetries,
-        table: &'a Table,
-        shared: &'a Shared<'a>,
-        generation: u8,
-        helper: bool,
-    ) -> Self {
-        Worker { geo, sym, table, shared, generation, helper, unflushed: 0, since_report: 0, stopped: false }
+    /// A thread of `search`'s probe; `threads`: how many search it.
+    pub(crate) fn new(search: &'a FlipSearch, shared: &'a Shared<'a>, threads: usize, helper: bool) -> Self {
+        Worker {
+            geo: &search.geo,
+            sym: &search.sym,
+            table: &search.table,
+            busy: (threads > 1).then_some(&search.busy),
+            shared,
+            generation: search.generation.load(std::sync::atomic::Ordering::Relaxed),
+            helper,
+            unflushed: 0,
+            since_report: 0,
+            stopped: false,
+        }
     }
 
     /// Is the margin of the position above `alpha`? (The module's doc.)
@@ -193,28 +215,20 @@ impl<'a> Worker<'a> {
             }
         }
         let empties = self.empties(mine, theirs);
+        if empties >= ETC_FROM {
+            if let Some(value) = self.transposition_cutoff(mine, theirs, moves, alpha) {
+                return value;
+            }
+        }
+        let busy = self.busy.filter(|_| empties >= DEFER_FROM);
+        let mark = busy.and_then(|b| b.enter(fm, ft));
         let order = self.order(mine, theirs, moves, hint, ply);
-        let mut best = -INFINITY;
-        let mut best_cell = NO_CELL;
-        for &entry in &order.list[..order.len] {
-            let cell = entry as u8;
-            let flipped = geo.flips(cell.into(), mine, theirs);
-            let (cm, ct) = (theirs & !flipped, mine | flipped | 1 << cell);
-            let value = if empties - 1 > SHALLOW {
-                -self.deep(cm, ct, -alpha - 1, ply + 1)
-            } else {
-                -self.shallow(cm, ct, -alpha - 1, false)
-            };
-            if self.stopped {
-                return 0;
-            }
-            if value > best {
-                best = value;
-                best_cell = cell;
-                if value > alpha {
-                    break;
-                }
-            }
+        let (best, best_cell) = self.children((mine, theirs), alpha, ply, &order, busy);
+        if let (Some(b), Some(mark)) = (busy, mark) {
+            b.leave(mark);
+        }
+        if self.stopped {
+            return 0;
         }
         let bounds = if best > alpha {
             Bounds { lower: best, upper: geo.cells, best: self.sym.fold_cell(sym, best_cell) }
@@ -223,6 +237,87 @@ impl<'a> Worker<'a> {
         };
         self.table.put(fm, ft, bounds, empties as u32, self.generation);
         best
+    }
+
+    /// The children of a deep node in `order`, until one is above `alpha`: the
+    /// best value and its move. With `busy`, a child (but the first) that
+    /// another thread is searching waits until the others are done.
+    fn children(
+        &mut self,
+        (mine, theirs): (u64, u64),
+        alpha: i32,
+        ply: u32,
+        order: &Order,
+        busy: Option<&Busy>,
+    ) -> (i32, u8) {
+        let mut best = (-INFINITY, NO_CELL);
+        let mut deferred = [0u8; 64];
+        let mut waiting = 0;
+        for (i, &entry) in order.list[..order.len].iter().enumerate() {
+            let cell = entry as u8;
+            let (cm, ct) = self.play(mine, theirs, cell);
+            if let Some(b) = busy.filter(|_| i > 0) {
+                let (fm, ft, _) = self.sym.fold(cm, ct);
+                if b.searched(fm, ft) {
+                    deferred[waiting] = cell;
+                    waiting += 1;
+                    continue;
+                }
+            }
+            let value = self.child(cm, ct, alpha, ply);
+            if value > best.0 {
+                best = (value, cell);
+            }
+            if self.stopped || value > alpha {
+                return best;
+            }
+        }
+        for &cell in &deferred[..waiting] {
+            let (cm, ct) = self.play(mine, theirs, cell);
+            let value = self.child(cm, ct, alpha, ply);
+            if value > best.0 {
+                best = (value, cell);
+            }
+            if self.stopped || value > alpha {
+                return best;
+            }
+        }
+        best
+    }
+
+    /// The position after a drop on `cell`, from the other side's view.
+    #[inline]
+    fn play(&self, mine: u64, theirs: u64, cell: u8) -> (u64, u64) {
+        let flipped = self.geo.flips(cell.into(), mine, theirs);
+        (theirs & !flipped, mine | flipped | 1 << cell)
+    }
+
+    /// The value of a child of a deep node, for its parent.
+    #[inline]
+    fn child(&mut self, cm: u64, ct: u64, alpha: i32, ply: u32) -> i32 {
+        if self.empties(cm, ct) > SHALLOW {
+            -self.deep(cm, ct, -alpha - 1, ply + 1)
+        } else {
+            -self.shallow(cm, ct, -alpha - 1, false)
+        }
+    }
+
+    /// Enhanced transposition cutoff: a child whose stored upper bound u is
+    /// below −α proves the margin is at least −u > α without a search.
+    fn transposition_cutoff(&self, mine: u64, theirs: u64, moves: u64, alpha: i32) -> Option<i32> {
+        let mut left = moves;
+        while left != 0 {
+            let cell = left.trailing_zeros() as u8;
+            left &= left - 1;
+            let (cm, ct) = self.play(mine, theirs, cell);
+            let (fm, ft, _) = self.sym.fold(cm, ct);
+            if let Some(b) = self.table.get(fm, ft) {
+                if -b.upper > alpha {
+                    return Some(-b.upper);
+                }
+            }
+        }
+        None
     }
 
     /// The moves of a deep node, best guess first: the table's move, then the

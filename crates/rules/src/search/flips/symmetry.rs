@@ -113,8 +113,8 @@ impl Symmetries {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::shape::Directions;
+    use super::*;
 
     #[test]
     fn a_square_has_eight_a_rectangle_four_a_row_two() {
