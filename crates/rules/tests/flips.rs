@@ -234,6 +234,35 @@ fn small_boards_agree_with_the_brute_force() {
     assert!(compared > 2_000, "only {compared} positions compared");
 }
 
+/// Boards large enough for the threads (14 empty cells or more are probed on
+/// both, 11 or more share out their children): two threads give one thread's
+/// margins, on shapes of each kind, and each move's margin is consistent with
+/// the position's (the best move's margin is the position's).
+#[test]
+fn two_threads_agree_with_one() {
+    let mut rng = SplitMix64::new(0x2c0de5);
+    let sets = [
+        Directions::ALL,
+        Directions { orthogonal: true, diagonal: false },
+        Directions { orthogonal: false, diagonal: true },
+    ];
+    for (rows, cols) in [(4, 5), (5, 4), (4, 4), (3, 6)] {
+        for (k, &directions) in sets.iter().enumerate() {
+            let shape = FlipShape::new(rows, cols, directions, true, k != 1).unwrap();
+            let one = FlipSearch::new(shape, 1 << 20);
+            let two = FlipSearch::new(shape, 1 << 20);
+            for _ in 0..3 {
+                let start = random_start(&mut rng, &shape);
+                let (a, _) = one.margin(start.0, start.1, Limits::new(1, None)).unwrap();
+                let (b, _) = two.margin(start.0, start.1, Limits::new(2, None)).unwrap();
+                assert_eq!(a, b, "{shape:?} {start:x?}");
+                let (moves, _) = two.move_margins(start.0, start.1, Limits::new(2, None)).unwrap();
+                assert_eq!(moves.first().map_or(a, |m| m.1), a, "{shape:?} {start:x?}");
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // 4 × 4 Othello.
 

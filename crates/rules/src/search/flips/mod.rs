@@ -31,8 +31,8 @@
 //!    asks whether the margin is above a threshold and returns a bound beyond
 //!    it; the next probe starts from that bound, so a probe near the true margin
 //!    comes soon and both sides' bounds meet there), each probe on all threads
-//!    sharing the table (lazy SMP: the helpers order the moves near the root
-//!    otherwise, the first thread to finish answers);
+//!    sharing the table (a thread leaves a child another is searching for
+//!    last, ABDADA; the first thread to finish answers);
 //! 2. each move's margin ([`FlipSearch::move_margins`]) by the same search on
 //!    each child, the table carrying what the others proved;
 //! 3. the remoteness (module `remoteness`): a search over the lines that keep

@@ -3,19 +3,30 @@
 //! a value v ≤ α that it is at most v).
 //!
 //! # Two kinds of node
-//! - **Deep** (more than [`SHALLOW`] empty cells): the table first (a bound that
-//!   answers the question returns at once), a bound from stable discs, then the
-//!   moves in the order that leaves the opponent fewest replies (its corner
-//!   replies counted twice: they are the ones that hurt), the table's best move
-//!   before all; the result is stored.
+//! - **Deep** (more than [`SHALLOW`] empty cells): a bound from the opponent's
+//!   stable discs (they keep them: the margin is at most cells − 2 · stable),
+//!   the table (a bound that answers the question returns at once), the
+//!   children's entries in the table (enhanced transposition cutoff, from
+//!   [`ETC_FROM`] empty cells: one child proven bad enough for the opponent
+//!   answers), then the moves in the order that leaves the opponent fewest
+//!   replies (its corner replies counted twice: they are the ones that hurt),
+//!   the table's best move before all; the result is stored.
 //! - **Shallow** (at most [`SHALLOW`] empty cells): many and cheap; no table,
 //!   no move list: the empty cells are tried in place, those in quarters of the
 //!   board with an odd number of empty cells first (the side that plays last in
 //!   a region gains there), and the last empty cell is valued without playing
-//!   it out ([`Worker::last`]).
+//!   it out ([`Worker::last`]). Where the boundary lies is a trade: a table
+//!   lookup is a cache miss, worth it only above a subtree of some size.
 //!
 //! A pass is a ply like any other: a side without a move hands the same question,
 //! negated, to the other; when neither has one the game is over.
+//!
+//! # Threads
+//! Every thread runs the same probe from the root and shares the table. From
+//! [`DEFER_FROM`] empty cells a thread marks the position it searches (module
+//! `busy`) and leaves a child another thread has marked for after its other
+//! children (ABDADA); a helper also tries the first two moves the other way
+//! round in the first plies. The first thread to finish answers.
 //!
 //! # Stopping
 //! A search stops when another thread answered first or the nodes of the whole
@@ -31,8 +42,8 @@ use super::{FlipSearch, Progress};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 /// Positions with this many empty cells or fewer are searched without the
-/// table or a move list.
-pub(crate) const SHALLOW: i32 = 6;
+/// table or a move list (7 measured faster than 6 and 8 on FFO #20–#36).
+pub(crate) const SHALLOW: i32 = 7;
 
 /// A thread adds its nodes to the shared count (and looks at the stop flag)
 /// every this many nodes.
@@ -197,9 +208,12 @@ impl<'a> Worker<'a> {
         // The opponent keeps its stable discs to the end: the margin is at most
         // cells − 2 · stable (shape's doc: the empty cells go to the winner, who
         // then has every disc the loser has not).
-        let upper = geo.cells - 2 * geo.stable(theirs).count_ones() as i32;
-        if upper <= alpha {
-            return upper;
+        // (Only worth finding when even all their discs being stable would answer.)
+        if geo.cells - 2 * theirs.count_ones() as i32 <= alpha {
+            let upper = geo.cells - 2 * geo.stable(theirs).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
         }
         let (fm, ft, sym) = self.sym.fold(mine, theirs);
         let mut hint = NO_CELL;
