@@ -55,19 +55,20 @@ fn main() {
             }
             let clock = Instant::now();
             let limits = Limits::new(threads, None);
-            let (best, score, nodes, moves) = if every_move {
+            let (best, score, stats, moves) = if every_move {
                 let (moves, stats) = search.move_margins(mine, theirs, limits).expect("no budget");
                 let (best, score) =
                     moves.first().copied().unwrap_or((FlipMove::Pass, search.final_margin(mine, theirs)));
-                (Some(best), score, stats.nodes, moves)
+                (Some(best), score, stats, moves)
             } else {
                 let (score, stats) = search.margin(mine, theirs, limits).expect("no budget");
-                (None, score, stats.nodes, Vec::new())
+                (None, score, stats, Vec::new())
             };
             let seconds = clock.elapsed().as_secs_f64();
+            let (nodes, probes) = (stats.nodes, stats.probes);
             all_nodes += nodes;
             let best = best.map_or("-".to_string(), name);
-            print!("{number} empties {empties} move {best} score {score:+} nodes {nodes} seconds {seconds:.3}");
+            print!("{number} empties {empties} move {best} score {score:+} nodes {nodes} seconds {seconds:.3} probes {probes}");
             for (mv, s) in &moves {
                 print!(" {}:{s:+}", name(*mv));
             }

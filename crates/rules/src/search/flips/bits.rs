@@ -164,6 +164,16 @@ impl Geometry {
         found
     }
 
+    /// The cells one step from a cell of `x` along an axis of the direction set.
+    #[inline]
+    pub(crate) fn neighbours(&self, x: u64) -> u64 {
+        let mut out = 0;
+        for axis in &self.axes {
+            out |= (x << axis.shift) & axis.up | (x >> axis.shift) & axis.down;
+        }
+        out
+    }
+
     /// The discs a disc dropped on the empty `cell` by the side owning `mine`
     /// flips. Along each ray the first cell that is not an enemy disc ends the
     /// run: the enemy discs before it flip if it holds a disc of `mine`.

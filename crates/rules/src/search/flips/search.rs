@@ -336,7 +336,10 @@ impl<'a> Worker<'a> {
 
     /// The moves of a deep node, best guess first: the table's move, then the
     /// fewest replies for the opponent (its corners counted twice), our own
-    /// corners before other moves of as many replies.
+    /// corners before other moves of as many replies, and the fewest empty cells
+    /// next to our discs (the opponent's replies to come). The weights 8 : 4 : 1
+    /// visited the fewest nodes on FFO #20–#36 among those tried (potential
+    /// replies weighing 2 or 4, or ½ with corners 8; our stable discs too).
     fn order(&self, mine: u64, theirs: u64, moves: u64, hint: u8, ply: u32) -> Order {
         let geo = self.geo;
         let mut order = Order { list: [0; 64], len: 0 };
@@ -351,7 +354,11 @@ impl<'a> Worker<'a> {
                 let (cm, ct) = (theirs & !flipped, mine | flipped | 1 << cell);
                 let replies = geo.moves(cm, ct);
                 let corner = (geo.corners >> cell) & 1;
-                1 + 4 * (replies.count_ones() + (replies & geo.corners).count_ones()) + 2 * (1 - corner as u32)
+                let empty = geo.board & !(cm | ct);
+                let potential = (geo.neighbours(ct) & empty).count_ones();
+                1 + 8 * (replies.count_ones() + (replies & geo.corners).count_ones())
+                    + 4 * (1 - corner as u32)
+                    + potential
             };
             order.list[order.len] = key << 8 | cell;
             order.len += 1;
