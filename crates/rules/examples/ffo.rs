@@ -9,7 +9,13 @@
 //! ```text
 //! cargo run --release -p gsolve-rules --example ffo -- [--threads N] [--table-mb M]
 //!     [--every-move] [--value] FILE...
+//! cargo run --release -p gsolve-rules --example ffo -- [--threads N] [--table-mb M]
+//!     [--value] --start RxC
 //! ```
+//!
+//! With `--start RxC` it solves instead the usual start of Othello on a board of
+//! R rows and C columns (the four middle cells crosswise, black to move) and
+//! prints black's margin, its remoteness with `--value`.
 //!
 //! The flip games' search is not wired to the command line yet: this reaches it
 //! by path, as its tests do.
@@ -27,6 +33,7 @@ fn main() {
     let mut every_move = false;
     let mut value = false;
     let mut files = Vec::new();
+    let mut start = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -34,8 +41,13 @@ fn main() {
             "--table-mb" => table_mb = args.next().and_then(|n| n.parse().ok()).expect("--table-mb M"),
             "--every-move" => every_move = true,
             "--value" => value = true,
+            "--start" => start = args.next(),
             _ => files.push(arg),
         }
+    }
+    if let Some(size) = start {
+        solve_start(&size, threads, table_mb, value);
+        return;
     }
     if files.is_empty() {
         eprintln!("usage: ffo [--threads N] [--table-mb M] [--every-move] [--value] FILE...");
@@ -81,6 +93,25 @@ fn main() {
         }
     }
     println!("total nodes {all_nodes} seconds {:.3}", all_clock.elapsed().as_secs_f64());
+}
+
+/// Solves Othello's start on a board of `size` (`RxC`).
+fn solve_start(size: &str, threads: usize, table_mb: usize, value: bool) {
+    let (rows, cols) = size.split_once('x').expect("--start RxC");
+    let (rows, cols) = (rows.parse().expect("rows"), cols.parse().expect("columns"));
+    let shape = FlipShape::new(rows, cols, flips::Directions::ALL, true, true).unwrap_or_else(|e| panic!("{e}"));
+    let (mine, theirs) = shape.start().expect("a board with a middle 2 x 2");
+    let search = FlipSearch::new(shape, table_mb << 20);
+    let clock = Instant::now();
+    let limits = Limits::new(threads, None);
+    let (margin, stats) = search.margin(mine, theirs, limits).expect("no budget");
+    let seconds = clock.elapsed().as_secs_f64();
+    print!("{rows}x{cols} black {margin:+} nodes {} seconds {seconds:.3} probes {}", stats.nodes, stats.probes);
+    if value {
+        let (v, stats) = search.value(mine, theirs, limits).expect("no budget");
+        print!(" value {v} nodes {} seconds {:.3}", stats.nodes, clock.elapsed().as_secs_f64());
+    }
+    println!();
 }
 
 /// A line's position for the side to move: (its discs, the other's).
