@@ -30,7 +30,8 @@
 //! 1. the margin by null-window probes, MTD(f) (module `search`: each probe
 //!    asks whether the margin is above a threshold and returns a bound beyond
 //!    it; the next probe starts from that bound, so a probe near the true margin
-//!    comes soon and both sides' bounds meet there), each probe on all threads
+//!    comes soon and both sides' bounds meet there; steps grow while probes
+//!    fail the same way, `FlipSearch::exact`), each probe on all threads
 //!    sharing the table (a thread leaves a child another is searching for
 //!    last, ABDADA; the first thread to finish answers);
 //! 2. each move's margin ([`FlipSearch::move_margins`]) by the same search on
@@ -97,8 +98,10 @@ pub struct Stats {
 pub struct Progress {
     /// Nodes visited so far.
     pub nodes: u64,
-    /// The bounds on the margin of the position being searched.
+    /// The bounds on the margin of the position being searched (as the
+    /// current probe started).
     pub lower: i32,
+    /// See `lower`.
     pub upper: i32,
 }
 
@@ -278,24 +281,39 @@ impl FlipSearch {
         Run::new(limits)
     }
 
-    /// The exact margin by MTD(f) probes from `guess`: each probe's fail-soft
-    /// bound becomes the next threshold, until the bounds meet.
+    /// The exact margin by null-window probes from `guess`: each probe asks
+    /// "is the margin at least t?" and its fail-soft answer moves one bound.
+    /// Probes step away from the bound just found (MTD(f)), twice as far each
+    /// time they keep failing the same way (a margin of 64 is found in a few
+    /// probes, not 32); once they turn, a wide bracket is halved.
     fn exact(&self, run: &mut Run<'_>, mine: u64, theirs: u64, guess: i32) -> Result<i32, OutOfBudget> {
         let cells = self.geo.cells;
         let (mut lower, mut upper) = (-cells, cells);
-        let mut next = guess.clamp(lower, upper);
-        while lower < upper {
-            // Is the margin at least `threshold`?
-            let threshold = if next <= lower { lower + 1 } else { next };
+        let mut threshold = guess.clamp(lower + 1, upper);
+        let (mut step, mut rising) = (1, None);
+        loop {
             let value = self.probe(run, mine, theirs, threshold - 1, (lower, upper))?;
-            if value >= threshold {
+            let high = value >= threshold;
+            if high {
                 lower = value;
             } else {
                 upper = value;
             }
-            next = value;
+            if lower >= upper {
+                return Ok(lower);
+            }
+            let turned = rising.is_some_and(|r| r != high);
+            step = if rising == Some(high) { step * 2 } else { 1 };
+            rising = Some(high);
+            threshold = if turned && upper - lower > 8 {
+                lower + (upper - lower + 1) / 2
+            } else if high {
+                lower + step
+            } else {
+                upper - step + 1
+            };
+            threshold = threshold.clamp(lower + 1, upper);
         }
-        Ok(lower)
     }
 
     /// One null-window probe: is the margin above `alpha`? (module `search`),

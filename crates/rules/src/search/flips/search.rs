@@ -206,9 +206,9 @@ impl<'a> Worker<'a> {
             return -self.deep(theirs, mine, -alpha - 1, ply + 1);
         }
         // The opponent keeps its stable discs to the end: the margin is at most
-        // cells − 2 · stable (shape's doc: the empty cells go to the winner, who
-        // then has every disc the loser has not).
-        // (Only worth finding when even all their discs being stable would answer.)
+        // cells − 2 · stable (with the empty cells to the winner, the winner has
+        // every cell the loser has not). Worth finding only when all their discs
+        // being stable would answer.
         if geo.cells - 2 * theirs.count_ones() as i32 <= alpha {
             let upper = geo.cells - 2 * geo.stable(theirs).count_ones() as i32;
             if upper <= alpha {
