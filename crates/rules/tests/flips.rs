@@ -335,6 +335,19 @@ fn four_by_four_othello_is_won_by_white() {
     assert_eq!(value, brute(&discs, start.0, start.1));
 }
 
+/// 6 × 6 Othello from the usual start: the second player (white) wins 20–16
+/// (Feinstein, 1993), black's margin −4 on a full board.
+#[test]
+#[ignore = "a long search (billions of nodes): run alone, with --release, --ignored"]
+fn six_by_six_othello_is_won_by_white() {
+    let shape = FlipShape::new(6, 6, Directions::ALL, true, true).unwrap();
+    let (mine, theirs) = shape.start().unwrap();
+    let search = FlipSearch::new(shape, 1 << 30);
+    let (margin, stats) = search.margin(mine, theirs, Limits::new(2, None)).unwrap();
+    println!("6 x 6 Othello: black {margin:+}, {} nodes", stats.nodes);
+    assert_eq!(margin, -4);
+}
+
 // ---------------------------------------------------------------------------
 // FFO endgame positions.
 
