@@ -437,6 +437,10 @@ fn a_budget_stops_the_search() {
         let err = search.margin(p.mine, p.theirs, Limits::new(threads, Some(10_000))).unwrap_err();
         assert!(err.nodes > 10_000 && err.nodes < 100_000, "{err:?}");
     }
+    let limits = Limits::new(2, Some(5_000));
+    assert!(search.value(p.mine, p.theirs, limits).is_err());
+    assert!(search.move_margins(p.mine, p.theirs, limits).is_err());
+    search.clear();
     let seen = std::sync::atomic::AtomicU64::new(0);
     let observer = |p: flips::Progress| {
         seen.store(p.nodes, std::sync::atomic::Ordering::Relaxed);
