@@ -13,7 +13,9 @@
 //! | an opening book is given (line games)   | the search, looking the book up first; a position in the book says `opening book` |
 
 use super::score::{analysis_of_scores, scored_line, ScoredLine};
-use super::{analysis_of, bad_position, listed, no_variant, solve_or_check, Analyzer, Mode, Shared, CACHED};
+use super::{
+    analysis_of, bad_position, listed, listing_of, no_variant, solve_or_check, Analyzer, Mode, Shared, CACHED,
+};
 use crate::catalog::{key, CatalogGame, Solver, WholeSolver};
 use crate::{Analysis, AnalysisError, GameKind, Setup};
 use gsolve_engine::score::ScoreMemo;
@@ -258,7 +260,12 @@ impl Analyzer {
         let set = gsolve_rules::setup(rules.clone(), None, None, Some(text)).map_err(|e| bad_position(text, e))?;
         let (game, position) = (set.game, set.position);
         if let Mode::List(out) = mode {
-            return listed(out, setup, &game, &position);
+            let mut listing = listing_of(setup, &game, &position);
+            if game.is_scored() && listing.over.is_some() {
+                listing.score = Some(gsolve_engine::Scored::final_margin(&game, &position));
+            }
+            let _ = out.set(listing);
+            return Ok(None);
         }
         match game.policy(&self.limits)?.position {
             Solver::Search => solve_or_check(mode, |observer| {

@@ -460,6 +460,9 @@ impl Explain for RulesGame {
         let steps = m.steps();
         let Some(first) = steps.iter().position(|(f, t)| f != t).or((!steps.is_empty()).then_some(0)) else {
             let own = p.pieces().find(|q| self.groups()[q.group].side == p.to_move()).map_or(0, |q| q.cell);
+            if self.rules().pass {
+                return PieceMove::passed(side, self.coord(own));
+            }
             return PieceMove::new(side, self.coord(own), self.coord(own));
         };
         let (f, t) = steps[first];
