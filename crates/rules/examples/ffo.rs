@@ -11,14 +11,11 @@
 //!     [--every-move] [--value] FILE...
 //! ```
 //!
-//! The flip games' search is not wired to the command line yet: this reaches it
-//! by path, as its tests do.
+//! Through the crate's `flips` module: the same search `gsolve rules` runs on a
+//! flip game, here on the positions of an obf file.
 #![forbid(unsafe_code)]
 
-#[path = "../src/search/flips/mod.rs"]
-mod flips;
-
-use flips::{FlipMove, FlipSearch, FlipShape, Limits};
+use gsolve_rules::flips::{FlipMove, FlipSearch, FlipShape, Limits};
 use std::time::Instant;
 
 fn main() {
