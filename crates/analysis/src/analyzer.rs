@@ -397,7 +397,7 @@ impl Analyzer {
                 let searcher = self.kept_searcher((rows, cols), || game);
                 self.analysis_by_search(setup, &searcher, &position, observer)
             }),
-            Solver::Margins => Err(AnalysisError::Internal("pawns have no score".into())),
+            Solver::Margins | Solver::MarginSearch => Err(AnalysisError::Internal("pawns have no score".into())),
         }
     }
 

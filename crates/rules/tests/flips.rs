@@ -5,8 +5,8 @@
 //! as Edax's problem files give it.
 #![forbid(unsafe_code)]
 
-use gsolve_rules::flips::{self, Directions, FlipMove, FlipSearch, FlipShape, Limits, ScoreValue};
 use gsolve_games::rng::SplitMix64;
+use gsolve_rules::flips::{self, Directions, FlipMove, FlipSearch, FlipShape, Limits, ScoreValue};
 use proptest::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;

@@ -150,7 +150,12 @@ impl RulesGame {
         for symmetry in self.symmetries() {
             let _ = writeln!(out, "symmetry: {}", symmetry.describe());
         }
-        if self.is_scored() {
+        if self.flip_shape().is_some() {
+            let _ = writeln!(
+                out,
+                "values: final margins, by the flip games' search on bit sets (null windows on the margin, a table of bounds, every core)"
+            );
+        } else if self.is_scored() {
             let _ = writeln!(
                 out,
                 "values: final margins, every position reached from the one asked valued exactly and kept (a memo)"
