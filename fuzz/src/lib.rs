@@ -651,6 +651,21 @@ pub fn rules_file(data: &[u8]) {
                     Err(e) => panic!("{written:?}: the search failed: {e}"),
                 }
             }
+            (None, Solver::MarginSearch) => {
+                // A flip game: its search within a small budget, against the memo where both answer.
+                let shape = game.flip_shape().expect("a flip game's shape");
+                let search = gsolve_rules::flips::FlipSearch::new(shape, 1 << 16);
+                if game.terminal(&s.position).is_none() {
+                    let (mine, theirs) = game.flip_sets(&s.position);
+                    let limits = gsolve_rules::flips::Limits::new(1, Some(5_000));
+                    if let Ok((value, _)) = search.value(mine, theirs, limits) {
+                        let mut memo = gsolve_engine::score::ScoreMemo::with_limit(5_000);
+                        if let Ok(exact) = memo.search(game, &s.position) {
+                            assert_eq!(value, exact, "{written:?}: the flip search differs from the memo");
+                        }
+                    }
+                }
+            }
             (None, Solver::Margins) => {
                 // A game with a score: the memo within a small room, or out of it.
                 let mut memo = gsolve_engine::score::ScoreMemo::with_limit(5_000);

@@ -26,9 +26,11 @@ class Value:
     """The exact value of a position for the side to move.
 
     Values compare by how much the side to move likes them: a faster win > a
-    slower win > a faster tie > a draw > a slower loss > a faster loss."""
+    slower win > a faster tie > a draw > a slower loss > a faster loss. In a game
+    that ends in a score (a rules file's ``[score]``), ``margin`` is the final
+    margin for the side to move and values compare by margin first."""
 
-    def __init__(self, kind: Kind, remoteness: Optional[int] = None) -> None: ...
+    def __init__(self, kind: Kind, remoteness: Optional[int] = None, margin: Optional[int] = None) -> None: ...
     @staticmethod
     def from_code(code: int) -> Optional[Value]:
         """The value of a packed code (``Solution.values``); ``None`` for no position."""
@@ -38,6 +40,10 @@ class Value:
     @property
     def remoteness(self) -> Optional[int]:
         """Plies to the end in perfect play; ``None`` for a draw."""
+    @property
+    def margin(self) -> Optional[int]:
+        """In a game with a score: the final margin for the side to move (positive: it
+        wins by that much); ``None`` in other games."""
     @property
     def code(self) -> int:
         """The packed code: ``remoteness << 2 | tag`` (1 loss, 2 tie, 3 win), 0 a draw."""
@@ -113,6 +119,9 @@ class Solution:
 class Game:
     """A game on a board; positions in its plain notation."""
 
+    @property
+    def has_score(self) -> bool:
+        """Whether the game ends in a score (a rules file's ``[score]``): values then carry margins."""
     @property
     def name(self) -> str: ...
     @property

@@ -1,7 +1,8 @@
 """gsolve and OpenSpiel (``pip install open-spiel``), both ways.
 
 * ``load(...)``: a gsolve game as an OpenSpiel game (its Python-game API), so that
-  OpenSpiel's algorithms and bots run on it.
+  OpenSpiel's algorithms and bots run on it. Returns are +1/-1/0, or the final
+  margins in a game that ends in a score (Othello: the disc difference).
 * ``PerfectBot``: an OpenSpiel bot that plays perfectly (fastest win, slowest
   loss), from gsolve's solver, a tablebase, or a ``solve`` result; ``evaluate``
   measures an agent against it (results, and the plies it survives).
@@ -88,8 +89,12 @@ class _Position:
             self.labels[action] = move.label
         self.actions = sorted(self.children)
         if self.over:
-            kind = listing.over.kind
-            mover = 1.0 if kind == "win" else -1.0 if kind == "loss" else 0.0
+            over = listing.over
+            if over.margin is not None:
+                # A game that ends in a score: the returns are the final margins.
+                mover = float(over.margin)
+            else:
+                mover = 1.0 if over.kind == "win" else -1.0 if over.kind == "loss" else 0.0
             self.returns = [mover, -mover] if self.player == 0 else [-mover, mover]
         else:
             self.returns = [0.0, 0.0]
@@ -150,12 +155,14 @@ class GsolveGame(pyspiel.Game):
         self.bridge = _Bridge(game, params.get("start") or None)
         self.handle = next(_HANDLES)
         _GAMES[self.handle] = self.bridge
+        # A game with a score returns margins, at most one a cell.
+        utility = float(self.bridge.cells) if game.has_score else 1.0
         info = pyspiel.GameInfo(
             num_distinct_actions=self.bridge.cells * self.bridge.cells,
             max_chance_outcomes=0,
             num_players=2,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=-utility,
+            max_utility=utility,
             utility_sum=0.0,
             max_game_length=int(params["max_game_length"]),
         )

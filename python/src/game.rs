@@ -136,8 +136,9 @@ impl Move {
 
 impl Value {
     fn __repr_text(&self) -> String {
+        let margin = self.margin.map(|m| format!(", margin={m}")).unwrap_or_default();
         match self.inner.remoteness() {
-            Some(r) => format!("Value({:?}, {r})", self.inner.kind_name()),
+            Some(r) => format!("Value({:?}, {r}{margin})", self.inner.kind_name()),
             None => "Value(\"draw\")".to_string(),
         }
     }
@@ -248,7 +249,7 @@ fn analysis_to_python(py: Python<'_>, analysis: gsolve_analysis::Analysis) -> Py
                     label: m.label,
                     from_cell: (m.from.row, m.from.col),
                     to_cell: (m.to.row, m.to.col),
-                    value: m.value.into(),
+                    value: Value::scored(m.value, m.score),
                     delta: m.delta,
                     position: m.position,
                 },
@@ -259,7 +260,7 @@ fn analysis_to_python(py: Python<'_>, analysis: gsolve_analysis::Analysis) -> Py
         game: analysis.setup.game.name().to_string(),
         position: analysis.setup.position,
         to_move: analysis.to_move.to_string(),
-        value: analysis.value.into(),
+        value: Value::scored(analysis.value, analysis.score),
         solver: analysis.solver.to_string(),
         moves,
         end: analysis.end,
@@ -326,6 +327,13 @@ impl Game {
         self.kind.name()
     }
 
+    /// Whether the game ends in a score (a rules file's `[score]`): its values
+    /// then carry margins (`Value.margin`).
+    #[getter]
+    fn has_score(&self) -> bool {
+        self.kind == GameKind::Rules && self.shared.current().rules().is_some_and(|rules| rules.score.is_some())
+    }
+
     /// A title for menus (a rules game's own name).
     #[getter]
     fn title(&self) -> String {
@@ -390,7 +398,7 @@ impl Game {
         Ok(Moves {
             position: listing.setup.position,
             to_move: listing.to_move.to_string(),
-            over: listing.over.map(Value::from),
+            over: listing.over.map(|over| Value::scored(over, listing.score)),
             end: listing.end,
             moves,
             board_size: (listing.board.rows, listing.board.cols),

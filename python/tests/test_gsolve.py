@@ -237,3 +237,20 @@ def test_moves_give_the_drawn_boards_size():
     assert gsolve.game("pawns", rows=3, cols=4).moves().board_size == (3, 4)
     assert gsolve.game("chase", size=5).moves().board_size == (5, 5)
     assert gsolve.game("queens-case", map="Q...E/.##../..#../E...A").moves().board_size == (4, 5)
+
+
+def test_a_game_with_a_score_gives_margins():
+    examples = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "rules")
+    othello = gsolve.rules(os.path.join(examples, "othello.toml"), rows=4, cols=4)
+    analysis = othello.analyze()
+    # 4 x 4 Othello: white, second to move, wins 11-3 on discs (by 10 with the
+    # two empty cells counted for the winner).
+    assert analysis.value == gsolve.Value("loss", 10, margin=-10)
+    assert analysis.value.margin == -10 and str(analysis.value) == "loss by 10 in 10"
+    assert all(m.value.margin == -10 for m in analysis.moves)
+    assert analysis.value.parent_view().margin == 10
+    assert gsolve.Value("win", 3, margin=4) > gsolve.Value("win", 1, margin=2)
+    with pytest.raises(ValueError):
+        gsolve.Value("win", 3, margin=-4)
+    # Games without a score have no margin.
+    assert gsolve.game("pawns", rows=3, cols=3).value().margin is None

@@ -143,3 +143,17 @@ def test_a_board_too_big_to_solve_still_plays():
         state.apply_action(rng.choice(state.legal_actions()))
         plies += 1
     assert plies > 0 and sorted(state.returns()) == [-1.0, 1.0]
+
+
+def test_returns_are_the_margins_of_a_game_with_a_score():
+    import os
+
+    examples = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "rules")
+    othello = gsolve.rules(os.path.join(examples, "othello.toml"), rows=4, cols=4)
+    game = gos.load(othello)
+    state = game.new_initial_state()
+    bot = gos.PerfectBot()
+    while not state.is_terminal():
+        state.apply_action(bot.step(state))
+    # White (player 1) wins by 10 under perfect play.
+    assert state.returns() == [-10.0, 10.0]

@@ -397,7 +397,7 @@ impl Analyzer {
                 let searcher = self.kept_searcher((rows, cols), || game);
                 self.analysis_by_search(setup, &searcher, &position, observer)
             }),
-            Solver::Margins => Err(AnalysisError::Internal("pawns have no score".into())),
+            Solver::Margins | Solver::MarginSearch => Err(AnalysisError::Internal("pawns have no score".into())),
         }
     }
 
@@ -650,7 +650,7 @@ fn searched<G: SearchHooks, H: std::borrow::Borrow<G>>(
 }
 
 /// The legal moves of `position` and where they lead, or how the game ended.
-fn listing_of<G>(setup: &Setup, game: &G, position: &G::Position) -> Listing
+pub(crate) fn listing_of<G>(setup: &Setup, game: &G, position: &G::Position) -> Listing
 where
     G: Game + PlainNotation + Explain + Draw,
 {
@@ -683,6 +683,7 @@ where
         setup: setup.at(game.format_position(position)),
         to_move: game.side_to_move(position),
         over,
+        score: None,
         end,
         moves,
         board: game.board(position),
@@ -788,6 +789,9 @@ pub fn move_label(from: Coord, to: Coord) -> String {
 /// A move's label: [`move_label`] of its piece, or of every piece a side moves at
 /// once, joined by spaces (`(1,1)->(1,2) stay at (3,3)`); a drop: `X*(2,2)`.
 pub fn piece_move_label(described: &gsolve_games::notation::PieceMove) -> String {
+    if described.pass {
+        return "pass".to_string();
+    }
     if let Some(letter) = described.drop {
         return format!("{letter}*{}", described.to);
     }

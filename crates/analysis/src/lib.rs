@@ -129,6 +129,9 @@ pub struct Listing {
     /// When the game is over here: its value for the side to move (`Win(0)`,
     /// `Loss(0)` or `Tie(0)`; a side with no move has lost).
     pub over: Option<Value>,
+    /// When a game with a score is over here: the final margin for the side to
+    /// move.
+    pub score: Option<i32>,
     /// How the game ended, when it is over here.
     pub end: Option<String>,
     /// Every legal move.

@@ -273,6 +273,9 @@ impl CaseReport {
                     .iter()
                     .enumerate()
                     .map(|(i, m)| {
+                        if m.pass {
+                            return json!({"ply": i + 1, "side": m.side, "pass": true});
+                        }
                         match m.drop {
                             Some(letter) => json!({"ply": i + 1, "side": m.side, "drop": letter.to_string(), "to": [m.to.row, m.to.col]}),
                             None => json!({"ply": i + 1, "side": m.side, "from": [m.from.row, m.from.col], "to": [m.to.row, m.to.col]}),

@@ -87,12 +87,16 @@ function analyze(position) {
 
 // ---------------------------------------------------------------- values
 
-function valueText(kind, remoteness) {
+// In a game with a score, `score` is the final margin (absent in other games):
+// the text says by how much, and a move's symbol is its margin.
+function valueText(kind, remoteness, score) {
   if (kind === "draw") return "draw";
+  if (typeof score === "number" && kind !== "tie") return `${kind} by ${Math.abs(score)} in ${remoteness}`;
   return `${kind} in ${remoteness}`;
 }
 
-function symbol(kind, remoteness) {
+function symbol(kind, remoteness, score) {
+  if (typeof score === "number") return score > 0 ? `+${score}` : score < 0 ? `\u2212${-score}` : "=0";
   switch (kind) {
     case "win": return `+${remoteness}`;
     case "loss": return `\u2212${remoteness}`;
@@ -469,7 +473,7 @@ function renderStatus(analysis) {
   }
   const shown = $("show-values").checked;
   value.textContent = shown
-    ? `${analysis.to_move} to move: ${valueText(analysis.value, analysis.remoteness)}`
+    ? `${analysis.to_move} to move: ${valueText(analysis.value, analysis.remoteness, analysis.score)}`
     : `${analysis.to_move} to move`;
   value.className = shown ? `value ${analysis.value}` : "value";
   value.dataset.value = analysis.value;
@@ -710,14 +714,14 @@ function badgeCorners(moves, cells) {
 function drawBadge(layer, m, corner, showValues) {
   const t = cellCentre(...m.to);
   const kind = showValues ? m.value : "hidden";
-  const title = showValues ? `${m.move}: ${valueText(m.value, m.remoteness)}` : m.move;
+  const title = showValues ? `${m.move}: ${valueText(m.value, m.remoteness, m.score)}` : m.move;
   const badge = svg("g", {
     class: `move-badge ${kind}${corner ? " corner" : ""}`, "data-move": m.move, role: "button", tabindex: "0",
     "aria-label": title,
   });
   badge.append(svg("title", {}, title));
   layer.append(badge);
-  const label = showValues ? symbol(m.value, m.remoteness) : "";
+  const label = showValues ? symbol(m.value, m.remoteness, m.score) : "";
   if (!corner) {
     badge.anchor = t;
     badge.append(svg("circle", { cx: t.x, cy: t.y, r: CELL * 0.28, class: "disc" }));
@@ -794,17 +798,17 @@ function renderMoves(analysis) {
   for (const m of analysis.moves) {
     const row = el("tr", { class: showValues ? m.value : "hidden", "data-move": m.move });
     row.append(el("td", {}));
-    row.lastChild.append(el("span", { class: `chip ${showValues ? m.value : "hidden"}` }, showValues ? symbol(m.value, m.remoteness) : "?"));
+    row.lastChild.append(el("span", { class: `chip ${showValues ? m.value : "hidden"}` }, showValues ? symbol(m.value, m.remoteness, m.score) : "?"));
     const cell = el("td", {});
     const button = el("button", { type: "button", class: "move-button", "data-move": m.move }, m.move);
     button.disabled = state.editing;
     button.addEventListener("click", () => play(m));
     cell.append(button);
     row.append(cell);
-    row.append(el("td", {}, showValues ? valueText(m.value, m.remoteness) : ""));
+    row.append(el("td", {}, showValues ? valueText(m.value, m.remoteness, m.score) : ""));
     const top = analysis.moves[0];
     let delta = "";
-    if (showValues && m.value === top.value && m.remoteness === top.remoteness) delta = "best";
+    if (showValues && m.value === top.value && m.remoteness === top.remoteness && m.score === top.score) delta = "best";
     else if (showValues && m.delta !== null) delta = m.delta > 0 ? `+${m.delta}` : m.delta < 0 ? `${m.delta}` : "\u00b10";
     row.append(el("td", { class: "delta" }, delta));
     row.addEventListener("mouseenter", () => highlight(m.move, true));

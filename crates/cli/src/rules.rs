@@ -42,14 +42,14 @@ fn report(
     style: Style,
 ) -> Result<CaseReport, Failure> {
     let setup = Setup::new(GameKind::Rules, game.format_position(position));
-    if let Some(line) = analyzer.rules_scored_line(&setup)? {
+    let bar = Bar::new();
+    if let Some(line) = analyzer.rules_scored_line(&setup, Some(&|p| bar.observe(p)))? {
         // A game with a score: the answer says by how much.
         let sides = game.rules().sides.each_ref().map(|side| gsolve_rules::intern(&side.name));
         let notation = game.format_position(position);
         let answer = gsolve_analysis::print::value_line(&notation, line.value, game.side_to_move(position));
         return Ok(CaseReport::scored(case, answer, &line, sides));
     }
-    let bar = Bar::new();
     analyzer
         .with_rules_values(&setup, Some(&|p| bar.observe(p)), |game, values, position| {
             CaseReport::new(case, answer, game, values, position, style)

@@ -36,17 +36,25 @@ pub struct PieceMove {
     /// The letter of a piece dropped onto `to` (from outside the board), if the
     /// move is a drop.
     pub drop: Option<char>,
+    /// The side passes: it has no move, and the rules let it pass (`from` and
+    /// `to` are a cell of its own, or (1,1) when it has none).
+    pub pass: bool,
 }
 
 impl PieceMove {
     /// One piece's move.
     pub fn new(side: &'static str, from: Coord, to: Coord) -> Self {
-        PieceMove { side, from, to, also: [None; 3], drop: None }
+        PieceMove { side, from, to, also: [None; 3], drop: None, pass: false }
     }
 
     /// A piece with letter `letter` dropped onto `to`.
     pub fn dropped(side: &'static str, letter: char, to: Coord) -> Self {
-        PieceMove { side, from: to, to, also: [None; 3], drop: Some(letter) }
+        PieceMove { side, from: to, to, also: [None; 3], drop: Some(letter), pass: false }
+    }
+
+    /// A pass by a side with no move, written at cell `at`.
+    pub fn passed(side: &'static str, at: Coord) -> Self {
+        PieceMove { pass: true, ..PieceMove::new(side, at, at) }
     }
 
     /// Every piece's (from, to) in the turn, this piece first.
@@ -59,6 +67,9 @@ impl fmt::Display for PieceMove {
     /// `queen (1,1) -> (1,2)`, `queen stays at (1,1)`; several pieces: `cops (1,1) ->
     /// (1,2), (3,3) stays`; a drop: `x X*(2,2)` (shogi's `P*5e`, with a cell).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pass {
+            return write!(f, "{} passes", self.side);
+        }
         if let Some(letter) = self.drop {
             return write!(f, "{} {letter}*{}", self.side, self.to);
         }

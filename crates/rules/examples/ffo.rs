@@ -17,14 +17,11 @@
 //! R rows and C columns (the four middle cells crosswise, black to move) and
 //! prints black's margin, its remoteness with `--value`.
 //!
-//! The flip games' search is not wired to the command line yet: this reaches it
-//! by path, as its tests do.
+//! Through the crate's `flips` module: the same search `gsolve rules` runs on a
+//! flip game, here on the positions of an obf file.
 #![forbid(unsafe_code)]
 
-#[path = "../src/search/flips/mod.rs"]
-mod flips;
-
-use flips::{FlipMove, FlipSearch, FlipShape, Limits};
+use gsolve_rules::flips::{FlipMove, FlipSearch, FlipShape, Limits};
 use std::time::Instant;
 
 fn main() {
@@ -99,7 +96,8 @@ fn main() {
 fn solve_start(size: &str, threads: usize, table_mb: usize, value: bool) {
     let (rows, cols) = size.split_once('x').expect("--start RxC");
     let (rows, cols) = (rows.parse().expect("rows"), cols.parse().expect("columns"));
-    let shape = FlipShape::new(rows, cols, flips::Directions::ALL, true, true).unwrap_or_else(|e| panic!("{e}"));
+    let shape =
+        FlipShape::new(rows, cols, gsolve_rules::flips::Directions::ALL, true, true).unwrap_or_else(|e| panic!("{e}"));
     let (mine, theirs) = shape.start().expect("a board with a middle 2 x 2");
     let search = FlipSearch::new(shape, table_mb << 20);
     let clock = Instant::now();

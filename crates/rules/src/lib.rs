@@ -51,6 +51,13 @@ pub mod book {
         BookError, LinesOfPlay, OpeningBook, Opponent, KEY_VERSION, MAX_BOOK_PLIES, MAX_PLAY_PLIES,
     };
 }
+/// Flip games (Othello-like rules) searched for their margins on bit sets:
+/// [`RulesGame::flip_shape`] says which rules files are one.
+pub mod flips {
+    pub use crate::search::flips::{
+        Directions, FlipMove, FlipSearch, FlipShape, Limits, OutOfBudget, Progress, ScoreValue, ShapeError, Stats,
+    };
+}
 pub use error::RulesError;
 pub use game::notation;
 pub use game::{

@@ -3,17 +3,10 @@
 //! values by recursive negamax over `ScoreValue` without a table; 4 × 4 Othello
 //! counted and solved; the FFO endgame positions #1–#39 with every move's score
 //! as Edax's problem files give it.
-//!
-//! The module is not wired to a game yet (not reachable through the crate's
-//! public API): it is compiled into this test by path. It is self-contained
-//! (the engine's `ScoreValue` and `thiserror` are all it uses).
 #![forbid(unsafe_code)]
 
-#[path = "../src/search/flips/mod.rs"]
-mod flips;
-
-use flips::{Directions, FlipMove, FlipSearch, FlipShape, Limits, ScoreValue};
 use gsolve_games::rng::SplitMix64;
+use gsolve_rules::flips::{self, Directions, FlipMove, FlipSearch, FlipShape, Limits, ScoreValue};
 use proptest::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;

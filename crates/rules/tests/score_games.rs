@@ -218,6 +218,49 @@ fn every_reachable_position_matches_the_brute_force() {
     assert!(checked > 10_000, "only {checked} positions checked");
 }
 
+/// Files of the flip games' shape (passes, play ending when neither side can
+/// move) are searched on bit sets: every position the memo reaches has the
+/// search's value, margin and remoteness; other files are not of the shape.
+#[test]
+fn flip_games_are_searched_on_bit_sets_with_the_memos_values() {
+    use gsolve_rules::flips::{FlipSearch, Limits};
+    let mut rng = SplitMix64::new(0xf11b);
+    let mut checked = 0usize;
+    for case in 0..40 {
+        let (rows, cols) = [(3, 3), (3, 4), (2, 5), (4, 3)][case % 4];
+        let shape = Shape {
+            rows,
+            cols,
+            orthogonal: true,
+            diagonal: rng.below(2) == 0,
+            must_flip: rng.below(3) != 0,
+            empty_to_winner: rng.below(2) == 0,
+            ends_full: rng.below(2) == 0,
+            pass: rng.below(5) != 0,
+        };
+        let rules = Arc::new(Rules::parse(&shape.text()).unwrap());
+        let start = random_start(&mut rng, &shape);
+        let set = setup(rules, None, None, Some(&start)).unwrap();
+        let Some(flip_shape) = set.game.flip_shape() else {
+            assert!(!shape.pass, "{shape:?}: a flip game's rules, not taken as one");
+            continue;
+        };
+        assert!(shape.pass, "{shape:?}: taken as a flip game without passes");
+        let search = FlipSearch::new(flip_shape, 1 << 16);
+        let memo = score::solve(&set.game, &set.position).unwrap();
+        for (position, value) in memo.iter() {
+            if set.game.terminal(position).is_some() {
+                continue;
+            }
+            let (mine, theirs) = set.game.flip_sets(position);
+            let (found, _) = search.value(mine, theirs, Limits::new(1, None)).expect("no budget");
+            assert_eq!(found, value, "{shape:?}: {}", set.game.format_position(position));
+            checked += 1;
+        }
+    }
+    assert!(checked > 1_000, "only {checked} positions checked");
+}
+
 /// 4 × 4 Othello from the bundled file's diagonal start: white, the second
 /// player, wins 11–3 on discs (by 10 with the two empty cells counted for the
 /// winner). Reachable: 62,789 positions, each board with its side to move,

@@ -13,14 +13,18 @@
 //! | an opening book is given (line games)   | the search, looking the book up first; a position in the book says `opening book` |
 
 use super::score::{analysis_of_scores, scored_line, ScoredLine};
-use super::{analysis_of, bad_position, listed, no_variant, solve_or_check, Analyzer, Mode, Shared, CACHED};
+use super::{
+    analysis_of, bad_position, listed, listing_of, no_variant, solve_or_check, Analyzer, Mode, Shared, CACHED,
+};
 use crate::catalog::{key, CatalogGame, Solver, WholeSolver};
 use crate::{Analysis, AnalysisError, GameKind, Setup};
 use gsolve_engine::score::ScoreMemo;
 use gsolve_engine::search::SearchError;
+use gsolve_engine::ScoreValue;
 use gsolve_engine::{Game, MemoError, Observer, Solution, ValueLookup, Variant};
 use gsolve_games::notation::PlainNotation;
 use gsolve_rules::book::OpeningBook;
+use gsolve_rules::flips::{FlipSearch, Limits as FlipLimits};
 use gsolve_rules::{Rules, RulesGame, RulesPosition};
 use std::sync::{Arc, Mutex};
 
@@ -39,6 +43,8 @@ pub(super) struct RulesState {
     whole: Mutex<Vec<Arc<WholeRules>>>,
     /// The memo of exact margins of a game with a score, for the last board.
     scores: Mutex<Option<(BoardKey, Arc<Mutex<Margins>>)>>,
+    /// The margin search of a flip game, for the last board.
+    flips: Mutex<Option<(BoardKey, Arc<FlipSearch>)>>,
 }
 
 /// A game with a score and the exact values of the positions searched so far.
@@ -258,7 +264,12 @@ impl Analyzer {
         let set = gsolve_rules::setup(rules.clone(), None, None, Some(text)).map_err(|e| bad_position(text, e))?;
         let (game, position) = (set.game, set.position);
         if let Mode::List(out) = mode {
-            return listed(out, setup, &game, &position);
+            let mut listing = listing_of(setup, &game, &position);
+            if game.is_scored() && listing.over.is_some() {
+                listing.score = Some(gsolve_engine::Scored::final_margin(&game, &position));
+            }
+            let _ = out.set(listing);
+            return Ok(None);
         }
         match game.policy(&self.limits)?.position {
             Solver::Search => solve_or_check(mode, |observer| {
@@ -272,6 +283,11 @@ impl Analyzer {
             Solver::Whole(_) => solve_or_check(mode, |observer| {
                 let solved = self.rules_solved(game, &position, observer);
                 analysis_of(setup, &solved.0, &solved.1, &position, Solver::Whole(solved.2).analysis_name())
+            }),
+            Solver::MarginSearch => solve_or_check(mode, |observer| {
+                let search = self.flip_search(&game);
+                let mut value_of = |p: &RulesPosition| self.flip_value(&game, &search, p, observer);
+                analysis_of_scores(setup, &game, &position, Solver::MarginSearch.analysis_name(), &mut value_of)
             }),
             Solver::Margins => solve_or_check(mode, |_| {
                 let margins = self.rules_margins(game);
@@ -287,25 +303,90 @@ impl Analyzer {
     /// The value of a rules setup of a game with a score and its line of best
     /// play; `None` for a game without a score (its values are
     /// [`Analyzer::with_rules_values`]').
-    pub fn rules_scored_line(&self, setup: &Setup) -> Result<Option<ScoredLine>, AnalysisError> {
+    pub fn rules_scored_line(
+        &self,
+        setup: &Setup,
+        observer: Option<Observer<'_>>,
+    ) -> Result<Option<ScoredLine>, AnalysisError> {
         self.check(setup)?;
         let text = setup.position.as_str();
         let rules = self.rules_needed()?;
         let set = gsolve_rules::setup(rules.clone(), None, None, Some(text)).map_err(|e| bad_position(text, e))?;
-        if game_policy(&set.game, &self.limits)? != Solver::Margins {
-            return Ok(None);
-        }
-        let margins = self.rules_margins(set.game);
-        let mut margins = margins.lock().unwrap_or_else(|e| e.into_inner());
-        let Margins { game, memo } = &mut *margins;
-        let mut value_of = |p: &RulesPosition| memo.search(game, p).map_err(|e| memo_error(&game.rules().name, e));
-        let (mut line, end) = scored_line(game, &set.position, &mut value_of)?;
+        let (mut line, end, game) = match game_policy(&set.game, &self.limits)? {
+            Solver::MarginSearch => {
+                let search = self.flip_search(&set.game);
+                let game = &set.game;
+                let mut value_of = |p: &RulesPosition| self.flip_value(game, &search, p, observer);
+                let (line, end) = scored_line(game, &set.position, &mut value_of)?;
+                (line, end, set.game)
+            }
+            Solver::Margins => {
+                let margins = self.rules_margins(set.game);
+                let mut margins = margins.lock().unwrap_or_else(|e| e.into_inner());
+                let Margins { game, memo } = &mut *margins;
+                let mut value_of =
+                    |p: &RulesPosition| memo.search(game, p).map_err(|e| memo_error(&game.rules().name, e));
+                let (line, end) = scored_line(game, &set.position, &mut value_of)?;
+                (line, end, game.clone())
+            }
+            _ => return Ok(None),
+        };
         let mut pieces = [0u32; 2];
         for (group, count) in game.groups().iter().zip(game.counts(&end)) {
             pieces[group.side] += count as u32;
         }
         line.pieces = Some(pieces);
         Ok(Some(line))
+    }
+
+    /// The flip search kept for `game`'s board, or a new one (a table of
+    /// [`super::Limits::search_table_entries`] entries of 32 bytes).
+    fn flip_search(&self, game: &RulesGame) -> Arc<FlipSearch> {
+        let key = board_key(game);
+        let mut kept = self.rules.flips.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((k, search)) = kept.as_ref() {
+            if *k == key {
+                return search.clone();
+            }
+        }
+        let shape = game.flip_shape().expect("the policy chose the flip search for a flip game");
+        let search = Arc::new(FlipSearch::new(shape, self.limits.search_table_entries.saturating_mul(32)));
+        *kept = Some((key, search.clone()));
+        search
+    }
+
+    /// The exact value of a position of a flip game: its final margin where
+    /// play is over, else the search's, on every core within the node budget.
+    fn flip_value(
+        &self,
+        game: &RulesGame,
+        search: &FlipSearch,
+        position: &RulesPosition,
+        observer: Option<Observer<'_>>,
+    ) -> Result<ScoreValue, AnalysisError> {
+        if game.terminal(position).is_some() {
+            return Ok(ScoreValue::over(gsolve_engine::Scored::final_margin(game, position)));
+        }
+        let (mine, theirs) = game.flip_sets(position);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let report = |p: gsolve_rules::flips::Progress| {
+            if let Some(observer) = observer {
+                observer(gsolve_engine::Progress::new("margin search", p.nodes, 0));
+            }
+        };
+        let limits = FlipLimits {
+            threads,
+            budget: self.limits.max_search_nodes,
+            observer: observer.is_some().then_some(&report),
+        };
+        let limits = FlipLimits { observer: limits.observer.map(|o| o as _), ..limits };
+        search.value(mine, theirs, limits).map(|(value, _)| value).map_err(|e| {
+            AnalysisError::TooLarge(format!(
+                "{}: the margin search gave up after {} positions; this position is too hard to answer here",
+                game.rules().name,
+                e.nodes
+            ))
+        })
     }
 
     /// The memo kept for `game`'s board, or a new one.
@@ -340,7 +421,7 @@ impl Analyzer {
         let set = gsolve_rules::setup(rules.clone(), None, None, Some(text)).map_err(|e| bad_position(text, e))?;
         let (game, position) = (set.game, set.position);
         match game.policy(&self.limits)?.position {
-            Solver::Margins => Err(AnalysisError::Internal(format!(
+            Solver::Margins | Solver::MarginSearch => Err(AnalysisError::Internal(format!(
                 "{}: a game with a score has margins, not values alone (rules_scored_line)",
                 rules.name
             ))),

@@ -9,7 +9,7 @@
 //! | `chase`       | whole within the size limit                                       | bit rows (retrograde past their budget) |
 //! | `queens-case` | whole within the size limit                                       | bit rows on open maps, else retrograde |
 //! | `snakes`      | search up to the entry's [`SearchBound`]                          | none (no index)                |
-//! | `rules`       | a game with a score: its margins by the memo; else search when no position can come back, else whole within the size limit | bit rows for pursuits, else retrograde; within the size limit |
+//! | `rules`       | a game with a score: its margins by the flip games' search where the rules are one, else by the memo; else search when no position can come back, else whole within the size limit | bit rows for pursuits, else retrograde; within the size limit |
 //!
 //! A whole solve reports what answered ([`super::CatalogGame::solve_whole`]): bit
 //! rows that give up leave the game to the engine's retrograde analysis, and the
@@ -54,6 +54,9 @@ pub enum Solver {
     /// asked valued with its exact margin and kept (the engine's memo), within
     /// [`Limits::memo_positions`].
     Margins,
+    /// A flip game (Othello-like rules): its margins by the search on bit sets
+    /// (`gsolve_rules::flips`), within the node budget.
+    MarginSearch,
     /// The whole game solved (kept for the next positions), by this solver.
     Whole(WholeSolver),
 }
@@ -70,6 +73,7 @@ impl Solver {
         match self {
             Solver::Search => "alpha-beta",
             Solver::Margins => "memo",
+            Solver::MarginSearch => "alpha-beta",
             Solver::Whole(WholeSolver::Layered) => "layered",
             Solver::Whole(WholeSolver::BitRows | WholeSolver::Retrograde) => "retrograde",
         }
@@ -175,7 +179,8 @@ pub fn snakes_policy(board: &SnakesBoard, limits: &Limits) -> Result<Policy, Ana
 pub fn rules_policy(game: &RulesGame, limits: &Limits) -> Result<Policy, AnalysisError> {
     let name = &game.rules().name;
     if game.is_scored() {
-        return Ok(Policy { position: Solver::Margins, whole: None });
+        let position = if game.flip_shape().is_some() { Solver::MarginSearch } else { Solver::Margins };
+        return Ok(Policy { position, whole: None });
     }
     let whole = match game.placement_index() {
         Ok(index) if index.size() <= limits.max_positions => Ok(game.whole_solver()),

@@ -165,9 +165,10 @@ pub fn hint(value: Value) -> (&'static str, Color) {
     }
 }
 
-/// `+ win in 5`, `= draw`, `- loss in 4`.
-pub fn hint_text(value: Value) -> String {
-    format!("{} {value}", hint(value).0)
+/// `+ win in 5`, `= draw`, `- loss in 4`; in a game with a score (`score` its
+/// margin) `+ win by 4 in 12`.
+pub fn hint_text(value: Value, score: Option<i32>) -> String {
+    format!("{} {}", hint(value).0, gsolve_analysis::print::shown(value, score))
 }
 
 fn label_width(board: &Board) -> u16 {
@@ -183,7 +184,9 @@ fn move_label_width(board: &Board) -> usize {
 /// The move list's width: the same for the whole game (labels, a hint, the border
 /// and the selection mark), so that it does not jump as moves come and go.
 fn moves_width(board: &Board) -> u16 {
-    (move_label_width(board) + 2 + "- loss in 999".len() + 4) as u16
+    // Room for a margin too (`- loss by 64 in 60`): only games with a score
+    // show one, and the panel keeps one width for every game.
+    (move_label_width(board) + 2 + "- loss by 64 in 999".len() + 4) as u16
 }
 
 /// How the board is laid out in a window `available` characters wide: the cell
@@ -359,7 +362,7 @@ fn move_item(m: &MoveInfo, hints: bool, width: usize) -> ListItem<'static> {
     let mut spans = vec![Span::raw(format!("{:<width$}  ", m.label))];
     if hints {
         let (_, colour) = hint(m.value);
-        spans.push(Span::styled(hint_text(m.value), Style::new().fg(colour).add_modifier(Modifier::BOLD)));
+        spans.push(Span::styled(hint_text(m.value, m.score), Style::new().fg(colour).add_modifier(Modifier::BOLD)));
     }
     ListItem::new(Line::from(spans))
 }
@@ -399,7 +402,8 @@ fn draw_history(frame: &mut Frame, play: &Play, area: Rect) {
         let mut spans = vec![Span::raw(format!("{ply:>3}. {side} ({who}) {label}"))];
         if play.hints() {
             let value = step.analysis.value.parent_view();
-            spans.push(Span::styled(format!("  {}", hint_text(value)), Style::new().fg(hint(value).1)));
+            let score = step.analysis.score.map(|margin| -margin);
+            spans.push(Span::styled(format!("  {}", hint_text(value, score)), Style::new().fg(hint(value).1)));
         }
         lines.push(Line::from(spans));
     }
@@ -422,7 +426,7 @@ fn status_lines(play: &Play, busy: Option<&Busy>) -> Vec<Line<'static>> {
     if play.hints() {
         let (_, colour) = hint(now.value);
         turn.push(Span::raw(format!("   {}: ", now.to_move)));
-        turn.push(Span::styled(hint_text(now.value), Style::new().fg(colour)));
+        turn.push(Span::styled(hint_text(now.value, now.score), Style::new().fg(colour)));
     }
     lines.push(Line::from(turn));
     if let Some(step) = play.history().last() {

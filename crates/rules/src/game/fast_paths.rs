@@ -10,6 +10,7 @@
 //! | the search's knowledge ([`KnowledgePath`]) | a trail race's paths, immediate wins read from the rules | captures first |
 //! | whole solve ([`WholePath`]) | bit rows (pursuits) | the engine's retrograde analysis |
 //! | a position's children ([`ChildrenPath`], per side) | played from the piece list | the move generator |
+//! | a game with a score's margins ([`MarginPath`]) | flip games on bit sets | the engine's memo |
 //!
 //! Every exclusion (a path that does not serve when another one does, or
 //! where the index is folded) is written in [`FastPaths::choose`], and every
@@ -28,6 +29,7 @@ use crate::retrograde::scan::PlacementScan;
 use crate::retrograde::set_unmoves::SetUnmoves;
 use crate::retrograde::steps::{self, Steps};
 use crate::search::bits::BitCore;
+use crate::search::flips::{self, FlipShape};
 use crate::search::knowledge::Knowledge;
 use crate::search::lines::LineGame;
 use crate::search::race::Race;
@@ -57,11 +59,13 @@ pub enum FastPath {
     BitRows,
     /// Children played from the piece list where pieces only step.
     StepChildren,
+    /// The margin search of flip games on bit sets.
+    FlipSearch,
 }
 
 impl FastPath {
     /// Every fast path, in the order of the module's table.
-    pub const ALL: [FastPath; 10] = [
+    pub const ALL: [FastPath; 11] = [
         FastPath::CellSets,
         FastPath::StepLists,
         FastPath::EndingWords,
@@ -72,6 +76,7 @@ impl FastPath {
         FastPath::TrailRace,
         FastPath::BitRows,
         FastPath::StepChildren,
+        FastPath::FlipSearch,
     ];
 }
 
@@ -139,6 +144,16 @@ pub(crate) enum WholePath {
     Retrograde,
 }
 
+/// How a game with a score is valued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MarginPath {
+    /// A flip game: the margin search on bit sets of its shape.
+    Flips(FlipShape),
+    /// The engine's memo of every position reached (also every game without a
+    /// score, which never asks).
+    Memo,
+}
+
 /// How a side's children are made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ChildrenPath {
@@ -159,6 +174,7 @@ pub(crate) struct FastPaths {
     pub(crate) whole: WholePath,
     /// By side to move.
     pub(crate) children: [ChildrenPath; 2],
+    pub(crate) margins: MarginPath,
     /// The step games' lists rank this game's parents, whether or not the walk
     /// on cell sets is preferred to them.
     pub(crate) step_lists_rank_parents: bool,
@@ -188,7 +204,8 @@ impl FastPaths {
     /// - a line game is searched by the line search, not the step games';
     /// - a trail race's knowledge and the immediate wins exclude each other by
     ///   their shapes (trails, no trails);
-    /// - a game that flips, passes or ends in a score takes the general paths.
+    /// - a game that flips, passes or ends in a score takes the general paths,
+    ///   but for its margins (a flip game's search where the rules are one).
     pub(crate) fn choose(parts: &Parts<'_>, left_out: &[FastPath]) -> FastPaths {
         let Parts { tables, index, fold, mirror, terminals_indexed } = *parts;
         // Flips, passes and scores are known to the general paths alone.
@@ -257,6 +274,10 @@ impl FastPaths {
                 ChildrenPath::Generator
             }
         });
+        let margins = match (!left_out.contains(&FastPath::FlipSearch)).then(|| flips::shape_of(tables)).flatten() {
+            Some(shape) => MarginPath::Flips(shape),
+            None => MarginPath::Memo,
+        };
         FastPaths {
             first_look,
             parents,
@@ -265,6 +286,7 @@ impl FastPaths {
             knowledge,
             whole,
             children,
+            margins,
             step_lists_rank_parents,
             left_out: left_out.to_vec(),
         }
@@ -314,6 +336,10 @@ impl FastPaths {
             [ChildrenPath::Generator, ChildrenPath::Generator] => "general (the move generator)",
             _ => "played from the piece list for the side that moves one piece, the move generator for the other",
         };
+        let margins = match self.margins {
+            MarginPath::Flips(_) => "the flip games' margin search on bit sets",
+            MarginPath::Memo => "general (a memo of every position reached)",
+        };
         let mut out = vec![
             format!("first look: {first_look}"),
             format!("parents: {parents}"),
@@ -323,6 +349,9 @@ impl FastPaths {
             format!("whole solve: {whole}"),
             format!("children: {children}"),
         ];
+        if tables.rules().score.is_some() {
+            out.push(format!("margins: {margins}"));
+        }
         if !self.left_out.is_empty() {
             out.push(format!("left out: {:?}", self.left_out));
         }

@@ -392,4 +392,26 @@ impl<const N: usize> RulesGame<N> {
     pub fn is_scored(&self) -> bool {
         self.rules().score.is_some()
     }
+
+    /// The shape of a flip game (Othello-like rules on a whole rectangle of at
+    /// most 64 cells), whose margins the search on bit sets
+    /// ([`crate::flips::FlipSearch`]) finds; `None` for other rules.
+    pub fn flip_shape(&self) -> Option<crate::flips::FlipShape> {
+        match self.paths.margins {
+            fast_paths::MarginPath::Flips(shape) => Some(shape),
+            fast_paths::MarginPath::Memo => None,
+        }
+    }
+
+    /// A position of a flip game as the search's bit sets: (the side to move's
+    /// pieces, the other side's), cell `row · cols + col`.
+    pub fn flip_sets(&self, p: &RulesPosition<N>) -> (u64, u64) {
+        let (board, groups) = (self.board(), self.groups());
+        let mut sides = [0u64; 2];
+        for piece in p.pieces() {
+            let (r, c) = board.coords[piece.cell as usize];
+            sides[groups[piece.group].side] |= 1 << (r * board.cols + c);
+        }
+        (sides[p.to_move()], sides[1 - p.to_move()])
+    }
 }

@@ -150,7 +150,12 @@ impl RulesGame {
         for symmetry in self.symmetries() {
             let _ = writeln!(out, "symmetry: {}", symmetry.describe());
         }
-        if self.is_scored() {
+        if self.flip_shape().is_some() {
+            let _ = writeln!(
+                out,
+                "values: final margins, by the flip games' search on bit sets (null windows on the margin, a table of bounds, every core)"
+            );
+        } else if self.is_scored() {
             let _ = writeln!(
                 out,
                 "values: final margins, every position reached from the one asked valued exactly and kept (a memo)"
@@ -460,6 +465,9 @@ impl Explain for RulesGame {
         let steps = m.steps();
         let Some(first) = steps.iter().position(|(f, t)| f != t).or((!steps.is_empty()).then_some(0)) else {
             let own = p.pieces().find(|q| self.groups()[q.group].side == p.to_move()).map_or(0, |q| q.cell);
+            if self.rules().pass {
+                return PieceMove::passed(side, self.coord(own));
+            }
             return PieceMove::new(side, self.coord(own), self.coord(own));
         };
         let (f, t) = steps[first];

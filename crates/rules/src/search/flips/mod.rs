@@ -47,12 +47,13 @@
 //! budget's nodes ([`OutOfBudget`]); an observer is told the nodes and the
 //! root's bounds from time to time.
 //!
-//! Not wired to a game yet (the rules language and the game layer will choose
-//! this path); its tests reach it by path (crates/rules/tests/flips.rs).
+//! The game layer chooses it for the rules of its shape (`of_rules`), and the
+//! crate exports it as `gsolve_rules::flips`.
 #![allow(dead_code)]
 
 mod bits;
 mod busy;
+mod of_rules;
 mod remoteness;
 mod search;
 mod shape;
@@ -60,6 +61,7 @@ mod symmetry;
 mod table;
 
 pub use gsolve_engine::ScoreValue;
+pub(crate) use of_rules::shape_of;
 // The game layer names them when it wires the module in (the tests do).
 #[allow(unused_imports)]
 pub use shape::{Directions, FlipShape, ShapeError};
@@ -98,10 +100,10 @@ pub struct Stats {
 pub struct Progress {
     /// Nodes visited so far.
     pub nodes: u64,
-    /// The bounds on the margin of the position being searched (as the
-    /// current probe started).
+    /// The margin of the position being searched is at least this (as the
+    /// current probe started)...
     pub lower: i32,
-    /// See `lower`.
+    /// ...and at most this.
     pub upper: i32,
 }
 
