@@ -49,7 +49,6 @@
 //!
 //! The game layer chooses it for the rules of its shape (`of_rules`), and the
 //! crate exports it as `gsolve_rules::flips`.
-#![allow(dead_code)]
 
 mod bits;
 mod busy;
@@ -62,8 +61,6 @@ mod table;
 
 pub use gsolve_engine::ScoreValue;
 pub(crate) use of_rules::shape_of;
-// The game layer names them when it wires the module in (the tests do).
-#[allow(unused_imports)]
 pub use shape::{Directions, FlipShape, ShapeError};
 
 use bits::Geometry;

@@ -64,6 +64,7 @@ impl Symmetries {
     }
 
     /// The number of symmetries, the identity included.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.map.len()
     }
