@@ -388,7 +388,7 @@ fn problems(text: &str) -> Vec<Problem> {
 
 /// Every move's exact score of `problems`, against the file's.
 fn check_every_move(text: &str, first: usize) {
-    let search = FlipSearch::new(FlipShape::othello(), 1 << 26);
+    let search = FlipSearch::new(FlipShape::othello(), 1 << 27);
     for (i, p) in problems(text).iter().enumerate() {
         let clock = Instant::now();
         let (moves, stats) = search.move_margins(p.mine, p.theirs, Limits::new(2, None)).unwrap();
@@ -418,6 +418,13 @@ fn ffo_20_to_39_best_scores() {
         println!("FFO #{}: {margin:+} in {:.2?}, {} nodes", 20 + i, clock.elapsed(), stats.nodes);
         assert_eq!(margin, p.scores[0].1, "FFO #{}", 20 + i);
     }
+}
+
+/// FFO #20–#39: every move's score.
+#[test]
+#[ignore = "minutes of search: run alone with --ignored"]
+fn ffo_20_to_39_every_move() {
+    check_every_move(include_str!("data/fforum-20-39.obf"), 20);
 }
 
 /// The budget stops a search with the nodes it had visited, and the searcher
