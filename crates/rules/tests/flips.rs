@@ -386,25 +386,42 @@ fn problems(text: &str) -> Vec<Problem> {
     text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#') && !l.starts_with('%')).map(parse_obf).collect()
 }
 
-/// Every move's exact score of `problems`, against the file's.
-fn check_every_move(text: &str, first: usize) {
+/// Every move's exact score of `problems`, against the file's, but for the
+/// moves of `known` (FFO number, move, the score found): a file's score that
+/// reversi-solver, run on the position after the move, contradicts as this
+/// search does.
+fn check_every_move(text: &str, first: usize, known: &[(usize, &str, i32)]) {
     let search = FlipSearch::new(FlipShape::othello(), 1 << 27);
+    let mut differences = Vec::new();
     for (i, p) in problems(text).iter().enumerate() {
         let clock = Instant::now();
         let (moves, stats) = search.move_margins(p.mine, p.theirs, Limits::new(2, None)).unwrap();
         println!("FFO #{}: {:?} in {:.2?}, {} nodes", first + i, moves.first(), clock.elapsed(), stats.nodes);
         for &(mv, score) in &p.scores {
             let found = moves.iter().find(|m| m.0 == mv).unwrap_or_else(|| panic!("#{}: no move {mv:?}", first + i));
-            assert_eq!(found.1, score, "FFO #{} move {mv:?}", first + i);
+            if found.1 != score {
+                println!("FFO #{} move {}: the file says {score:+}, found {:+}", first + i, name(mv), found.1);
+                differences.push((first + i, name(mv), found.1));
+            }
         }
         assert_eq!(moves.len(), p.scores.len(), "FFO #{}: the file lists every move", first + i);
+    }
+    let known: Vec<(usize, String, i32)> = known.iter().map(|&(n, m, s)| (n, m.to_string(), s)).collect();
+    assert_eq!(differences, known);
+}
+
+/// A move as the files write it.
+fn name(mv: FlipMove) -> String {
+    match mv {
+        FlipMove::Cell(c) => format!("{}{}", (b'A' + c % 8) as char, c / 8 + 1),
+        FlipMove::Pass => "PS".to_string(),
     }
 }
 
 /// FFO #1–#19 (Edax's problem/fforum-1-19.obf): every move's score.
 #[test]
 fn ffo_1_to_19_every_move() {
-    check_every_move(include_str!("data/fforum-1-19.obf"), 1);
+    check_every_move(include_str!("data/fforum-1-19.obf"), 1, &[]);
 }
 
 /// FFO #20–#39: the best score of each.
@@ -424,7 +441,9 @@ fn ffo_20_to_39_best_scores() {
 #[test]
 #[ignore = "minutes of search: run alone with --ignored"]
 fn ffo_20_to_39_every_move() {
-    check_every_move(include_str!("data/fforum-20-39.obf"), 20);
+    // FFO #31 G1: the file's −30 is −32 by reversi-solver too (white's +32
+    // after G1).
+    check_every_move(include_str!("data/fforum-20-39.obf"), 20, &[(31, "G1", -32)]);
 }
 
 /// The budget stops a search with the nodes it had visited, and the searcher
