@@ -2,7 +2,9 @@
 //! obviously correct code written here: moves and flips by walking the cells,
 //! values by recursive negamax over `ScoreValue` without a table; 4 × 4 Othello
 //! counted and solved; the FFO endgame positions #1–#39 with every move's score
-//! as Edax's problem files give it.
+//! as Edax's problem files give it (tests/data: data copied from Edax, GPL v3,
+//! noted in each file's header; one score of #31 that reversi-solver
+//! contradicts too is listed as such).
 #![forbid(unsafe_code)]
 
 use gsolve_games::rng::SplitMix64;
