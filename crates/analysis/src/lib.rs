@@ -150,7 +150,7 @@ pub struct Analysis {
     /// The value for the side to move.
     pub value: Value,
     /// In a game that ends in a score: the final margin for the side to move
-    /// under perfect play (docs/rules.md, "Scores"); `value` is its sign and
+    /// under perfect play (docs/rules.md, "`[score]`"); `value` is its sign and
     /// remoteness. `None` in other games.
     pub score: Option<i32>,
     /// Which solver answered: `"retrograde"`, `"layered"`, `"alpha-beta"` or `"tablebase"`.
