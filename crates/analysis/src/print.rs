@@ -259,8 +259,18 @@ impl CaseReport {
                     (v, None) => format!("  {} to move: {v} {}", self.to_move, plies(v)),
                 };
                 writeln!(out, "{value}")?;
-                if let Some([(a, na), (b, nb)]) = self.pieces {
-                    writeln!(out, "  pieces on the board at the end: {a} {na}, {b} {nb}")?;
+                if let (Some(margin), Some(pieces)) = (self.score, self.pieces) {
+                    // The winner first: "white wins by 4, 20–16 on the board, in 32 plies".
+                    let plies = self.value.remoteness().unwrap_or(0);
+                    let mover = pieces.iter().position(|(name, _)| *name == self.to_move).unwrap_or(0);
+                    let winner = if margin < 0 { 1 - mover } else { mover };
+                    let ((w, nw), (_, nl)) = (pieces[winner], pieces[1 - winner]);
+                    let result = if margin == 0 {
+                        "the game ends level".to_string()
+                    } else {
+                        format!("{w} wins by {}", margin.abs())
+                    };
+                    writeln!(out, "  {result}, {nw}–{nl} on the board, in {plies} plies")?;
                 }
                 for (i, m) in self.line.iter().enumerate() {
                     writeln!(out, "  {:>3}. {m}", i + 1)?;
