@@ -28,6 +28,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("queens-case", &["Q...E/.##../..#../E...A q"]),
     ("dobutsu", &["l../.c./.C./..L s -"]),
     ("fox-and-hounds", &[".....H.H/......../......../......../......../......../......../F....... f"]),
+    ("othello", &["--rows", "4", "--cols", "4"]),
 ];
 
 /// The setup an analysis answered, read back from its JSON.
