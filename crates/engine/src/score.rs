@@ -298,7 +298,7 @@ mod tests {
     #[test]
     fn order_is_margin_then_remoteness_as_values() {
         let v = |margin, remoteness| ScoreValue { margin, remoteness };
-        let mut sorted = vec![v(3, 9), v(3, 1), v(1, 0), v(0, 2), v(0, 5), v(-1, 7), v(-1, 2), v(-4, 0)];
+        let mut sorted = vec![v(3, 1), v(3, 9), v(1, 0), v(0, 2), v(0, 5), v(-1, 7), v(-1, 2), v(-4, 0)];
         let expected = sorted.clone();
         sorted.reverse();
         sorted.sort_by(|a, b| b.cmp(a));
