@@ -395,8 +395,8 @@ impl<const N: usize> RulesGame<N> {
 
     /// The shape of a flip game (Othello-like rules on a whole rectangle of at
     /// most 64 cells), whose margins the search on bit sets
-    /// ([`crate::flips::FlipSearch`]) finds; `None` for other rules.
-    pub fn flip_shape(&self) -> Option<crate::flips::FlipShape> {
+    /// (`gsolve_rules::flips::FlipSearch`) finds; `None` for other rules.
+    pub fn flip_shape(&self) -> Option<crate::search::flips::FlipShape> {
         match self.paths.margins {
             fast_paths::MarginPath::Flips(shape) => Some(shape),
             fast_paths::MarginPath::Memo => None,
