@@ -374,12 +374,8 @@ impl Analyzer {
                 observer(gsolve_engine::Progress::new("margin search", p.nodes, 0));
             }
         };
-        let limits = FlipLimits {
-            threads,
-            budget: self.limits.max_search_nodes,
-            observer: observer.is_some().then_some(&report),
-        };
-        let limits = FlipLimits { observer: limits.observer.map(|o| o as _), ..limits };
+        let report: &(dyn Fn(gsolve_rules::flips::Progress) + Sync) = &report;
+        let limits = FlipLimits { threads, budget: self.limits.max_search_nodes, observer: observer.map(|_| report) };
         search.value(mine, theirs, limits).map(|(value, _)| value).map_err(|e| {
             AnalysisError::TooLarge(format!(
                 "{}: the margin search gave up after {} positions; this position is too hard to answer here",
